@@ -1,0 +1,99 @@
+// The experiment configuration (DESIGN §7), loaded from YAML and validated.
+// Every error is a UsageError naming file:line:column and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace edp::bench {
+
+struct SizeSpec {
+  std::string name;  // small | medium | large | any user-defined name
+  int64_t n = 0, d_in = 0, h = 0, d_out = 0;
+  // GEMM FLOPs per training iteration (DESIGN §2): 4*N*D_in*H + 6*N*H*D_out.
+  double gemm_flop_per_iteration() const {
+    return 4.0 * n * d_in * h + 6.0 * n * h * d_out;
+  }
+};
+
+struct DeviceSpec {
+  std::string kind;            // cpu | gpu | reference
+  int threads = 0;             // cpu: 0 = every CPU of the set
+  std::string cpus = "all";    // cpu: all | a57 | denver | "0,3-5"
+  std::string gemm = "auto";   // cpu: auto | eigen | openblas
+  int index = 0;               // gpu: CUDA device ordinal
+  // The name used in CSV rows: "cpu", "gpu" or "reference" (with a suffix
+  // when the same kind appears more than once: "cpu#2").
+  std::string label;
+};
+
+struct Ina226Config {
+  std::string bus = "/dev/i2c-1";
+  int address = 0x40;
+  double shunt_ohm = 0.01;
+  double max_current_a = 3.2;
+  int averages = 4;           // 1,4,16,64,128,256,512,1024
+  int conversion_us = 1100;   // 140,204,332,588,1100,2116,4156,8244
+  bool poll_ready = false;    // wait for CVRF before each read
+  bool force = false;         // I2C_SLAVE_FORCE: only when the user asks
+};
+
+struct TraceConfig {
+  std::string file;   // resolved against the config file's directory
+  bool loop = true;
+};
+
+struct PowerConfig {
+  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
+  double rate_hz = 100;
+  std::vector<std::string> total_rails;  // empty = every rail of the source
+  double baseline_s = 5;
+  int baseline_every = 0;   // re-measure idle power every N configurations (0 = once)
+  double min_run_s = 0;
+  int sampler_cpu = -1;     // pin the sampler thread; -1 = not pinned
+  Ina226Config ina226;
+  TraceConfig trace;
+};
+
+struct GpuConfig {
+  std::string relu = "kernel";  // kernel | cudnn
+};
+
+struct Config {
+  std::string source_path;  // the YAML file it came from ("" if built in code)
+  std::string name = "default";
+  int iterations = 500;
+  int runs = 10;
+  int warmup_iterations = 10;
+  uint64_t seed = 0;
+  double learning_rate = 1e-6;
+  double init_scale = 1.0;
+  std::vector<std::string> workloads{"tensors", "autograd", "custom_relu"};
+  std::vector<SizeSpec> sizes;
+  std::vector<DeviceSpec> devices;
+  PowerConfig power;
+  GpuConfig gpu;
+  double cooldown_s = 0;          // pause between runs
+  double max_start_temp_c = 0;    // wait until every thermal zone is below (0 = off)
+  std::string output_dir = "results";
+};
+
+// The workload names the tool knows.
+const std::vector<std::string>& known_workloads();
+
+// Loads and validates; throws edp::UsageError ("FILE:LINE:COL: message").
+Config load_config(const std::string& path);
+Config parse_config(const std::string& yaml_text, const std::string& origin);
+
+// Canonical YAML of the resolved configuration (for context.json and for
+// --resume's "same config" check).
+std::string to_yaml(const Config& c);
+
+// Applies the CLI filters of `run` (--workloads, --sizes, --devices, --runs,
+// --iterations); unknown names throw UsageError listing the valid ones.
+void apply_filters(Config& c, const std::vector<std::string>& workloads,
+                   const std::vector<std::string>& sizes,
+                   const std::vector<std::string>& devices, int runs, int iterations);
+
+}  // namespace edp::bench

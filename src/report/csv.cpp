@@ -1,0 +1,135 @@
+#include "report/csv.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace edp::report {
+
+std::string csv_escape(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string out;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ',';
+    out += csv_escape(fields[i]);
+  }
+  out += "\r\n";  // RFC 4180 line break
+  return out;
+}
+
+int CsvTable::column(const std::string& name) const {
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::string CsvTable::get(size_t r, const std::string& name) const {
+  const int c = column(name);
+  if (c < 0 || r >= rows.size() || static_cast<size_t>(c) >= rows[r].size()) return {};
+  return rows[r][static_cast<size_t>(c)];
+}
+
+CsvTable parse_csv(const std::string& text, const std::string& origin) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false, field_started = false;
+  size_t line = 1, record_line = 1;
+  auto end_field = [&] {
+    record.push_back(field);
+    field.clear();
+    field_started = false;
+  };
+  auto end_record = [&] {
+    end_field();
+    if (!(record.size() == 1 && record[0].empty())) records.push_back(record);
+    record.clear();
+    record_line = line;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        field += c;
+      }
+      continue;
+    }
+    if (c == '"' && !field_started) {
+      quoted = field_started = true;
+    } else if (c == ',') {
+      end_field();
+    } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+      continue;
+    } else if (c == '\n') {
+      ++line;
+      end_record();
+    } else {
+      field += c;
+      field_started = true;
+    }
+  }
+  if (quoted)
+    throw std::runtime_error(origin + ":" + std::to_string(record_line) +
+                             ": unterminated quoted field");
+  if (!field.empty() || !record.empty()) end_record();
+
+  CsvTable t;
+  if (records.empty()) return t;
+  t.header = records.front();
+  for (size_t r = 1; r < records.size(); ++r) {
+    if (records[r].size() != t.header.size())
+      throw std::runtime_error(origin + ": row " + std::to_string(r + 1) + " has " +
+                               std::to_string(records[r].size()) + " fields, the header has " +
+                               std::to_string(t.header.size()));
+    t.rows.push_back(std::move(records[r]));
+  }
+  return t;
+}
+
+CsvTable read_csv_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_csv(ss.str(), path);
+}
+
+std::string fmt_double(double v) {
+  if (std::isnan(v)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::optional<double> parse_double(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
+}  // namespace edp::report

@@ -1,0 +1,36 @@
+// RFC 4180 CSV: writing with quoting where needed, and reading a whole file
+// into a header + rows table (quoted fields, embedded commas, quotes and
+// newlines, CRLF or LF).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace edp::report {
+
+// Quotes a field only when it contains a comma, quote, CR or LF.
+std::string csv_escape(const std::string& field);
+std::string csv_line(const std::vector<std::string>& fields);  // ends in "\r\n"
+
+struct CsvTable {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+
+  // Index of a column, or -1.
+  int column(const std::string& name) const;
+  // Field of row r in column `name`; empty when the column is missing.
+  std::string get(size_t r, const std::string& name) const;
+};
+
+// Throws std::runtime_error with file and line on malformed input (an
+// unterminated quote, a row with the wrong number of fields).
+CsvTable parse_csv(const std::string& text, const std::string& origin = "<csv>");
+CsvTable read_csv_file(const std::string& path);
+
+// Formats a double with enough digits to round-trip ("%.9g"); NaN -> "".
+std::string fmt_double(double v);
+std::optional<double> parse_double(const std::string& s);
+
+}  // namespace edp::report

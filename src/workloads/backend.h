@@ -1,0 +1,88 @@
+// The one interface every compute backend implements (DESIGN §2): reference
+// loops, Eigen on the CPU, and CUDA. A workload is written against this and
+// never knows where it runs.
+//
+// Semantics shared by all backends:
+//  - tensors are row-major float32; shapes are checked and a mismatch throws
+//    std::invalid_argument before any work is queued;
+//  - operations may be asynchronous (CUDA); download() and read_scalar()
+//    synchronise, synchronize() waits for everything queued;
+//  - reductions write into a 1x1 tensor so the value can stay on the device
+//    until the protocol actually needs it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "workloads/tensor.h"
+
+namespace edp {
+
+enum class Trans { N, T };
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  // "reference", "cpu" or "cuda".
+  virtual std::string name() const = 0;
+  // Free-form facts for context.json (GEMM path, threads, GPU name, ...).
+  virtual std::map<std::string, std::string> describe() const { return {}; }
+
+  // ---- memory ---------------------------------------------------------------
+  // Uninitialised storage (from the backend's pool when possible).
+  virtual Tensor empty(int64_t rows, int64_t cols) = 0;
+  // Copies t.numel() floats from host to t / from t to host.
+  virtual void upload(const float* host, Tensor& t) = 0;
+  virtual void download(const Tensor& t, float* host) = 0;
+  virtual void fill(Tensor& t, float value) = 0;
+  virtual void copy(const Tensor& src, Tensor& dst) = 0;
+
+  // ---- BLAS ----------------------------------------------------------------
+  // c = alpha * op(a) * op(b) + beta * c. With beta == 0, c is not read (it
+  // may hold NaN). op(x) is x or x^T. Shapes are checked.
+  virtual void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b,
+                    float beta, Tensor& c) = 0;
+  // y += alpha * x
+  virtual void axpy(float alpha, const Tensor& x, Tensor& y) = 0;
+
+  // ---- element-wise (out may alias an input) --------------------------------
+  virtual void relu(const Tensor& x, Tensor& y) = 0;  // y = max(x, 0)
+  // grad_x = (x < 0) ? 0 : grad_y   -- DESIGN §2: "masked where h < 0"
+  virtual void relu_backward(const Tensor& grad_y, const Tensor& x, Tensor& grad_x) = 0;
+  virtual void sub(const Tensor& a, const Tensor& b, Tensor& out) = 0;  // a - b
+  virtual void mul(const Tensor& a, const Tensor& b, Tensor& out) = 0;  // a * b
+  virtual void scale(const Tensor& x, float alpha, Tensor& out) = 0;    // alpha * x
+  virtual void square(const Tensor& x, Tensor& out) = 0;                // x * x
+  // out (any shape) = every element set to the value of the 1x1 tensor s.
+  virtual void broadcast(const Tensor& s, Tensor& out) = 0;
+
+  // ---- reductions ----------------------------------------------------------
+  // out (1x1) = sum(x). Accumulates in double on every backend, so the loss is
+  // comparable across backends to float32 rounding of the inputs.
+  virtual void sum(const Tensor& x, Tensor& out) = 0;
+  // Fused loss of the hand-written workload: diff = a - b, out (1x1) = sum(diff^2).
+  virtual void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) = 0;
+
+  // Copies a 1x1 tensor to the host (synchronises).
+  virtual float read_scalar(const Tensor& s) = 0;
+  virtual void synchronize() = 0;
+
+  // ---- optional ------------------------------------------------------------
+  // Time of the work queued since the last call, measured on the device
+  // (CUDA events); a negative value means "not available".
+  virtual double device_elapsed_s() { return -1.0; }
+};
+
+// Shape checks shared by the implementations; they throw std::invalid_argument
+// with both shapes in the message.
+void check_same_shape(const char* op, const Tensor& a, const Tensor& b);
+void check_scalar(const char* op, const Tensor& s);
+void check_gemm_shapes(Trans ta, Trans tb, const Tensor& a, const Tensor& b, const Tensor& c);
+
+}  // namespace edp
