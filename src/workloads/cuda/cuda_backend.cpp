@@ -1,0 +1,359 @@
+// The CUDA backend (see cuda_backend.h).
+#include "workloads/cuda/cuda_backend.h"
+
+#include <climits>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "common/errors.h"
+#include "workloads/cuda/cuda_check.h"
+
+namespace edp {
+namespace cuda {
+
+namespace {
+
+ReluPath parse_relu(const std::string& relu) {
+  if (relu == "kernel") return ReluPath::kKernel;
+  if (relu == "cudnn") {
+#if EDPBENCH_HAVE_CUDNN
+    return ReluPath::kCudnn;
+#else
+    throw UsageError(
+        "relu: cudnn was asked for, but this build has no cuDNN (install cuDNN and configure "
+        "with -DEDPBENCH_WITH_CUDNN=ON); use relu: kernel");
+#endif
+  }
+  throw UsageError("unknown CUDA relu path '" + relu + "' (valid: kernel, cudnn)");
+}
+
+// cuBLAS and cuDNN take int dimensions.
+int to_int(const char* op, int64_t value) {
+  if (value > INT_MAX) {
+    throw std::invalid_argument(std::string(op) + ": dimension " + std::to_string(value) +
+                                " exceeds the CUDA libraries' int range");
+  }
+  return static_cast<int>(value);
+}
+
+std::string version_of_cublas() {
+  int major = 0, minor = 0, patch = 0;
+  CUDA_CHECK_THROW(cublasGetProperty(MAJOR_VERSION, &major));
+  CUDA_CHECK_THROW(cublasGetProperty(MINOR_VERSION, &minor));
+  CUDA_CHECK_THROW(cublasGetProperty(PATCH_LEVEL, &patch));
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+bool is_positive_zero(float value) {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits == 0;
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(const CudaOptions& options)
+    : device_(options.device_index), relu_path_(parse_relu(options.relu)) {
+  const std::string reason = cuda_unavailable_reason(device_);
+  if (!reason.empty()) {
+    throw CudaError("CUDA device " + std::to_string(device_) + " is not usable: " + reason);
+  }
+  CUDA_CHECK_THROW(cudaSetDevice(device_));
+  cudaDeviceProp prop;
+  CUDA_CHECK_THROW(cudaGetDeviceProperties(&prop, device_));
+  // Enough resident blocks of 256 threads to fill every SM; grid-stride loops
+  // cover the rest. A TX2 (2 SMs) gets 16 blocks, an H100 (132 SMs) 1056.
+  const int blocks_per_sm = prop.maxThreadsPerMultiProcessor / 256;
+  launch_.max_blocks = prop.multiProcessorCount * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+
+  pool_ = std::make_shared<DevicePool>(device_);
+
+  cudaStream_t stream = nullptr;
+  // Non-blocking: nothing in the process that uses the legacy default stream
+  // can serialise against the measured work.
+  CUDA_CHECK_THROW(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  stream_.reset(stream);
+  launch_.stream = stream;
+
+  cublasHandle_t cublas = nullptr;
+  CUDA_CHECK_THROW(cublasCreate(&cublas));
+  cublas_.reset(cublas);
+  CUDA_CHECK_THROW(cublasSetStream(cublas, stream));
+  CUDA_CHECK_THROW(cublasSetPointerMode(cublas, CUBLAS_POINTER_MODE_HOST));
+  // Plain FP32 GEMM. Since CUDA 11, CUBLAS_DEFAULT_MATH never uses TF32 tensor
+  // cores for cublasSgemm (that needs CUBLAS_TF32_TENSOR_OP_MATH); on CUDA 10.2
+  // and Pascal there is no TF32 at all. Set explicitly so the choice is visible.
+  CUDA_CHECK_THROW(cublasSetMathMode(cublas, CUBLAS_DEFAULT_MATH));
+
+  cudaEvent_t event = nullptr;
+  CUDA_CHECK_THROW(cudaEventCreate(&event));
+  since_.reset(event);
+  CUDA_CHECK_THROW(cudaEventCreate(&event));
+  now_.reset(event);
+  CUDA_CHECK_THROW(cudaEventRecord(since_.get(), stream));
+
+  reduce_scratch_ = pool_->allocate(kReduceMaxBlocks * sizeof(double));
+
+#if EDPBENCH_HAVE_CUDNN
+  if (relu_path_ == ReluPath::kCudnn) {
+    cudnnHandle_t cudnn = nullptr;
+    CUDA_CHECK_THROW(cudnnCreate(&cudnn));
+    cudnn_.reset(cudnn);
+    CUDA_CHECK_THROW(cudnnSetStream(cudnn, stream));
+    cudnnActivationDescriptor_t act = nullptr;
+    CUDA_CHECK_THROW(cudnnCreateActivationDescriptor(&act));
+    relu_desc_.reset(act);
+    // NaN propagates, like the kernel path, so a diverged run stays NaN.
+    CUDA_CHECK_THROW(
+        cudnnSetActivationDescriptor(act, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0));
+    cudnnTensorDescriptor_t desc = nullptr;
+    CUDA_CHECK_THROW(cudnnCreateTensorDescriptor(&desc));
+    x_desc_.reset(desc);
+  }
+#endif
+
+  facts_["backend"] = "cuda";
+  facts_["device_index"] = std::to_string(device_);
+  facts_["gpu"] = prop.name;
+  facts_["compute_capability"] = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+  facts_["sm_count"] = std::to_string(prop.multiProcessorCount);
+  facts_["gemm"] = "cublasSgemm, CUBLAS_DEFAULT_MATH (FP32, TF32 off)";
+  facts_["cublas_version"] = version_of_cublas();
+  facts_["relu"] = relu_path_ == ReluPath::kCudnn ? "cudnn" : "kernel";
+  facts_["memory"] = "cudaMalloc caching pool";
+#if EDPBENCH_HAVE_CUDNN
+  if (relu_path_ == ReluPath::kCudnn) {
+    int major = 0, minor = 0, patch = 0;
+    CUDA_CHECK_THROW(cudnnGetProperty(MAJOR_VERSION, &major));
+    CUDA_CHECK_THROW(cudnnGetProperty(MINOR_VERSION, &minor));
+    CUDA_CHECK_THROW(cudnnGetProperty(PATCH_LEVEL, &patch));
+    facts_["cudnn_version"] =
+        std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  }
+#endif
+}
+
+CudaBackend::~CudaBackend() {
+  // Queued work may still use pooled blocks; wait, then give the memory back.
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current != device_) (void)cudaSetDevice(device_);
+  if (stream_) (void)cudaStreamSynchronize(stream_.get());
+  (void)cudaGetLastError();
+  if (pool_) pool_->close();
+}
+
+std::map<std::string, std::string> CudaBackend::describe() const {
+  auto facts = facts_;
+  const auto stats = pool_->stats();
+  facts["pool_device_allocations"] = std::to_string(stats.device_allocations);
+  facts["pool_reuses"] = std::to_string(stats.reuses);
+  return facts;
+}
+
+void CudaBackend::activate() const {
+  int current = -1;
+  CUDA_CHECK_THROW(cudaGetDevice(&current));
+  if (current != device_) CUDA_CHECK_THROW(cudaSetDevice(device_));
+}
+
+// ---- memory -----------------------------------------------------------------
+
+Tensor CudaBackend::empty(int64_t rows, int64_t cols) {
+  if (rows < 0 || cols < 0 || (cols > 0 && rows > INT64_MAX / 4 / cols)) {
+    throw std::invalid_argument("empty: invalid shape " + std::to_string(rows) + "x" +
+                                std::to_string(cols));
+  }
+  activate();
+  const auto bytes = static_cast<std::size_t>(rows * cols) * sizeof(float);
+  return Tensor(pool_->allocate(bytes), rows, cols);
+}
+
+void CudaBackend::upload(const float* host, Tensor& t) {
+  if (t.numel() == 0) return;
+  activate();
+  // From pageable memory the driver stages the data before returning, so the
+  // caller may reuse `host` at once; the device copy stays stream-ordered.
+  CUDA_CHECK_THROW(cudaMemcpyAsync(t.data(), host, t.numel() * sizeof(float),
+                                   cudaMemcpyHostToDevice, stream_.get()));
+}
+
+void CudaBackend::download(const Tensor& t, float* host) {
+  activate();
+  if (t.numel() > 0) {
+    CUDA_CHECK_THROW(cudaMemcpyAsync(host, t.data(), t.numel() * sizeof(float),
+                                     cudaMemcpyDeviceToHost, stream_.get()));
+  }
+  CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+}
+
+void CudaBackend::fill(Tensor& t, float value) {
+  if (t.numel() == 0) return;
+  activate();
+  if (is_positive_zero(value)) {
+    CUDA_CHECK_THROW(cudaMemsetAsync(t.data(), 0, t.numel() * sizeof(float), stream_.get()));
+  } else {
+    launch_fill(launch_, t.data(), value, t.numel());
+  }
+}
+
+void CudaBackend::copy(const Tensor& src, Tensor& dst) {
+  check_same_shape("copy", src, dst);
+  if (src.numel() == 0 || src.data() == dst.data()) return;
+  activate();
+  CUDA_CHECK_THROW(cudaMemcpyAsync(dst.data(), src.data(), src.numel() * sizeof(float),
+                                   cudaMemcpyDeviceToDevice, stream_.get()));
+}
+
+// ---- BLAS -------------------------------------------------------------------
+
+void CudaBackend::gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b,
+                       float beta, Tensor& c) {
+  check_gemm_shapes(ta, tb, a, b, c);
+  const int m = to_int("gemm", c.rows());
+  const int n = to_int("gemm", c.cols());
+  const int k = to_int("gemm", ta == Trans::N ? a.cols() : a.rows());
+  if (m == 0 || n == 0) return;
+  // Row-major X (r x c) is column-major X^T with leading dimension c. So
+  // C = op(A) op(B) in row-major is C^T = op(B)^T op(A)^T in column-major:
+  // swap the operands, keep each one's transpose flag, no copies.
+  const int lda = to_int("gemm", a.cols() > 0 ? a.cols() : 1);
+  const int ldb = to_int("gemm", b.cols() > 0 ? b.cols() : 1);
+  const int ldc = n;
+  const cublasOperation_t op_a = ta == Trans::T ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_b = tb == Trans::T ? CUBLAS_OP_T : CUBLAS_OP_N;
+  activate();
+  CUDA_CHECK_THROW(cublasSgemm(cublas_.get(), op_b, op_a, n, m, k, &alpha, b.data(), ldb, a.data(),
+                               lda, &beta, c.data(), ldc));
+}
+
+void CudaBackend::axpy(float alpha, const Tensor& x, Tensor& y) {
+  check_same_shape("axpy", x, y);
+  activate();
+  launch_axpy(launch_, alpha, x.data(), y.data(), x.numel());
+}
+
+// ---- element-wise -------------------------------------------------------------
+
+#if EDPBENCH_HAVE_CUDNN
+void CudaBackend::set_cudnn_shape(cudnnTensorDescriptor_t desc, const Tensor& t) const {
+  to_int("cudnn relu", t.numel());  // cuDNN indexes tensors with int
+  CUDA_CHECK_THROW(cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 1,
+                                              static_cast<int>(t.rows()),
+                                              static_cast<int>(t.cols())));
+}
+#endif
+
+void CudaBackend::relu(const Tensor& x, Tensor& y) {
+  check_same_shape("relu", x, y);
+  if (x.numel() == 0) return;
+  activate();
+#if EDPBENCH_HAVE_CUDNN
+  if (relu_path_ == ReluPath::kCudnn) {
+    set_cudnn_shape(x_desc_.get(), x);
+    const float one = 1.0f, zero = 0.0f;
+    // In place (y == x) is allowed by cuDNN for identical descriptors.
+    CUDA_CHECK_THROW(cudnnActivationForward(cudnn_.get(), relu_desc_.get(), &one, x_desc_.get(),
+                                            x.data(), &zero, x_desc_.get(), y.data()));
+    return;
+  }
+#endif
+  launch_relu(launch_, x.data(), y.data(), x.numel());
+}
+
+void CudaBackend::relu_backward(const Tensor& grad_y, const Tensor& x, Tensor& grad_x) {
+  check_same_shape("relu_backward", grad_y, x);
+  check_same_shape("relu_backward", x, grad_x);
+  if (x.numel() == 0) return;
+  activate();
+#if EDPBENCH_HAVE_CUDNN
+  // cuDNN documents in-place only for dx == dy; grad_x == x takes the kernel.
+  if (relu_path_ == ReluPath::kCudnn && (grad_x.data() != x.data() || x.data() == grad_y.data())) {
+    set_cudnn_shape(x_desc_.get(), x);
+    const float one = 1.0f, zero = 0.0f;
+    // cuDNN wants the forward output y as well; relu(x) > 0 exactly where
+    // x > 0, so x serves as y and no forward result has to be kept.
+    const cudnnTensorDescriptor_t d = x_desc_.get();
+    CUDA_CHECK_THROW(cudnnActivationBackward(cudnn_.get(), relu_desc_.get(), &one, d, x.data(), d,
+                                             grad_y.data(), d, x.data(), &zero, d, grad_x.data()));
+    return;
+  }
+#endif
+  launch_relu_backward(launch_, grad_y.data(), x.data(), grad_x.data(), x.numel());
+}
+
+void CudaBackend::sub(const Tensor& a, const Tensor& b, Tensor& out) {
+  check_same_shape("sub", a, b);
+  check_same_shape("sub", a, out);
+  activate();
+  launch_sub(launch_, a.data(), b.data(), out.data(), a.numel());
+}
+
+void CudaBackend::mul(const Tensor& a, const Tensor& b, Tensor& out) {
+  check_same_shape("mul", a, b);
+  check_same_shape("mul", a, out);
+  activate();
+  launch_mul(launch_, a.data(), b.data(), out.data(), a.numel());
+}
+
+void CudaBackend::scale(const Tensor& x, float alpha, Tensor& out) {
+  check_same_shape("scale", x, out);
+  activate();
+  launch_scale(launch_, x.data(), alpha, out.data(), x.numel());
+}
+
+void CudaBackend::square(const Tensor& x, Tensor& out) {
+  check_same_shape("square", x, out);
+  activate();
+  launch_square(launch_, x.data(), out.data(), x.numel());
+}
+
+void CudaBackend::broadcast(const Tensor& s, Tensor& out) {
+  check_scalar("broadcast", s);
+  activate();
+  launch_broadcast(launch_, s.data(), out.data(), out.numel());
+}
+
+// ---- reductions ---------------------------------------------------------------
+
+void CudaBackend::sum(const Tensor& x, Tensor& out) {
+  check_scalar("sum", out);
+  activate();
+  launch_sum(launch_, x.data(), x.numel(), reinterpret_cast<double*>(reduce_scratch_.get()),
+             out.data());
+}
+
+void CudaBackend::sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) {
+  check_same_shape("sub_square_sum", a, b);
+  check_same_shape("sub_square_sum", a, diff);
+  check_scalar("sub_square_sum", out);
+  activate();
+  launch_sub_square_sum(launch_, a.data(), b.data(), diff.data(), a.numel(),
+                        reinterpret_cast<double*>(reduce_scratch_.get()), out.data());
+}
+
+float CudaBackend::read_scalar(const Tensor& s) {
+  check_scalar("read_scalar", s);
+  float value = 0.0f;
+  download(s, &value);
+  return value;
+}
+
+void CudaBackend::synchronize() {
+  activate();
+  CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+}
+
+double CudaBackend::device_elapsed_s() {
+  activate();
+  CUDA_CHECK_THROW(cudaEventRecord(now_.get(), stream_.get()));
+  CUDA_CHECK_THROW(cudaEventSynchronize(now_.get()));
+  float ms = 0.0f;
+  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, since_.get(), now_.get()));
+  std::swap(since_, now_);  // this call's end starts the next interval
+  return static_cast<double>(ms) * 1e-3;
+}
+
+}  // namespace cuda
+}  // namespace edp

@@ -1,0 +1,270 @@
+// The backend's own kernels (DESIGN §2: cuBLAS does the GEMMs, everything else
+// is here). Element-wise maps are grid-stride loops over float4 with a scalar
+// tail; reductions accumulate in double (Backend::sum contract): a first pass
+// writes one partial sum per block, a one-block second pass adds the partials
+// in a fixed order, so the result is the same from run to run.
+//
+// C++14 and CUDA 10.2 APIs only: this must build with nvcc 10.2 for sm_62.
+#include <cstdint>
+
+#include "workloads/cuda/cuda_check.h"
+#include "workloads/cuda/kernels.h"
+
+namespace edp {
+namespace cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarp = 32;
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+int grid_for(const Launch& l, std::int64_t work_items) {
+  const std::int64_t blocks = (work_items + kThreads - 1) / kThreads;
+  if (blocks < 1) return 1;
+  return blocks < l.max_blocks ? static_cast<int>(blocks) : l.max_blocks;
+}
+
+// ---- element-wise ---------------------------------------------------------
+
+// out-of-place maps; `vec` says every pointer is 16-byte aligned. Pointers are
+// not __restrict__: out may alias an input, which is safe because each element
+// is read and written by the same thread, read first.
+template <class Op>
+__global__ void map0_kernel(float* out, std::int64_t n, bool vec, Op op) {
+  const std::int64_t stride = static_cast<std::int64_t>(blockDim.x) * gridDim.x;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t n4 = vec ? n / 4 : 0;
+  float4* out4 = reinterpret_cast<float4*>(out);
+  for (std::int64_t i = first; i < n4; i += stride) {
+    const float v = op();
+    out4[i] = make_float4(v, v, v, v);
+  }
+  for (std::int64_t i = n4 * 4 + first; i < n; i += stride) out[i] = op();
+}
+
+template <class Op>
+__global__ void map1_kernel(const float* x, float* out, std::int64_t n, bool vec, Op op) {
+  const std::int64_t stride = static_cast<std::int64_t>(blockDim.x) * gridDim.x;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t n4 = vec ? n / 4 : 0;
+  const float4* x4 = reinterpret_cast<const float4*>(x);
+  float4* out4 = reinterpret_cast<float4*>(out);
+  for (std::int64_t i = first; i < n4; i += stride) {
+    const float4 v = x4[i];
+    out4[i] = make_float4(op(v.x), op(v.y), op(v.z), op(v.w));
+  }
+  for (std::int64_t i = n4 * 4 + first; i < n; i += stride) out[i] = op(x[i]);
+}
+
+template <class Op>
+__global__ void map2_kernel(const float* a, const float* b, float* out, std::int64_t n, bool vec,
+                            Op op) {
+  const std::int64_t stride = static_cast<std::int64_t>(blockDim.x) * gridDim.x;
+  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t n4 = vec ? n / 4 : 0;
+  const float4* a4 = reinterpret_cast<const float4*>(a);
+  const float4* b4 = reinterpret_cast<const float4*>(b);
+  float4* out4 = reinterpret_cast<float4*>(out);
+  for (std::int64_t i = first; i < n4; i += stride) {
+    const float4 u = a4[i];
+    const float4 v = b4[i];
+    out4[i] = make_float4(op(u.x, v.x), op(u.y, v.y), op(u.z, v.z), op(u.w, v.w));
+  }
+  for (std::int64_t i = n4 * 4 + first; i < n; i += stride) out[i] = op(a[i], b[i]);
+}
+
+struct ConstantOp {
+  float value;
+  __device__ float operator()() const { return value; }
+};
+// Reads the 1x1 device tensor in every thread: it stays in L1/L2, and the
+// value never has to visit the host.
+struct LoadOp {
+  const float* scalar;
+  __device__ float operator()() const { return *scalar; }
+};
+// max(x, 0) that keeps NaN (as cuDNN with CUDNN_PROPAGATE_NAN and PyTorch do):
+// a diverged run must stay visibly diverged.
+struct ReluOp {
+  __device__ float operator()(float x) const { return x < 0.0f ? 0.0f : x; }
+};
+// DESIGN §2: the gradient is masked where h < 0 (it passes at h == 0).
+struct ReluBackwardOp {
+  __device__ float operator()(float grad_y, float x) const { return x < 0.0f ? 0.0f : grad_y; }
+};
+struct SubOp {
+  __device__ float operator()(float a, float b) const { return a - b; }
+};
+struct MulOp {
+  __device__ float operator()(float a, float b) const { return a * b; }
+};
+struct ScaleOp {
+  float alpha;
+  __device__ float operator()(float x) const { return alpha * x; }
+};
+struct SquareOp {
+  __device__ float operator()(float x) const { return x * x; }
+};
+// y + alpha * x; nvcc contracts this into one FMA (one rounding), as a BLAS
+// saxpy on the GPU does.
+struct AxpyOp {
+  float alpha;
+  __device__ float operator()(float x, float y) const { return y + alpha * x; }
+};
+
+template <class Op>
+void run_map0(const Launch& l, float* out, std::int64_t n, Op op) {
+  if (n <= 0) return;
+  const bool vec = aligned16(out);
+  map0_kernel<<<grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(out, n, vec, op);
+  CUDA_CHECK_THROW(cudaGetLastError());
+}
+
+template <class Op>
+void run_map1(const Launch& l, const float* x, float* out, std::int64_t n, Op op) {
+  if (n <= 0) return;
+  const bool vec = aligned16(x) && aligned16(out);
+  map1_kernel<<<grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(x, out, n, vec, op);
+  CUDA_CHECK_THROW(cudaGetLastError());
+}
+
+template <class Op>
+void run_map2(const Launch& l, const float* a, const float* b, float* out, std::int64_t n, Op op) {
+  if (n <= 0) return;
+  const bool vec = aligned16(a) && aligned16(b) && aligned16(out);
+  map2_kernel<<<grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(a, b, out, n, vec,
+                                                                               op);
+  CUDA_CHECK_THROW(cudaGetLastError());
+}
+
+// ---- reductions -------------------------------------------------------------
+
+// Sum of v over the block; the result is valid in thread 0. blockDim.x must be
+// a multiple of 32 (it is kThreads).
+__device__ double block_sum(double v) {
+  __shared__ double warp_sums[kThreads / kWarp];
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  }
+  const int lane = threadIdx.x % kWarp;
+  const int warp = threadIdx.x / kWarp;
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < static_cast<int>(blockDim.x / kWarp) ? warp_sums[lane] : 0.0;
+    for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+      v += __shfl_down_sync(0xffffffffu, v, offset);
+    }
+  }
+  return v;
+}
+
+__global__ void partial_sum_kernel(const float* x, std::int64_t n, double* partials) {
+  const std::int64_t stride = static_cast<std::int64_t>(blockDim.x) * gridDim.x;
+  double acc = 0.0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    acc += static_cast<double>(x[i]);
+  }
+  acc = block_sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = acc;
+}
+
+__global__ void partial_sub_square_sum_kernel(const float* a, const float* b, float* diff,
+                                              std::int64_t n, double* partials) {
+  const std::int64_t stride = static_cast<std::int64_t>(blockDim.x) * gridDim.x;
+  double acc = 0.0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const float d = a[i] - b[i];
+    diff[i] = d;
+    acc += static_cast<double>(d) * static_cast<double>(d);
+  }
+  acc = block_sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = acc;
+}
+
+__global__ void finish_sum_kernel(const double* partials, int count, float* out) {
+  double acc = 0.0;
+  for (int i = threadIdx.x; i < count; i += blockDim.x) acc += partials[i];
+  acc = block_sum(acc);
+  if (threadIdx.x == 0) out[0] = static_cast<float>(acc);
+}
+
+int reduce_blocks(const Launch& l, std::int64_t n) {
+  const int cap = l.max_blocks < kReduceMaxBlocks ? l.max_blocks : kReduceMaxBlocks;
+  const std::int64_t blocks = (n + kThreads - 1) / kThreads;
+  return blocks < cap ? static_cast<int>(blocks) : cap;
+}
+
+}  // namespace
+
+void launch_fill(const Launch& l, float* out, float value, std::int64_t n) {
+  run_map0(l, out, n, ConstantOp{value});
+}
+
+void launch_broadcast(const Launch& l, const float* scalar, float* out, std::int64_t n) {
+  run_map0(l, out, n, LoadOp{scalar});
+}
+
+void launch_relu(const Launch& l, const float* x, float* y, std::int64_t n) {
+  run_map1(l, x, y, n, ReluOp{});
+}
+
+void launch_relu_backward(const Launch& l, const float* grad_y, const float* x, float* grad_x,
+                          std::int64_t n) {
+  run_map2(l, grad_y, x, grad_x, n, ReluBackwardOp{});
+}
+
+void launch_sub(const Launch& l, const float* a, const float* b, float* out, std::int64_t n) {
+  run_map2(l, a, b, out, n, SubOp{});
+}
+
+void launch_mul(const Launch& l, const float* a, const float* b, float* out, std::int64_t n) {
+  run_map2(l, a, b, out, n, MulOp{});
+}
+
+void launch_scale(const Launch& l, const float* x, float alpha, float* out, std::int64_t n) {
+  run_map1(l, x, out, n, ScaleOp{alpha});
+}
+
+void launch_square(const Launch& l, const float* x, float* out, std::int64_t n) {
+  run_map1(l, x, out, n, SquareOp{});
+}
+
+void launch_axpy(const Launch& l, float alpha, const float* x, float* y, std::int64_t n) {
+  run_map2(l, x, y, y, n, AxpyOp{alpha});
+}
+
+void launch_sum(const Launch& l, const float* x, std::int64_t n, double* scratch, float* out) {
+  const int blocks = n > 0 ? reduce_blocks(l, n) : 0;
+  if (blocks > 0) {
+    partial_sum_kernel<<<blocks, kThreads, 0, l.stream>>>(x, n, scratch);
+    CUDA_CHECK_THROW(cudaGetLastError());
+  }
+  finish_sum_kernel<<<1, kThreads, 0, l.stream>>>(scratch, blocks, out);
+  CUDA_CHECK_THROW(cudaGetLastError());
+}
+
+void launch_sub_square_sum(const Launch& l, const float* a, const float* b, float* diff,
+                           std::int64_t n, double* scratch, float* out) {
+  const int blocks = n > 0 ? reduce_blocks(l, n) : 0;
+  if (blocks > 0) {
+    partial_sub_square_sum_kernel<<<blocks, kThreads, 0, l.stream>>>(a, b, diff, n, scratch);
+    CUDA_CHECK_THROW(cudaGetLastError());
+  }
+  finish_sum_kernel<<<1, kThreads, 0, l.stream>>>(scratch, blocks, out);
+  CUDA_CHECK_THROW(cudaGetLastError());
+}
+
+cudaError_t probe_kernel_image() {
+  cudaFuncAttributes attributes;
+  const cudaError_t status = cudaFuncGetAttributes(&attributes, finish_sum_kernel);
+  if (status != cudaSuccess) (void)cudaGetLastError();
+  return status;
+}
+
+}  // namespace cuda
+}  // namespace edp

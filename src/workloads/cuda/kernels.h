@@ -1,0 +1,46 @@
+// Host-side launchers of the backend's own kernels (kernels.cu): element-wise
+// maps and double-accumulating reductions. Each queues work on `stream` and
+// checks the launch; none synchronises. Pointers may alias where the Backend
+// interface allows it (out == input).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace edp {
+namespace cuda {
+
+struct Launch {
+  cudaStream_t stream = nullptr;
+  int max_blocks = 1;  // grid-stride loops never use more blocks than this
+};
+
+// Number of doubles the reductions need as scratch (per-block partial sums).
+constexpr int kReduceMaxBlocks = 1024;
+
+void launch_fill(const Launch& l, float* out, float value, std::int64_t n);
+void launch_broadcast(const Launch& l, const float* scalar, float* out, std::int64_t n);
+void launch_relu(const Launch& l, const float* x, float* y, std::int64_t n);
+void launch_relu_backward(const Launch& l, const float* grad_y, const float* x, float* grad_x,
+                          std::int64_t n);
+void launch_sub(const Launch& l, const float* a, const float* b, float* out, std::int64_t n);
+void launch_mul(const Launch& l, const float* a, const float* b, float* out, std::int64_t n);
+void launch_scale(const Launch& l, const float* x, float alpha, float* out, std::int64_t n);
+void launch_square(const Launch& l, const float* x, float* out, std::int64_t n);
+void launch_axpy(const Launch& l, float alpha, const float* x, float* y, std::int64_t n);
+
+// out[0] = (float) sum(x), accumulated in double. `scratch` holds
+// kReduceMaxBlocks doubles. Deterministic for a given n and max_blocks.
+void launch_sum(const Launch& l, const float* x, std::int64_t n, double* scratch, float* out);
+// diff = a - b (float), out[0] = (float) sum((double) diff^2).
+void launch_sub_square_sum(const Launch& l, const float* a, const float* b, float* diff,
+                           std::int64_t n, double* scratch, float* out);
+
+// cudaSuccess when this binary holds code the current device can run;
+// cudaErrorInvalidDeviceFunction / cudaErrorNoKernelImageForDevice when it was
+// built for other architectures (e.g. a CUDA 13 build on a TX2).
+cudaError_t probe_kernel_image();
+
+}  // namespace cuda
+}  // namespace edp

@@ -1,0 +1,553 @@
+// The CUDA backend against the reference backend (the correctness oracle).
+//
+// Tests tagged [gpu] need a usable CUDA device. Without one (no CUDA in the
+// build, no driver, no device, no kernel image for the GPU) each of them
+// prints "skipped: <reason>" as a Catch2 warning and returns; when every test
+// case a process ran was skipped that way, the process exits with status 4,
+// which ctest's SKIP_RETURN_CODE turns into "Skipped" (catch_discover_tests
+// runs one test case per process). Tests without the tag run everywhere.
+//
+// Tolerances are derived per element from float32 rounding (u = 2^-24), not
+// picked: see gemm_bound() and sum_bound().
+#define CATCH_CONFIG_EXTERNAL_INTERFACES
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "edpbench/config.h"
+#include "workloads/cuda_factory.h"
+#include "workloads/reference_backend.h"
+
+namespace {
+
+using edp::Backend;
+using edp::CudaOptions;
+using edp::Tensor;
+using edp::Trans;
+
+// ---- skip bookkeeping ---------------------------------------------------------
+
+struct SkipState {
+  bool current_skipped = false;
+  int cases_run = 0;
+  int cases_skipped = 0;
+  bool all_skipped = false;
+};
+SkipState& skip_state() {
+  static SkipState state;
+  return state;
+}
+
+void exit_4_if_all_skipped() {
+  if (!skip_state().all_skipped) return;
+  std::cout.flush();
+  std::fflush(nullptr);
+  std::_Exit(4);  // ctest SKIP_RETURN_CODE (tests/CMakeLists.txt)
+}
+
+struct GpuSkipListener : Catch::TestEventListenerBase {
+  using TestEventListenerBase::TestEventListenerBase;
+  void testRunStarting(Catch::TestRunInfo const& info) override {
+    TestEventListenerBase::testRunStarting(info);
+    std::atexit(exit_4_if_all_skipped);  // runs after main has returned and output is written
+  }
+  void testCaseStarting(Catch::TestCaseInfo const& info) override {
+    TestEventListenerBase::testCaseStarting(info);
+    skip_state().current_skipped = false;
+  }
+  void testCaseEnded(Catch::TestCaseStats const& stats) override {
+    TestEventListenerBase::testCaseEnded(stats);
+    ++skip_state().cases_run;
+    if (skip_state().current_skipped) ++skip_state().cases_skipped;
+  }
+  void testRunEnded(Catch::TestRunStats const& stats) override {
+    TestEventListenerBase::testRunEnded(stats);
+    auto& s = skip_state();
+    s.all_skipped =
+        s.cases_run > 0 && s.cases_skipped == s.cases_run && stats.totals.assertions.failed == 0;
+  }
+};
+
+}  // namespace
+
+CATCH_REGISTER_LISTENER(GpuSkipListener)
+
+// Returns from the TEST_CASE when there is no usable GPU.
+#define REQUIRE_GPU_OR_SKIP()                                 \
+  do {                                                        \
+    const std::string why_ = edp::cuda_unavailable_reason(0); \
+    if (!why_.empty()) {                                      \
+      WARN("skipped: " << why_);                              \
+      skip_state().current_skipped = true;                    \
+      return;                                                 \
+    }                                                         \
+  } while (0)
+
+namespace {
+
+// ---- helpers ------------------------------------------------------------------
+
+constexpr double kU = 0x1p-24;   // unit roundoff of float32
+constexpr double kUd = 0x1p-53;  // unit roundoff of double
+
+// Higham's gamma_n = n u / (1 - n u): bound on the relative error of n
+// successive roundings (a dot product of length n, in any summation order).
+double gamma_n(double n, double u) { return n * u / (1.0 - n * u); }
+
+std::vector<float> random_values(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> dist(0.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) {
+    x = dist(rng);
+    if (x == 0.0f) x = 1.0f;  // keep the sign of every element unambiguous
+  }
+  return v;
+}
+
+Tensor make(Backend& b, int64_t rows, int64_t cols, const std::vector<float>& host) {
+  Tensor t = b.empty(rows, cols);
+  b.upload(host.data(), t);
+  return t;
+}
+
+std::vector<float> fetch(Backend& b, const Tensor& t) {
+  std::vector<float> host(static_cast<std::size_t>(t.numel()));
+  b.download(t, host.data());
+  return host;
+}
+
+std::unique_ptr<Backend> gpu(const std::string& relu = "kernel") {
+  CudaOptions options;
+  options.relu = relu;
+  return edp::make_cuda_backend(options);
+}
+
+bool bits_equal(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Element (i, j) of op(x) for a row-major x.
+float at(const std::vector<float>& x, int64_t cols, Trans t, int64_t i, int64_t j) {
+  return t == Trans::N ? x[static_cast<std::size_t>(i * cols + j)]
+                       : x[static_cast<std::size_t>(j * cols + i)];
+}
+
+}  // namespace
+
+// ---- no device needed -----------------------------------------------------------
+
+TEST_CASE("cuda_unavailable_reason and cuda_device_info agree", "[cuda]") {
+  const std::string reason = edp::cuda_unavailable_reason(0);
+  const auto info = edp::cuda_device_info(0);
+  if (reason.empty()) {
+    CHECK(info.count("gpu_name") == 1);
+    CHECK(info.count("gpu_compute_capability") == 1);
+    CHECK(info.count("cublas_version") == 1);
+  } else {
+    INFO("reason: " << reason);
+    CHECK(info.empty());
+  }
+  CHECK_FALSE(edp::cuda_unavailable_reason(9999).empty());
+  CHECK_FALSE(edp::cuda_unavailable_reason(-1).empty());
+#if !EDPBENCH_HAVE_CUDA
+  CHECK(reason.find("-DEDPBENCH_WITH_CUDA=ON") != std::string::npos);
+#endif
+}
+
+TEST_CASE("make_cuda_backend refuses what it cannot build with a message saying why", "[cuda]") {
+#if EDPBENCH_HAVE_CUDA
+  using Catch::Matchers::Contains;
+  CudaOptions bogus;
+  bogus.relu = "tensorrt";
+  // Checked before the device is touched, so this holds on a machine without a GPU.
+  CHECK_THROWS_WITH(edp::make_cuda_backend(bogus), Contains("kernel") && Contains("cudnn"));
+#if !EDPBENCH_HAVE_CUDNN
+  CudaOptions cudnn;
+  cudnn.relu = "cudnn";
+  CHECK_THROWS_WITH(edp::make_cuda_backend(cudnn), Contains("no cuDNN"));
+#endif
+  if (!edp::cuda_unavailable_reason(0).empty()) {
+    CHECK_THROWS_AS(edp::make_cuda_backend(CudaOptions{}), std::runtime_error);
+  }
+  CudaOptions far;
+  far.device_index = 9999;
+  CHECK_THROWS_WITH(edp::make_cuda_backend(far), Contains("9999"));
+#else
+  CHECK_THROWS_WITH(edp::make_cuda_backend(CudaOptions{}),
+                    Catch::Matchers::Contains("no CUDA support"));
+#endif
+}
+
+// ---- GPU against the reference ---------------------------------------------------
+
+TEST_CASE("cuda gemm matches the reference within the float32 accumulation bound", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  auto r = edp::make_reference_backend();
+
+  struct Dims {
+    int64_t m, n, k;
+  };
+  // Odd sizes exercise the cuBLAS edge tiles; 64x150x100 is the small MLP's
+  // second layer; k = 1 and m = n = 1 are the degenerate shapes.
+  const Dims dims[] = {{1, 1, 1},      {7, 5, 3},      {33, 17, 65},
+                       {64, 150, 100}, {100, 64, 257}, {5, 9, 1}};
+  const Trans both[] = {Trans::N, Trans::T};
+  const float alphas[] = {1.0f, -0.75f};
+  const float betas[] = {0.0f, 2.0f};
+  unsigned seed = 1;
+  for (const auto& d : dims) {
+    for (Trans ta : both) {
+      for (Trans tb : both) {
+        for (float alpha : alphas) {
+          for (float beta : betas) {
+            const int64_t a_rows = ta == Trans::N ? d.m : d.k, a_cols = ta == Trans::N ? d.k : d.m;
+            const int64_t b_rows = tb == Trans::N ? d.k : d.n, b_cols = tb == Trans::N ? d.n : d.k;
+            const auto a = random_values(static_cast<std::size_t>(a_rows * a_cols), seed++);
+            const auto b = random_values(static_cast<std::size_t>(b_rows * b_cols), seed++);
+            auto c0 = random_values(static_cast<std::size_t>(d.m * d.n), seed++);
+            // With beta == 0 the contract says c is not read: poison it.
+            if (beta == 0.0f) std::fill(c0.begin(), c0.end(), std::nanf(""));
+
+            Tensor ga = make(*g, a_rows, a_cols, a), gb = make(*g, b_rows, b_cols, b);
+            Tensor gc = make(*g, d.m, d.n, c0);
+            Tensor ra = make(*r, a_rows, a_cols, a), rb = make(*r, b_rows, b_cols, b);
+            Tensor rc = make(*r, d.m, d.n, c0);
+            g->gemm(ta, tb, alpha, ga, gb, beta, gc);
+            r->gemm(ta, tb, alpha, ra, rb, beta, rc);
+            const auto got = fetch(*g, gc), want = fetch(*r, rc);
+
+            INFO("m=" << d.m << " n=" << d.n << " k=" << d.k << " ta=" << (ta == Trans::T)
+                      << " tb=" << (tb == Trans::T) << " alpha=" << alpha << " beta=" << beta);
+            int bad = 0;
+            for (int64_t i = 0; i < d.m; ++i) {
+              for (int64_t j = 0; j < d.n; ++j) {
+                // cuBLAS accumulates k products in float (any order, FMA or
+                // not): |error| <= gamma_k * sum|a||b|; alpha and beta add a
+                // rounding each, hence gamma_{k+2}. The reference accumulates
+                // in double and rounds once: u * |c|. FLT_MIN covers underflow.
+                double magnitude = 0.0;
+                for (int64_t p = 0; p < d.k; ++p) {
+                  magnitude += std::fabs(static_cast<double>(at(a, a_cols, ta, i, p)) *
+                                         at(b, b_cols, tb, p, j));
+                }
+                const std::size_t idx = static_cast<std::size_t>(i * d.n + j);
+                const double scaled =
+                    std::fabs(alpha) * magnitude +
+                    (beta == 0.0f ? 0.0 : std::fabs(static_cast<double>(beta) * c0[idx]));
+                const double bound = gamma_n(static_cast<double>(d.k + 2), kU) * scaled +
+                                     kU * std::fabs(want[idx]) + std::numeric_limits<float>::min();
+                const double err = std::fabs(static_cast<double>(got[idx]) - want[idx]);
+                if (!(err <= bound) && bad++ < 5) {
+                  FAIL_CHECK("c(" << i << "," << j << ") = " << got[idx] << ", reference "
+                                  << want[idx] << ", |diff| " << err << " > bound " << bound);
+                }
+              }
+            }
+            CHECK(bad == 0);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("cuda element-wise ops are bit-identical to the reference", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  auto r = edp::make_reference_backend();
+  // Each of these is one correctly rounded IEEE operation (or none), so GPU
+  // and CPU must agree exactly. Sizes cover the float4 body and every tail
+  // length (n mod 4 = 1, 2, 3, 0) and a grid-stride loop of many blocks.
+  const std::pair<int64_t, int64_t> shapes[] = {{1, 1}, {1, 2},   {3, 1},    {1, 4},
+                                                {5, 1}, {31, 33}, {300, 203}};
+  unsigned seed = 100;
+  for (const auto& shape : shapes) {
+    const int64_t rows = shape.first, cols = shape.second;
+    const std::size_t n = static_cast<std::size_t>(rows * cols);
+    auto x = random_values(n, seed++);
+    const auto y = random_values(n, seed++);
+    // Edge values: zero, tiny, huge.
+    const float edges[] = {0.0f, 1e-30f, -1e-30f, 3e38f, -3e38f};
+    for (std::size_t i = 0; i < n && i < 5; ++i) x[i * 7 % n] = edges[i];
+    INFO("shape " << rows << "x" << cols);
+
+    auto compare = [&](const char* op, const Tensor& gt, const Tensor& rt) {
+      const auto got = fetch(*g, gt), want = fetch(*r, rt);
+      int bad = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!bits_equal(got[i], want[i]) && !(got[i] == want[i]) && bad++ < 5) {
+          FAIL_CHECK(op << "[" << i << "] = " << got[i] << ", reference " << want[i]);
+        }
+      }
+      CHECK(bad == 0);
+    };
+
+    Tensor gx = make(*g, rows, cols, x), gy = make(*g, rows, cols, y);
+    Tensor rx = make(*r, rows, cols, x), ry = make(*r, rows, cols, y);
+    Tensor go = g->empty(rows, cols), ro = r->empty(rows, cols);
+
+    g->relu(gx, go), r->relu(rx, ro), compare("relu", go, ro);
+    g->relu_backward(gy, gx, go), r->relu_backward(ry, rx, ro), compare("relu_backward", go, ro);
+    g->sub(gx, gy, go), r->sub(rx, ry, ro), compare("sub", go, ro);
+    g->mul(gx, gy, go), r->mul(rx, ry, ro), compare("mul", go, ro);
+    g->scale(gx, -0.37f, go), r->scale(rx, -0.37f, ro), compare("scale", go, ro);
+    g->square(gy, go), r->square(ry, ro), compare("square", go, ro);
+    g->fill(go, 0.0f), r->fill(ro, 0.0f), compare("fill 0", go, ro);
+    g->fill(go, -2.5f), r->fill(ro, -2.5f), compare("fill -2.5", go, ro);
+    g->copy(gx, go), r->copy(rx, ro), compare("copy", go, ro);
+
+    Tensor gs = make(*g, 1, 1, {1.25f}), rs = make(*r, 1, 1, {1.25f});
+    g->broadcast(gs, go), r->broadcast(rs, ro), compare("broadcast", go, ro);
+
+    // Outputs may alias inputs (the autograd tape updates in place).
+    Tensor ga = make(*g, rows, cols, x), ra = make(*r, rows, cols, x);
+    g->relu(ga, ga), r->relu(ra, ra), compare("relu in place", ga, ra);
+    g->sub(ga, gy, ga), r->sub(ra, ry, ra), compare("sub in place", ga, ra);
+    Tensor gg = make(*g, rows, cols, y), rg = make(*r, rows, cols, y);
+    g->relu_backward(gg, gx, gg), r->relu_backward(rg, rx, rg);
+    compare("relu_backward in place", gg, rg);
+  }
+}
+
+TEST_CASE("cuda relu keeps NaN and masks the gradient only where x < 0", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Tensor x = make(*g, 1, 4, {nan, -1.0f, 0.0f, 2.0f});
+  Tensor gy = make(*g, 1, 4, {10.0f, 20.0f, 30.0f, 40.0f});
+  Tensor y = g->empty(1, 4), gx = g->empty(1, 4);
+  g->relu(x, y);
+  g->relu_backward(gy, x, gx);
+  const auto yv = fetch(*g, y), gxv = fetch(*g, gx);
+  CHECK(std::isnan(yv[0]));  // a diverged run stays visibly diverged
+  CHECK(yv[1] == 0.0f);
+  CHECK(yv[2] == 0.0f);
+  CHECK(yv[3] == 2.0f);
+  // DESIGN §2: "masked where h < 0": the gradient passes at h == 0.
+  CHECK(gxv[1] == 0.0f);
+  CHECK(gxv[2] == 30.0f);
+  CHECK(gxv[3] == 40.0f);
+}
+
+TEST_CASE("cuda axpy matches the reference within two roundings", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  auto r = edp::make_reference_backend();
+  const int64_t rows = 129, cols = 67;
+  const std::size_t n = static_cast<std::size_t>(rows * cols);
+  const auto x = random_values(n, 7), y = random_values(n, 8);
+  const float alpha = -0.3f;
+  Tensor gx = make(*g, rows, cols, x), gy = make(*g, rows, cols, y);
+  Tensor rx = make(*r, rows, cols, x), ry = make(*r, rows, cols, y);
+  g->axpy(alpha, gx, gy);
+  r->axpy(alpha, rx, ry);
+  const auto got = fetch(*g, gy), want = fetch(*r, ry);
+  int bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    // The GPU fuses y + alpha x into one FMA (one rounding), the CPU may round
+    // the product first (two): each is within gamma_2 (|y| + |alpha x|).
+    const double bound =
+        2.0 * gamma_n(2, kU) * (std::fabs(y[i]) + std::fabs(static_cast<double>(alpha) * x[i]));
+    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (!(err <= bound) && bad++ < 5) {
+      FAIL_CHECK("y[" << i << "] = " << got[i] << ", reference " << want[i] << " > " << bound);
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("cuda sum and sub_square_sum accumulate in double", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  auto r = edp::make_reference_backend();
+
+  // Both backends add in double (in different orders) and round once to
+  // float: |difference| <= 2 gamma_n(double) sum|x| + u (|got| + |want|).
+  auto sum_bound = [](std::size_t n, double abs_sum, float got, float want) {
+    return 2.0 * gamma_n(static_cast<double>(n), kUd) * abs_sum +
+           kU * (std::fabs(got) + std::fabs(want)) + std::numeric_limits<float>::min();
+  };
+
+  SECTION("against the reference, random data of several sizes") {
+    const std::pair<int64_t, int64_t> shapes[] = {{1, 1}, {1, 3}, {64, 150}, {257, 1000}};
+    unsigned seed = 500;
+    for (const auto& shape : shapes) {
+      const int64_t rows = shape.first, cols = shape.second;
+      const std::size_t n = static_cast<std::size_t>(rows * cols);
+      const auto a = random_values(n, seed++), b = random_values(n, seed++);
+      INFO("shape " << rows << "x" << cols);
+      Tensor ga = make(*g, rows, cols, a), gb = make(*g, rows, cols, b);
+      Tensor ra = make(*r, rows, cols, a), rb = make(*r, rows, cols, b);
+      Tensor gs = g->empty(1, 1), rs = r->empty(1, 1);
+      Tensor gd = g->empty(rows, cols), rd = r->empty(rows, cols);
+
+      g->sum(ga, gs);
+      r->sum(ra, rs);
+      double abs_sum = 0.0;
+      for (float v : a) abs_sum += std::fabs(v);
+      const float got = g->read_scalar(gs), want = r->read_scalar(rs);
+      CHECK(std::fabs(static_cast<double>(got) - want) <= sum_bound(n, abs_sum, got, want));
+
+      g->sub_square_sum(ga, gb, gd, gs);
+      r->sub_square_sum(ra, rb, rd, rs);
+      double sq_sum = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double d = static_cast<double>(a[i] - b[i]);
+        sq_sum += d * d;
+      }
+      const float got2 = g->read_scalar(gs), want2 = r->read_scalar(rs);
+      CHECK(std::fabs(static_cast<double>(got2) - want2) <= sum_bound(n, sq_sum, got2, want2));
+      // diff is a - b, rounded once on both sides: identical.
+      CHECK(fetch(*g, gd) == fetch(*r, rd));
+    }
+  }
+
+  SECTION("a float accumulator would stall at 2^24; double does not") {
+    const int64_t n = (int64_t{1} << 24) + 1000;
+    Tensor ones = g->empty(n, 1), halves = g->empty(n, 1), diff = g->empty(n, 1);
+    Tensor s = g->empty(1, 1);
+    g->fill(ones, 1.5f);
+    g->fill(halves, 0.5f);
+    g->sum(halves, s);
+    CHECK(g->read_scalar(s) == static_cast<float>(n) * 0.5f);  // 8389108, exact
+    g->sub_square_sum(ones, halves, diff, s);
+    CHECK(g->read_scalar(s) == 16778216.0f);  // n, exact in float; float adds stop at 16777216
+  }
+
+  SECTION("an empty tensor sums to zero") {
+    Tensor none = g->empty(0, 5), s = g->empty(1, 1);
+    g->fill(s, 7.0f);
+    g->sum(none, s);
+    CHECK(g->read_scalar(s) == 0.0f);
+  }
+}
+
+TEST_CASE("cuda kernel and cuDNN ReLU agree bit for bit", "[gpu][cuda][cudnn]") {
+  REQUIRE_GPU_OR_SKIP();
+#if !EDPBENCH_HAVE_CUDNN
+  WARN("skipped: this build has no cuDNN (configure with -DEDPBENCH_WITH_CUDNN=ON)");
+  skip_state().current_skipped = true;
+  return;
+#else
+  auto k = gpu("kernel");
+  auto c = gpu("cudnn");
+  CHECK(k->describe().at("relu") == "kernel");
+  CHECK(c->describe().at("relu") == "cudnn");
+  CHECK(c->describe().count("cudnn_version") == 1);
+  // No exact zeros: at x == 0 the cuDNN derivative follows cuDNN's own
+  // convention (docs/gpu.md); everywhere else ReLU and its mask are exact.
+  const int64_t rows = 193, cols = 301;
+  const std::size_t n = static_cast<std::size_t>(rows * cols);
+  const auto x = random_values(n, 42), gy = random_values(n, 43);
+  Tensor kx = make(*k, rows, cols, x), kg = make(*k, rows, cols, gy);
+  Tensor cx = make(*c, rows, cols, x), cg = make(*c, rows, cols, gy);
+  Tensor ky = k->empty(rows, cols), cy = c->empty(rows, cols);
+  Tensor kgx = k->empty(rows, cols), cgx = c->empty(rows, cols);
+  k->relu(kx, ky);
+  c->relu(cx, cy);
+  k->relu_backward(kg, kx, kgx);
+  c->relu_backward(cg, cx, cgx);
+  const auto ky_h = fetch(*k, ky), cy_h = fetch(*c, cy);
+  const auto kgx_h = fetch(*k, kgx), cgx_h = fetch(*c, cgx);
+  int bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if ((!bits_equal(ky_h[i], cy_h[i]) || !bits_equal(kgx_h[i], cgx_h[i])) && bad++ < 5) {
+      FAIL_CHECK("x[" << i << "] = " << x[i] << ": relu " << ky_h[i] << " vs " << cy_h[i]
+                      << ", grad " << kgx_h[i] << " vs " << cgx_h[i]);
+    }
+  }
+  CHECK(bad == 0);
+
+  // In place, as the autograd tape does it (backward first: after relu in
+  // place, x would hold exact zeros).
+  c->relu_backward(cg, cx, cg);
+  k->relu_backward(kg, kx, kg);
+  c->relu(cx, cx);
+  k->relu(kx, kx);
+  CHECK(fetch(*c, cg) == fetch(*k, kg));
+  CHECK(fetch(*c, cx) == fetch(*k, kx));
+#endif
+}
+
+TEST_CASE("cuda backend reuses pooled blocks, and tensors may outlive it", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  Tensor survivor;
+  {
+    auto g = gpu();
+    Tensor t = g->empty(64, 100);
+    const float* first = t.data();
+    t = Tensor();
+    Tensor again = g->empty(64, 100);
+    CHECK(again.data() == first);  // same size class: served from the free list
+    CHECK(std::stoi(g->describe().at("pool_reuses")) >= 1);
+    survivor = g->empty(3, 3);
+    g->fill(survivor, 1.0f);
+    g->synchronize();
+  }
+  // The backend is gone; dropping its last tensor must free, not crash.
+  survivor = Tensor();
+  SUCCEED("tensor released after its backend");
+}
+
+TEST_CASE("cuda out-of-memory is a catchable runtime_error and the backend keeps working",
+          "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  // 2^21 x 2^20 floats = 8 TiB: more than any GPU (or Tegra's shared DRAM).
+  try {
+    g->empty(int64_t{1} << 21, int64_t{1} << 20);
+    FAIL("an 8 TiB allocation succeeded");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.find("cudaMalloc") != std::string::npos);
+    CHECK(what.find("memory") != std::string::npos);
+  }
+  Tensor a = make(*g, 2, 2, {1, 2, 3, 4}), c = g->empty(2, 2);
+  g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
+  CHECK(fetch(*g, c) == std::vector<float>{7, 10, 15, 22});
+}
+
+TEST_CASE("cuda shape mismatches throw invalid_argument", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  Tensor a = g->empty(2, 3), b = g->empty(3, 2), c = g->empty(2, 2), s = g->empty(1, 1);
+  CHECK_THROWS_AS(g->sub(a, b, a), std::invalid_argument);
+  CHECK_THROWS_AS(g->relu(a, b), std::invalid_argument);
+  CHECK_THROWS_AS(g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c), std::invalid_argument);
+  CHECK_THROWS_AS(g->sum(a, c), std::invalid_argument);
+  CHECK_THROWS_AS(g->broadcast(c, a), std::invalid_argument);
+  CHECK_THROWS_AS(g->read_scalar(a), std::invalid_argument);
+  CHECK_NOTHROW(g->gemm(Trans::N, Trans::N, 1.0f, a, b, 0.0f, c));
+  CHECK_NOTHROW(g->sum(a, s));
+  g->synchronize();
+}
+
+TEST_CASE("cuda device_elapsed_s times queued work and describe names the paths", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  const auto facts = g->describe();
+  CHECK(g->name() == "cuda");
+  CHECK(facts.at("relu") == "kernel");
+  CHECK(facts.count("compute_capability") == 1);
+  CHECK(facts.count("cublas_version") == 1);
+  CHECK(facts.at("gemm").find("TF32 off") != std::string::npos);
+
+  (void)g->device_elapsed_s();  // start a fresh interval
+  Tensor a = g->empty(512, 512), c = g->empty(512, 512);
+  g->fill(a, 0.01f);
+  for (int i = 0; i < 20; ++i) g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
+  const double busy_s = g->device_elapsed_s();
+  CHECK(busy_s > 0.0);
+  CHECK(busy_s < 10.0);
+  const double idle_s = g->device_elapsed_s();  // nothing queued since
+  CHECK(idle_s >= 0.0);
+}
