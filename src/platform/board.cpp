@@ -1,0 +1,90 @@
+// Board identity. The nvpmodel files are those of L4T's nvpmodel tool: it
+// writes the active mode to /var/lib/nvpmodel/status as "pmode:%04d" and reads
+// its modes from /etc/nvpmodel.conf (a link to nvpmodel_t186.conf on a TX2).
+#include "platform/board.h"
+
+#include <cctype>
+#include <regex>
+
+namespace edp::platform {
+namespace {
+
+// TX2 (t186) modes from the L4T R32 nvpmodel_t186.conf, for a board whose
+// status file is readable but whose nvpmodel.conf is not.
+const std::map<int, std::string>& tx2_modes() {
+  static const std::map<int, std::string> modes = {{0, "MAXN"},
+                                                   {1, "MAXQ"},
+                                                   {2, "MAXP_CORE_ALL"},
+                                                   {3, "MAXP_CORE_ARM"},
+                                                   {4, "MAXP_CORE_DENVER"}};
+  return modes;
+}
+
+}  // namespace
+
+std::string parse_l4t_release(const std::string& text) {
+  static const std::regex re(R"(#\s*R(\d+)\s*\(release\),\s*REVISION:\s*([0-9]+(\.[0-9]+)*))");
+  std::smatch m;
+  if (!std::regex_search(text, m, re)) return "";
+  return "R" + m[1].str() + "." + m[2].str();
+}
+
+int parse_nvpmodel_status(const std::string& status) {
+  static const std::regex re(R"(pmode\s*:\s*(\d+))");
+  std::smatch m;
+  if (!std::regex_search(status, m, re) || m[1].length() > 6) return -1;
+  return std::stoi(m[1].str());
+}
+
+std::map<int, std::string> parse_nvpmodel_conf(const std::string& conf) {
+  static const std::regex re(R"(<\s*POWER_MODEL\s+ID\s*=\s*(\d+)\s+NAME\s*=\s*([^\s>]+)\s*>)");
+  std::map<int, std::string> modes;
+  for (std::sregex_iterator it(conf.begin(), conf.end(), re), end; it != end; ++it) {
+    const auto& m = *it;
+    if (m[1].length() > 6) continue;
+    modes[std::stoi(m[1].str())] = m[2].str();
+  }
+  return modes;
+}
+
+std::string parse_tegra_soc(const std::string& compatible) {
+  // Entries are NUL-separated strings such as "nvidia,tegra186".
+  size_t start = 0;
+  while (start < compatible.size()) {
+    size_t end = compatible.find('\0', start);
+    if (end == std::string::npos) end = compatible.size();
+    const std::string entry = trim(compatible.substr(start, end - start));
+    const std::string prefix = "nvidia,tegra";
+    if (entry.compare(0, prefix.size(), prefix) == 0) return entry.substr(7);
+    start = end + 1;
+  }
+  return "";
+}
+
+BoardInfo read_board(const SysfsRoot& root) {
+  BoardInfo b;
+  if (auto model = root.read("/proc/device-tree/model")) b.model = trim(*model);
+  if (b.model.empty()) {
+    // x86 and other ACPI machines describe themselves through DMI.
+    if (auto product = root.read_line("/sys/class/dmi/id/product_name")) b.model = *product;
+  }
+  if (auto compatible = root.read("/proc/device-tree/compatible")) {
+    b.soc = parse_tegra_soc(*compatible);
+  }
+  if (auto release = root.read("/etc/nv_tegra_release")) {
+    b.l4t_release = parse_l4t_release(*release);
+  }
+  if (auto status = root.read("/var/lib/nvpmodel/status")) {
+    b.nvpmodel_id = parse_nvpmodel_status(*status);
+  }
+  if (b.nvpmodel_id >= 0) {
+    std::map<int, std::string> modes;
+    if (auto conf = root.read("/etc/nvpmodel.conf")) modes = parse_nvpmodel_conf(*conf);
+    if (modes.empty() && b.soc == "tegra186") modes = tx2_modes();
+    auto it = modes.find(b.nvpmodel_id);
+    if (it != modes.end()) b.nvpmodel_mode = it->second;
+  }
+  return b;
+}
+
+}  // namespace edp::platform
