@@ -1,0 +1,79 @@
+// `edpbench recommend RESULTS.csv [--objective edp|energy|time] [--deadline-s S]
+// [--battery-wh W] [--csv FILE]` (DESIGN §5). Exit 0 when at least one
+// (workload, size) could be decided, 1 when none could, 2 on usage errors.
+#include <iostream>
+#include <memory>
+
+#include "cli/command.h"
+#include "common/atomic_file.h"
+#include "common/errors.h"
+#include "report/recommend.h"
+
+namespace {
+
+struct RecommendArgs {
+  std::string results;
+  std::string objective = "edp";
+  double deadline_s = 0;
+  double battery_wh = 0;
+  std::string csv;
+};
+
+int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
+  using namespace edp::report;
+  RecommendOptions options;
+  const auto objective = parse_objective(a.objective);
+  if (!objective)
+    throw edp::UsageError("unknown objective '" + a.objective + "'; valid: edp, energy, time");
+  options.objective = *objective;
+  if (sub.count("--deadline-s")) {
+    if (!(a.deadline_s > 0))
+      throw edp::UsageError("--deadline-s must be a positive number of seconds");
+    options.deadline_s = a.deadline_s;
+  }
+  if (sub.count("--battery-wh")) {
+    if (!(a.battery_wh > 0))
+      throw edp::UsageError("--battery-wh must be a positive number of watt-hours");
+    options.battery_wh = a.battery_wh;
+  }
+
+  const CsvTable results = load_results_csv(a.results);
+  const auto recs = recommend(results, options);
+  if (!any_decided(recs)) {
+    std::cerr << recommendations_text(recs, options);
+    std::cerr << "edpbench: error: no (workload, size) in " << a.results << " could be decided"
+              << (recs.empty() ? ": the file has no configurations" : " (see the notes above)")
+              << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";
+    return 1;
+  }
+  if (a.csv == "-") {
+    std::cout << recommendations_csv(recs);
+  } else if (!a.csv.empty()) {
+    edp::write_file_atomic(a.csv, recommendations_csv(recs));
+    std::cerr << "edpbench: wrote " << recs.size() << " recommendation"
+              << (recs.size() == 1 ? "" : "s") << " to " << a.csv << "\n";
+  } else {
+    std::cout << recommendations_text(recs, options);
+  }
+  return 0;
+}
+
+edp::cli::CommandRunner setup(CLI::App& sub) {
+  auto args = std::make_shared<RecommendArgs>();
+  sub.add_option("results", args->results, "results.csv written by `edpbench run`")->required();
+  sub.add_option("--objective", args->objective, "what to minimise: edp | energy | time")
+      ->capture_default_str();
+  sub.add_option("--deadline-s", args->deadline_s,
+                 "only devices whose mean time per run is at most S seconds qualify");
+  sub.add_option("--battery-wh", args->battery_wh,
+                 "battery capacity in Wh: report how many runs fit in one charge");
+  sub.add_option("--csv", args->csv,
+                 "write the recommendation CSV to FILE (atomically), or to stdout with '-'");
+  return [args, &sub] { return run_recommend(*args, sub); };
+}
+
+edp::cli::CommandRegistration reg(30, "recommend",
+                                  "recommend CPU or GPU per workload and size from results.csv",
+                                  setup);
+
+}  // namespace

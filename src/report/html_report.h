@@ -1,0 +1,41 @@
+// `edpbench report`: one self-contained HTML page (inline CSS and SVG, no
+// scripts, no network) with the time, energy and EDP figures per workload and
+// size, the recommendation (objective EDP), every configuration's numbers, the
+// failed and skipped configurations, and the run context from context.json.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/csv.h"
+#include "report/json_read.h"
+
+namespace edp::report {
+
+// Everything the page is built from, read from an `edpbench run` directory.
+struct ReportData {
+  std::string title;                  // the directory's name
+  CsvTable results;                   // results.csv (required)
+  std::optional<CsvTable> runs;       // runs.csv, when present and readable
+  std::optional<JsonValue> context;   // context.json, when present and valid
+  std::vector<std::string> warnings;  // what was missing or unreadable
+};
+
+// Throws edp::UsageError when DIR or DIR/results.csv is missing or invalid;
+// a missing or malformed runs.csv/context.json only adds a warning.
+ReportData load_report_data(const std::string& dir);
+
+// "&", "<", ">", '"' and "'" as entities.
+std::string html_escape(const std::string& text);
+
+std::string render_html_report(const ReportData& data);
+
+struct ReportSummary {
+  size_t configurations = 0;
+  std::vector<std::string> warnings;
+};
+// load_report_data + render_html_report + write_file_atomic(out_path).
+ReportSummary write_html_report(const std::string& dir, const std::string& out_path);
+
+}  // namespace edp::report

@@ -1,0 +1,387 @@
+// The recommendation of DESIGN §5. Nothing is invented: a device whose
+// objective was not measured (no power sensor) leaves the row undecided rather
+// than being compared on a number it does not have.
+#include "report/recommend.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "common/errors.h"
+#include "report/stats.h"
+
+namespace edp::report {
+
+const char* const kRecommendationCsvHeader =
+    "workload,size,objective,choice,cpu_value,gpu_value,ratio,confident,runs_per_charge";
+
+std::optional<Objective> parse_objective(const std::string& name) {
+  if (name == "edp") return Objective::edp;
+  if (name == "energy") return Objective::energy;
+  if (name == "time") return Objective::time;
+  return std::nullopt;
+}
+
+std::string objective_name(Objective o) {
+  switch (o) {
+    case Objective::energy:
+      return "energy";
+    case Objective::time:
+      return "time";
+    default:
+      return "edp";
+  }
+}
+
+std::string objective_label(Objective o) { return o == Objective::edp ? "EDP" : objective_name(o); }
+
+std::string objective_column(Objective o) {
+  switch (o) {
+    case Objective::energy:
+      return "energy_j_mean";
+    case Objective::time:
+      return "time_s_mean";
+    default:
+      return "edp_js_mean";
+  }
+}
+
+namespace {
+
+std::string objective_stem(Objective o) {
+  switch (o) {
+    case Objective::energy:
+      return "energy_j";
+    case Objective::time:
+      return "time_s";
+    default:
+      return "edp_js";
+  }
+}
+
+std::string upper(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+std::string format(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// "12.3x", "1.05x", "81x": three significant digits at most.
+std::string format_ratio(double r) {
+  if (r >= 100) return format("%.0fx", r);
+  if (r >= 10) return format("%.1fx", r);
+  return format("%.2fx", r);
+}
+
+std::string format_value(Objective o, double v) {
+  switch (o) {
+    case Objective::time:
+      return format("%.3g s", v);
+    case Objective::energy:
+      return format("%.3g J", v);
+    default:
+      return format("%.3g J\xC2\xB7s", v);  // J·s
+  }
+}
+
+std::optional<double> number_at(const CsvTable& t, size_t r, const std::string& column) {
+  const auto v = parse_double(t.get(r, column));
+  if (v && std::isfinite(*v)) return v;
+  return std::nullopt;
+}
+
+std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) {
+  for (size_t r : rows) {
+    const std::string s = t.get(r, "power_source");
+    if (!s.empty()) return s;
+  }
+  return "";
+}
+
+}  // namespace
+
+const std::vector<std::string>& required_result_columns() {
+  static const std::vector<std::string> cols{"workload",
+                                             "size",
+                                             "n",
+                                             "d_in",
+                                             "h",
+                                             "d_out",
+                                             "device",
+                                             "threads",
+                                             "iterations",
+                                             "runs",
+                                             "status",
+                                             "time_s_mean",
+                                             "time_s_std",
+                                             "time_s_ci95",
+                                             "energy_j_mean",
+                                             "energy_j_std",
+                                             "energy_j_ci95",
+                                             "dynamic_energy_j_mean",
+                                             "power_w_mean",
+                                             "edp_js_mean",
+                                             "edp_js_std",
+                                             "power_source",
+                                             "energy_rails",
+                                             "samples_per_run",
+                                             "final_loss",
+                                             "diverged",
+                                             "note"};
+  return cols;
+}
+
+std::vector<std::string> missing_columns(const CsvTable& table,
+                                         const std::vector<std::string>& required) {
+  std::vector<std::string> missing;
+  for (const auto& c : required)
+    if (table.column(c) < 0) missing.push_back(c);
+  return missing;
+}
+
+CsvTable load_results_csv(const std::string& path) {
+  {
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw UsageError("cannot open results file " + path + ": " + std::strerror(errno));
+  }
+  CsvTable t;
+  try {
+    t = read_csv_file(path);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("malformed results file: ") + e.what());
+  }
+  const auto missing = missing_columns(t, required_result_columns());
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    throw UsageError(path + " is not an edpbench results.csv: missing required column" +
+                     (missing.size() > 1 ? "s " : " ") + list);
+  }
+  return t;
+}
+
+std::string device_kind(const std::string& label) { return label.substr(0, label.find('#')); }
+
+std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::string& stem) {
+  const auto runs = number_at(results, r, "runs");
+  if (!runs || *runs < 2) return std::nullopt;
+  if (auto ci = number_at(results, r, stem + "_ci95")) return ci;
+  const auto sd = number_at(results, r, stem + "_std");
+  if (!sd) return std::nullopt;
+  const int n = static_cast<int>(*runs);
+  return student_t975(n - 1) * *sd / std::sqrt(static_cast<double>(n));
+}
+
+std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options) {
+  // Group the rows by (workload, size), keeping the order of first appearance.
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
+  for (size_t r = 0; r < results.rows.size(); ++r) {
+    const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
+    auto [it, inserted] = groups.try_emplace(key);
+    if (inserted) order.push_back(key);
+    it->second.push_back(r);
+  }
+
+  const std::string column = objective_column(options.objective);
+  const std::string stem = objective_stem(options.objective);
+  const std::string deadline_text =
+      options.deadline_s ? format("%g s", *options.deadline_s) : std::string();
+
+  std::vector<Recommendation> out;
+  for (const auto& key : order) {
+    const auto& rows = groups[key];
+    Recommendation rec;
+    rec.workload = key.first;
+    rec.size = key.second;
+    rec.objective = options.objective;
+
+    // The standing of each kind: its best row that meets the deadline (the
+    // lowest objective), else its best row at all, so the values still show.
+    auto stand = [&](const std::string& kind) -> std::optional<DeviceStanding> {
+      std::optional<DeviceStanding> best;
+      for (size_t r : rows) {
+        if (device_kind(results.get(r, "device")) != kind) continue;
+        if (results.get(r, "status") != "ok") {
+          std::string why = results.get(r, "device") + " " + results.get(r, "status");
+          const std::string note = results.get(r, "note");
+          if (!note.empty()) why += ": " + note;
+          rec.notes.push_back(why);
+          continue;
+        }
+        DeviceStanding s;
+        s.label = results.get(r, "device");
+        s.value = number_at(results, r, column);
+        s.ci95 = row_ci95(results, r, stem);
+        s.time_s = number_at(results, r, "time_s_mean");
+        s.energy_j = number_at(results, r, "energy_j_mean");
+        s.meets_deadline = !options.deadline_s || (s.time_s && *s.time_s <= *options.deadline_s);
+        auto better = [](const DeviceStanding& a, const DeviceStanding& b) {
+          if (a.meets_deadline != b.meets_deadline) return a.meets_deadline;
+          if (a.value && b.value) return *a.value < *b.value;
+          return a.value.has_value() && !b.value.has_value();
+        };
+        if (!best || better(s, *best)) best = s;
+      }
+      return best;
+    };
+    rec.cpu = stand("cpu");
+    rec.gpu = stand("gpu");
+
+    std::vector<const DeviceStanding*> qualifying;
+    for (const auto* s : {&rec.cpu, &rec.gpu})
+      if (*s && (*s)->meets_deadline) qualifying.push_back(&**s);
+
+    if (!rec.cpu && !rec.gpu) {
+      rec.notes.insert(rec.notes.begin(), "no successful cpu or gpu run");
+    } else if (qualifying.empty()) {
+      rec.choice = "none";
+      rec.notes.insert(rec.notes.begin(), "no device meets the " + deadline_text + " deadline");
+    } else {
+      bool unmeasured = false;
+      for (const auto* s : qualifying) {
+        if (!s->value) {
+          unmeasured = true;
+          const std::string source = power_source_of(results, rows);
+          rec.notes.push_back(objective_label(options.objective) + " not measured on " + s->label +
+                              (source.empty() ? "" : " (power source: " + source + ")"));
+        }
+      }
+      if (!unmeasured) {
+        const DeviceStanding* chosen = qualifying.front();
+        const DeviceStanding* other = nullptr;
+        if (qualifying.size() == 2) {
+          // On a tie the CPU wins: it needs no accelerator to be powered.
+          if (*qualifying[1]->value < *qualifying[0]->value) {
+            chosen = qualifying[1];
+            other = qualifying[0];
+          } else {
+            other = qualifying[1];
+          }
+        }
+        rec.choice = device_kind(chosen->label);
+        if (chosen->label != rec.choice)
+          rec.notes.push_back("best " + rec.choice + ": " + chosen->label);
+        if (other) {
+          if (*chosen->value > 0) rec.ratio = *other->value / *chosen->value;
+          if (chosen->ci95 && other->ci95) {
+            rec.confident = *chosen->value + *chosen->ci95 < *other->value - *other->ci95;
+          } else {
+            rec.confident = false;
+            rec.notes.push_back("no 95% CI (fewer than 2 runs)");
+          }
+        } else {
+          const bool cpu_chosen = rec.cpu && chosen == &*rec.cpu;
+          const auto& missing = cpu_chosen ? rec.gpu : rec.cpu;
+          if (missing && !missing->meets_deadline)
+            rec.notes.push_back(missing->label + " misses the " + deadline_text + " deadline" +
+                                (missing->time_s ? " (" + format("%.3g s", *missing->time_s) + ")"
+                                                 : std::string()));
+        }
+        if (options.battery_wh) {
+          if (chosen->energy_j && *chosen->energy_j > 0) {
+            rec.runs_per_charge = static_cast<long long>(
+                std::floor(*options.battery_wh * 3600.0 / *chosen->energy_j));
+          } else {
+            rec.notes.push_back("runs per charge unknown: energy not measured");
+          }
+        }
+      }
+    }
+    out.push_back(std::move(rec));
+  }
+  return out;
+}
+
+std::string recommendations_csv(const std::vector<Recommendation>& recs) {
+  std::string out = std::string(kRecommendationCsvHeader) + "\r\n";
+  for (const auto& rec : recs) {
+    auto num = [](const std::optional<double>& v) { return v ? fmt_double(*v) : std::string(); };
+    out += csv_line({rec.workload, rec.size, objective_name(rec.objective), rec.choice,
+                     num(rec.cpu_value()), num(rec.gpu_value()), num(rec.ratio),
+                     rec.confident ? (*rec.confident ? "true" : "false") : "",
+                     rec.runs_per_charge ? std::to_string(*rec.runs_per_charge) : ""});
+  }
+  return out;
+}
+
+std::string recommendation_sentence(const Recommendation& rec, const RecommendOptions& options) {
+  std::string s = rec.workload + "/" + rec.size + ": ";
+  const std::string label = objective_label(rec.objective);
+  auto describe = [&](const std::optional<DeviceStanding>& d) {
+    std::string t = upper(d->label);
+    if (d->time_s) t += " " + format("%.3g s", *d->time_s);
+    return t;
+  };
+  if (!rec.decided()) {
+    s += "undecided";
+  } else if (rec.choice == "none") {
+    s += "none \xE2\x80\x94 ";  // em dash
+    std::string who;
+    for (const auto* d : {&rec.cpu, &rec.gpu})
+      if (*d) who += (who.empty() ? "" : ", ") + describe(*d);
+    s += "no device meets the " + format("%g s", options.deadline_s.value_or(0)) + " deadline (" +
+         who + ")";
+  } else {
+    const bool cpu_chosen = rec.choice == "cpu";
+    const std::string other = cpu_chosen ? "GPU" : "CPU";
+    s += upper(rec.choice) + " \xE2\x80\x94 ";
+    if (rec.ratio) {
+      std::string comparison;
+      switch (rec.objective) {
+        case Objective::time:
+          comparison = format_ratio(*rec.ratio) + " faster than " + other;
+          break;
+        case Objective::energy:
+          comparison = format_ratio(*rec.ratio) + " less energy than " + other;
+          break;
+        default:
+          comparison = format_ratio(*rec.ratio) + " lower EDP than " + other;
+      }
+      s += comparison;
+      if (rec.confident)
+        s += *rec.confident ? " (confident)" : " (not confident: the 95% CIs overlap)";
+    } else {
+      const auto& chosen = cpu_chosen ? rec.cpu : rec.gpu;
+      const auto& missing = cpu_chosen ? rec.gpu : rec.cpu;
+      if (missing && !missing->meets_deadline)
+        s += "the only device that meets the deadline";
+      else
+        s += "the only device with a successful run";
+      if (chosen && chosen->value)
+        s += " (" + label + " " + format_value(rec.objective, *chosen->value) + ")";
+    }
+    if (rec.runs_per_charge && options.battery_wh)
+      s += "; " + std::to_string(*rec.runs_per_charge) + " runs per " +
+           format("%g", *options.battery_wh) + " Wh charge";
+  }
+  for (const auto& n : rec.notes) s += "\n    " + n;
+  return s;
+}
+
+std::string recommendations_text(const std::vector<Recommendation>& recs,
+                                 const RecommendOptions& options) {
+  std::string out = "Recommendation (objective: " + objective_label(options.objective);
+  if (options.deadline_s) out += ", deadline " + format("%g s", *options.deadline_s);
+  if (options.battery_wh) out += ", battery " + format("%g Wh", *options.battery_wh);
+  out += ")\n";
+  for (const auto& rec : recs) out += recommendation_sentence(rec, options) + "\n";
+  return out;
+}
+
+bool any_decided(const std::vector<Recommendation>& recs) {
+  for (const auto& r : recs)
+    if (r.decided()) return true;
+  return false;
+}
+
+}  // namespace edp::report

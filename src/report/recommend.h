@@ -1,0 +1,90 @@
+// CPU or GPU per (workload, size) from results.csv (DESIGN §5): the best
+// objective among the devices that meet a deadline, the ratio between the two,
+// whether their 95% CIs separate, and how many runs fit in a battery charge.
+// Pure functions: a CsvTable in, Recommendations and text out.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/csv.h"
+
+namespace edp::report {
+
+enum class Objective { edp, energy, time };
+
+// "edp" | "energy" | "time"; nullopt for anything else.
+std::optional<Objective> parse_objective(const std::string& name);
+std::string objective_name(Objective o);   // "edp"
+std::string objective_label(Objective o);  // "EDP", "energy", "time" (for sentences)
+// The results.csv column holding the objective's mean: edp_js_mean, ...
+std::string objective_column(Objective o);
+
+struct RecommendOptions {
+  Objective objective = Objective::edp;
+  std::optional<double> deadline_s;  // a device qualifies when time_s_mean <= deadline_s
+  std::optional<double> battery_wh;  // enables runs_per_charge
+};
+
+// One device's standing for a (workload, size): the best row of its kind.
+struct DeviceStanding {
+  std::string label;               // the CSV device: "cpu", "cpu#2", "gpu"
+  std::optional<double> value;     // objective mean; nullopt when not measured
+  std::optional<double> ci95;      // half-width of its 95% CI; nullopt when unknown
+  std::optional<double> time_s;    // time_s_mean
+  std::optional<double> energy_j;  // energy_j_mean
+  bool meets_deadline = true;
+};
+
+struct Recommendation {
+  std::string workload, size;
+  Objective objective = Objective::edp;
+  // "cpu" or "gpu"; "none" when no device meets the deadline; "" when it cannot
+  // be decided (no successful run, objective not measured).
+  std::string choice;
+  std::optional<DeviceStanding> cpu, gpu;
+  std::optional<double> ratio;    // other / chosen (>= 1), both qualifying
+  std::optional<bool> confident;  // CIs of both qualifying devices separate
+  std::optional<long long> runs_per_charge;
+  std::vector<std::string> notes;  // why something is empty, excluded, ...
+
+  bool decided() const { return !choice.empty(); }
+  std::optional<double> cpu_value() const { return cpu ? cpu->value : std::nullopt; }
+  std::optional<double> gpu_value() const { return gpu ? gpu->value : std::nullopt; }
+};
+
+// The columns every results.csv has (DESIGN §5), in order.
+const std::vector<std::string>& required_result_columns();
+// Names from `required` that `table` lacks, in the order of `required`.
+std::vector<std::string> missing_columns(const CsvTable& table,
+                                         const std::vector<std::string>& required);
+// Reads and checks a results.csv. Throws edp::UsageError naming the file when it
+// cannot be read, is malformed or lacks required columns (listing them).
+CsvTable load_results_csv(const std::string& path);
+
+// "cpu#2" -> "cpu", "gpu" -> "gpu": the device kind a label belongs to.
+std::string device_kind(const std::string& label);
+
+// One Recommendation per (workload, size) with at least one row, in the order
+// of first appearance. Only status=ok rows of cpu- and gpu-kind devices count;
+// when a kind has several labels (cpu, cpu#2), its best qualifying row stands.
+std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options);
+
+// The CSV contract: header `workload,size,objective,choice,cpu_value,gpu_value,
+// ratio,confident,runs_per_charge`, CRLF line ends, empty fields where n/a.
+extern const char* const kRecommendationCsvHeader;
+std::string recommendations_csv(const std::vector<Recommendation>& recs);
+// Plain-language lines, e.g. "tensors/large: GPU — 12.3x lower EDP than CPU
+// (confident); 340 runs per 50 Wh charge".
+std::string recommendation_sentence(const Recommendation& rec, const RecommendOptions& options);
+std::string recommendations_text(const std::vector<Recommendation>& recs,
+                                 const RecommendOptions& options);
+bool any_decided(const std::vector<Recommendation>& recs);
+
+// Half-width of the 95% CI of `column`'s mean in row r: `<stem>_ci95` when it
+// holds a number, else Student t(runs-1) * `<stem>_std` / sqrt(runs);
+// nullopt when runs < 2 or neither is present. stem: "time_s", "energy_j", "edp_js".
+std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::string& stem);
+
+}  // namespace edp::report
