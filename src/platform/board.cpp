@@ -63,13 +63,18 @@ std::string parse_tegra_soc(const std::string& compatible) {
 
 BoardInfo read_board(const SysfsRoot& root) {
   BoardInfo b;
-  if (auto model = root.read("/proc/device-tree/model")) b.model = trim(*model);
+  // /proc/device-tree links to /sys/firmware/devicetree/base; a container may
+  // mount only one of the two.
+  for (const char* dt : {"/proc/device-tree", "/sys/firmware/devicetree/base"}) {
+    if (!b.model.empty()) break;
+    if (auto model = root.read(std::string(dt) + "/model")) b.model = trim(*model);
+    if (auto compatible = root.read(std::string(dt) + "/compatible"); compatible && b.soc.empty()) {
+      b.soc = parse_tegra_soc(*compatible);
+    }
+  }
   if (b.model.empty()) {
     // x86 and other ACPI machines describe themselves through DMI.
     if (auto product = root.read_line("/sys/class/dmi/id/product_name")) b.model = *product;
-  }
-  if (auto compatible = root.read("/proc/device-tree/compatible")) {
-    b.soc = parse_tegra_soc(*compatible);
   }
   if (auto release = root.read("/etc/nv_tegra_release")) {
     b.l4t_release = parse_l4t_release(*release);

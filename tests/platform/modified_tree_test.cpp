@@ -179,6 +179,14 @@ TEST_CASE("missing and garbled files leave values unknown instead of failing") {
   CHECK_FALSE(throttled(p, s, {3}, false));
 }
 
+TEST_CASE("device tree: without the /proc/device-tree link /sys/firmware is read") {
+  TempTree tree(kTx2);
+  tree.remove("/proc/device-tree");
+  const Platform p = probe(tree.root());
+  CHECK(p.model == "quill");
+  CHECK(p.soc == "tegra186");
+}
+
 TEST_CASE("a sysfs root that does not exist is a usage error") {
   CHECK_THROWS_AS(probe("/nonexistent/edpbench-root"), edp::UsageError);
   CHECK_THROWS_WITH(probe("/nonexistent/edpbench-root"), Contains("is not a directory"));
