@@ -1,0 +1,146 @@
+// EnergyMeter: discovery + sampler + windows (see energy_meter.h).
+#include "power/energy_meter.h"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <thread>
+
+#include "common/errors.h"
+#include "power/discovery.h"
+#include "power/sampler.h"
+
+namespace edp::power {
+
+struct EnergyMeter::Impl {
+  std::vector<std::unique_ptr<Sensor>> sensors;
+  std::vector<std::string> log;
+  std::string source;
+  std::unique_ptr<Sampler> sampler;
+  size_t idle_windows = 0;
+  // read_now: the previous counter reading per rail, to derive power.
+  std::vector<double> last_energy_j, last_energy_t;
+
+  Impl(std::vector<std::unique_ptr<Sensor>> s, const PowerOptions& o, std::vector<std::string> l,
+       std::string name)
+      : sensors(std::move(s)), log(std::move(l)), source(std::move(name)) {
+    std::vector<Sensor*> raw;
+    for (auto& sensor : sensors) raw.push_back(sensor.get());
+    sampler = std::make_unique<Sampler>(raw, o.rate_hz, o.sampler_cpu);
+  }
+};
+
+EnergyMeter::EnergyMeter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+EnergyMeter::EnergyMeter(EnergyMeter&&) noexcept = default;
+EnergyMeter& EnergyMeter::operator=(EnergyMeter&&) noexcept = default;
+EnergyMeter::~EnergyMeter() = default;  // Impl's sampler stops before the sensors go
+
+EnergyMeter EnergyMeter::open(const PowerOptions& options) {
+  Discovery d = discover_sensors(options);
+  auto impl = std::make_unique<Impl>(std::move(d.sensors), options, std::move(d.log),
+                                     std::move(d.source_name));
+  return EnergyMeter(std::move(impl));
+}
+
+EnergyMeter EnergyMeter::from_sensors(std::vector<std::unique_ptr<Sensor>> sensors,
+                                      const PowerOptions& options,
+                                      std::vector<std::string> discovery_log) {
+  std::string name;
+  for (const auto& s : sensors) name += (name.empty() ? "" : "+") + s->name();
+  if (name.empty()) name = "none";
+  return EnergyMeter(std::make_unique<Impl>(std::move(sensors), options, std::move(discovery_log),
+                                            std::move(name)));
+}
+
+std::string EnergyMeter::source_name() const { return impl_->source; }
+
+std::vector<std::string> EnergyMeter::rail_names() const {
+  std::vector<std::string> names;
+  for (const auto& r : impl_->sampler->rails()) names.push_back(r.rail);
+  return names;
+}
+
+std::vector<std::string> EnergyMeter::discovery_log() const { return impl_->log; }
+
+bool EnergyMeter::measures_energy() const { return !impl_->sensors.empty(); }
+
+void EnergyMeter::begin_window(const std::string& name) { impl_->sampler->begin_window(name); }
+
+Measurement EnergyMeter::end_window(const std::string& name) {
+  return impl_->sampler->end_window(name);
+}
+
+std::map<std::string, double> EnergyMeter::measure_idle_w(double seconds) {
+  std::map<std::string, double> idle;
+  if (!measures_energy()) return idle;
+  if (!(seconds > 0))
+    throw UsageError("idle baseline needs a positive duration (power.baseline_s)");
+  const std::string name = "__idle_baseline_" + std::to_string(impl_->idle_windows++);
+  begin_window(name);
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  const Measurement m = end_window(name);
+  for (const auto& r : m.rails) idle[r.rail] = r.power_w_mean;
+  return idle;
+}
+
+EnergyMeter::Overhead EnergyMeter::sampler_overhead() const {
+  const Sampler::Stats s = impl_->sampler->stats();
+  return {s.cpu_s, s.wall_s, s.ticks, s.missed_deadlines, s.read_failures};
+}
+
+double EnergyMeter::reported_update_interval_s() const {
+  double v = 0;
+  for (const auto& s : impl_->sensors) v = std::max(v, s->reported_update_interval_s());
+  return v;
+}
+
+std::vector<SensorReadout> EnergyMeter::read_now(double counter_gap_s) {
+  if (impl_->sampler->running())
+    throw std::logic_error("EnergyMeter::read_now while the sampler thread runs");
+  bool have_counters = false;
+  for (const auto& r : impl_->sampler->rails()) have_counters |= r.kind == ValueKind::energy_j;
+  const auto& rails = impl_->sampler->rails();
+  auto& last_j = impl_->last_energy_j;
+  auto& last_t = impl_->last_energy_t;
+  if (have_counters && last_j.empty()) {
+    // Prime the counters, so that the first readout can show power.
+    last_j.assign(rails.size(), NAN);
+    last_t.assign(rails.size(), NAN);
+    read_now(0);
+    std::this_thread::sleep_for(std::chrono::duration<double>(counter_gap_s));
+  }
+  if (last_j.empty()) {
+    last_j.assign(rails.size(), NAN);
+    last_t.assign(rails.size(), NAN);
+  }
+  std::vector<SensorReadout> rows;
+  size_t rail = 0;
+  for (const auto& sensor : impl_->sensors) {
+    std::vector<RailReading> readings;
+    std::string error;
+    sensor->read_detail(&readings, &error);
+    const double t = now_s();
+    for (size_t i = 0; i < readings.size(); ++i, ++rail) {
+      SensorReadout row;
+      row.sensor = sensor->name();
+      row.rail = rails[rail].rail;
+      row.reading = readings[i];
+      if (rails[rail].kind == ValueKind::energy_j && !std::isnan(readings[i].energy_j)) {
+        if (!std::isnan(last_j[rail]) && t > last_t[rail])
+          row.reading.power_w = (readings[i].energy_j - last_j[rail]) / (t - last_t[rail]);
+        last_j[rail] = readings[i].energy_j;
+        last_t[rail] = t;
+      }
+      const double value =
+          rails[rail].kind == ValueKind::energy_j ? readings[i].energy_j : readings[i].power_w;
+      if (std::isnan(value)) {
+        row.ok = false;
+        row.error = error.empty() ? "read failed" : error;
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+}  // namespace edp::power

@@ -1,0 +1,81 @@
+// The power library's front door, as the runner uses it (DESIGN §3-4):
+//
+//   auto meter = edp::power::EnergyMeter::open(options);   // discovery
+//   meter.begin_window("run-3");
+//   ... timed work ...
+//   edp::power::Measurement m = meter.end_window("run-3");
+//   double joules = m.energy_j({"VDD_IN"});
+//
+// The meter owns the sensors and the sampler thread (started lazily by the
+// first window) and is move-only.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "power/clock.h"
+#include "power/measurement.h"
+#include "power/options.h"
+#include "power/sensor.h"
+
+namespace edp::power {
+
+// One row of the `sensors` command.
+struct SensorReadout {
+  std::string sensor, rail;
+  RailReading reading;  // counters: power_w derived from two successive reads
+  bool ok = true;
+  std::string error;
+};
+
+class EnergyMeter {
+ public:
+  // Discovery; throws edp::UsageError for a requested-but-missing source.
+  static EnergyMeter open(const PowerOptions& options);
+  // A meter over sensors built by the caller (tests, benchmarks).
+  static EnergyMeter from_sensors(std::vector<std::unique_ptr<Sensor>> sensors,
+                                  const PowerOptions& options,
+                                  std::vector<std::string> discovery_log = {});
+
+  EnergyMeter(EnergyMeter&&) noexcept;
+  EnergyMeter& operator=(EnergyMeter&&) noexcept;
+  EnergyMeter(const EnergyMeter&) = delete;
+  EnergyMeter& operator=(const EnergyMeter&) = delete;
+  ~EnergyMeter();
+
+  std::string source_name() const;              // e.g. "jetson", "rapl+nvml", "trace", "none"
+  std::vector<std::string> rail_names() const;  // "VDD_IN", "package-0", ...
+  std::vector<std::string> discovery_log()
+      const;                     // human-readable lines: what was tried, found, missing
+  bool measures_energy() const;  // false for none
+  void begin_window(const std::string& name);  // starts the sampler lazily
+  Measurement end_window(const std::string& name);
+  // Idle power per rail measured over `seconds` (watts), for the baseline.
+  std::map<std::string, double> measure_idle_w(double seconds);
+  struct Overhead {
+    double cpu_s;
+    double wall_s;
+    size_t ticks;
+    size_t missed_deadlines;
+    size_t read_failures;
+  };
+  Overhead sampler_overhead()
+      const;  // sampler thread CPU time (CLOCK_THREAD_CPUTIME_ID) and wall since start
+
+  // Largest update interval the sensors report about themselves (0 if none
+  // does); the measured one is in each Measurement.
+  double reported_update_interval_s() const;
+  // One reading of every rail with voltage/current/power, for the `sensors`
+  // command. Counters are read twice, counter_gap_s apart, the first time.
+  // Not allowed while the sampler runs (throws std::logic_error).
+  std::vector<SensorReadout> read_now(double counter_gap_s = 0.1);
+
+ private:
+  struct Impl;
+  explicit EnergyMeter(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace edp::power

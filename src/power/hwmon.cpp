@@ -1,0 +1,139 @@
+// hwmon INA2xx monitors (see hwmon.h).
+#include "power/hwmon.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "power/sysfs.h"
+
+namespace edp::power {
+namespace {
+
+struct Monitor {
+  std::string rail;
+  FileHandle power_uw, voltage_mv, current_ma;
+};
+
+class HwmonSensor final : public Sensor {
+ public:
+  HwmonSensor(std::vector<Monitor> monitors, double interval_s)
+      : monitors_(std::move(monitors)), interval_s_(interval_s) {
+    for (const auto& m : monitors_) rails_.push_back({m.rail, ValueKind::power_w});
+  }
+  std::string name() const override { return "hwmon"; }
+  const std::vector<RailInfo>& rails() const override { return rails_; }
+  double reported_update_interval_s() const override { return interval_s_; }
+
+  size_t read(double* values, std::string* error) noexcept override {
+    size_t failed = 0;
+    for (size_t i = 0; i < monitors_.size(); ++i) {
+      RailReading r;
+      if (read_one(monitors_[i], &r, false, failed == 0 ? error : nullptr)) {
+        values[i] = r.power_w;
+      } else {
+        values[i] = std::numeric_limits<double>::quiet_NaN();
+        ++failed;
+      }
+    }
+    return failed;
+  }
+
+  size_t read_detail(std::vector<RailReading>* out, std::string* error) noexcept override {
+    size_t failed = 0;
+    out->assign(monitors_.size(), RailReading{});
+    for (size_t i = 0; i < monitors_.size(); ++i)
+      if (!read_one(monitors_[i], &(*out)[i], true, failed == 0 ? error : nullptr)) ++failed;
+    return failed;
+  }
+
+ private:
+  static bool read_one(const Monitor& m, RailReading* r, bool detail, std::string* error) {
+    long long uw = 0, mv = 0, ma = 0;
+    std::string why;
+    auto fail = [&](const char* what) {
+      if (error) *error = "hwmon: " + m.rail + ": " + what + ": " + why;
+      return false;
+    };
+    if (detail || !m.power_uw.valid()) {
+      if (!m.voltage_mv.valid() || !pread_integer(m.voltage_mv.get(), &mv, &why))
+        return fail("in1_input");
+      if (!m.current_ma.valid() || !pread_integer(m.current_ma.get(), &ma, &why))
+        return fail("curr1_input");
+      r->voltage_v = mv * 1e-3;
+      r->current_a = ma * 1e-3;
+    }
+    if (m.power_uw.valid()) {
+      if (!pread_integer(m.power_uw.get(), &uw, &why)) return fail("power1_input");
+      r->power_w = uw * 1e-6;
+    } else {
+      r->power_w = (mv * 1e-3) * (ma * 1e-3);
+    }
+    return true;
+  }
+
+  std::vector<Monitor> monitors_;
+  std::vector<RailInfo> rails_;
+  double interval_s_;
+};
+
+bool is_ina2xx(const std::string& name) {
+  static const char* const kNames[] = {"ina2xx", "ina209", "ina219", "ina220",
+                                       "ina226", "ina230", "ina231", "ina238"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+std::string basename_of_link(const std::string& link) {
+  char buf[4096];
+  ssize_t n = ::readlink(link.c_str(), buf, sizeof(buf) - 1);
+  if (n <= 0) return "";
+  std::string target(buf, static_cast<size_t>(n));
+  return target.substr(target.find_last_of('/') + 1);
+}
+
+}  // namespace
+
+std::unique_ptr<Sensor> discover_hwmon(const std::string& sysfs_root,
+                                       std::vector<std::string>* log) {
+  const std::string cls = sysfs_root + "/sys/class/hwmon";
+  if (!is_directory(cls)) {
+    log->push_back("hwmon: " + cls + " not present");
+    return nullptr;
+  }
+  std::vector<Monitor> monitors;
+  double interval_s = 0;
+  for (const auto& entry : list_directory(cls)) {
+    const std::string dir = cls + "/" + entry;
+    std::string name;
+    if (!read_text(dir + "/name", &name)) continue;
+    if (!is_ina2xx(name)) continue;
+    Monitor m;
+    std::string device = basename_of_link(dir + "/device");
+    std::string label;
+    if (read_text(dir + "/power1_label", &label) && !label.empty())
+      m.rail = label;
+    else
+      m.rail = name + "_" + (device.empty() ? entry : device);
+    std::string err;
+    m.power_uw = open_read_only(dir + "/power1_input", &err);
+    m.voltage_mv = open_read_only(dir + "/in1_input", &err);
+    m.current_ma = open_read_only(dir + "/curr1_input", &err);
+    if (!m.power_uw.valid() && (!m.voltage_mv.valid() || !m.current_ma.valid())) {
+      log->push_back("hwmon: " + dir + " (" + name + ") skipped: " + err);
+      continue;
+    }
+    long long ms = 0;
+    if (read_integer(dir + "/update_interval", &ms) && ms > 0)
+      interval_s = std::max(interval_s, ms * 1e-3);
+    log->push_back("hwmon: found " + m.rail + " at " + dir + " (" + name + ")");
+    monitors.push_back(std::move(m));
+  }
+  if (monitors.empty()) {
+    log->push_back("hwmon: no INA2xx monitor under " + cls);
+    return nullptr;
+  }
+  return std::make_unique<HwmonSensor>(std::move(monitors), interval_s);
+}
+
+}  // namespace edp::power

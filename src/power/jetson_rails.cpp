@@ -1,0 +1,209 @@
+// Jetson INA3221 rails via the ina3221x (JetPack 4) and ina3221 (JetPack 5/6)
+// drivers. See jetson_rails.h for the layouts.
+#include "power/jetson_rails.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "power/sysfs.h"
+
+namespace edp::power {
+namespace {
+
+struct Channel {
+  std::string rail;
+  std::string where;  // directory, for messages
+  FileHandle power_mw, voltage_mv, current_ma;
+};
+
+class JetsonRails final : public Sensor {
+ public:
+  JetsonRails(std::vector<Channel> channels, double update_interval_s)
+      : channels_(std::move(channels)), update_interval_s_(update_interval_s) {
+    for (const auto& c : channels_) rails_.push_back({c.rail, ValueKind::power_w});
+  }
+  std::string name() const override { return "jetson"; }
+  const std::vector<RailInfo>& rails() const override { return rails_; }
+  double reported_update_interval_s() const override { return update_interval_s_; }
+
+  size_t read(double* values, std::string* error) noexcept override {
+    size_t failed = 0;
+    for (size_t i = 0; i < channels_.size(); ++i) {
+      RailReading r;
+      if (!read_channel(channels_[i], &r, /*detail=*/false, error, failed)) {
+        values[i] = std::numeric_limits<double>::quiet_NaN();
+        ++failed;
+      } else {
+        values[i] = r.power_w;
+      }
+    }
+    return failed;
+  }
+
+  size_t read_detail(std::vector<RailReading>* out, std::string* error) noexcept override {
+    size_t failed = 0;
+    out->assign(channels_.size(), RailReading{});
+    for (size_t i = 0; i < channels_.size(); ++i) {
+      if (!read_channel(channels_[i], &(*out)[i], /*detail=*/true, error, failed)) ++failed;
+    }
+    return failed;
+  }
+
+ private:
+  static bool read_channel(const Channel& c, RailReading* r, bool detail, std::string* error,
+                           size_t failed_so_far) {
+    long long mw = 0, mv = 0, ma = 0;
+    std::string why;
+    auto fail = [&](const char* file) {
+      if (failed_so_far == 0 && error) *error = "jetson: " + c.rail + ": " + file + ": " + why;
+      return false;
+    };
+    const bool need_vi = detail || !c.power_mw.valid();
+    if (need_vi) {
+      if (!pread_integer(c.voltage_mv.get(), &mv, &why)) return fail("voltage");
+      if (!pread_integer(c.current_ma.get(), &ma, &why)) return fail("current");
+      r->voltage_v = mv * 1e-3;
+      r->current_a = ma * 1e-3;
+    }
+    if (c.power_mw.valid()) {
+      if (!pread_integer(c.power_mw.get(), &mw, &why)) return fail("power");
+      r->power_w = mw * 1e-3;
+    } else {
+      r->power_w = (mv * 1e-3) * (ma * 1e-3);
+    }
+    return true;
+  }
+
+  std::vector<Channel> channels_;
+  std::vector<RailInfo> rails_;
+  double update_interval_s_;
+};
+
+bool is_device_dir_name(const std::string& name) {
+  // "<bus>-<addr>", e.g. "0-0040" or "1-0041".
+  const size_t dash = name.find('-');
+  if (dash == std::string::npos || dash == 0 || name.size() != dash + 5) return false;
+  for (size_t i = 0; i < dash; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  for (size_t i = dash + 1; i < name.size(); ++i)
+    if (!std::isxdigit(static_cast<unsigned char>(name[i]))) return false;
+  return true;
+}
+
+bool skip_label(const std::string& label) {
+  std::string lower;
+  for (char ch : label)
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  return label.empty() || lower == "nc" || lower.find("sum") != std::string::npos;
+}
+
+// JetPack 4: iio layout.
+void scan_ina3221x(const std::string& root, std::vector<Channel>* out,
+                   std::vector<std::string>* log) {
+  const std::string drv = root + "/sys/bus/i2c/drivers/ina3221x";
+  if (!is_directory(drv)) {
+    log->push_back("jetson: " + drv + " not present (no JetPack 4 ina3221x driver)");
+    return;
+  }
+  for (const auto& dev : list_directory(drv)) {
+    if (!is_device_dir_name(dev)) continue;
+    for (const auto& sub : list_directory(drv + "/" + dev)) {
+      if (sub.rfind("iio:device", 0) != 0) continue;
+      const std::string dir = drv + "/" + dev + "/" + sub;
+      for (const auto& file : list_directory(dir)) {
+        if (file.rfind("rail_name_", 0) != 0) continue;
+        const std::string k = file.substr(10);
+        std::string label;
+        if (!read_text(dir + "/" + file, &label)) continue;
+        if (skip_label(label)) {
+          log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
+                         (label.empty() ? "no label" : label) + ")");
+          continue;
+        }
+        Channel c;
+        c.rail = label;
+        c.where = dir;
+        std::string err;
+        c.power_mw = open_read_only(dir + "/in_power" + k + "_input", &err);
+        c.voltage_mv = open_read_only(dir + "/in_voltage" + k + "_input", &err);
+        c.current_ma = open_read_only(dir + "/in_current" + k + "_input", &err);
+        if (!c.power_mw.valid() && (!c.voltage_mv.valid() || !c.current_ma.valid())) {
+          log->push_back("jetson: " + label + " skipped: " + err);
+          continue;
+        }
+        log->push_back("jetson: found " + label + " at " + dir + " channel " + k);
+        out->push_back(std::move(c));
+      }
+    }
+  }
+}
+
+// JetPack 5/6: hwmon layout below the i2c device.
+void scan_ina3221(const std::string& root, std::vector<Channel>* out, double* update_interval_s,
+                  std::vector<std::string>* log) {
+  const std::string drv = root + "/sys/bus/i2c/drivers/ina3221";
+  if (!is_directory(drv)) {
+    log->push_back("jetson: " + drv + " not present (no JetPack 5/6 ina3221 driver)");
+    return;
+  }
+  for (const auto& dev : list_directory(drv)) {
+    if (!is_device_dir_name(dev)) continue;
+    const std::string hw = drv + "/" + dev + "/hwmon";
+    for (const auto& sub : list_directory(hw)) {
+      if (sub.rfind("hwmon", 0) != 0) continue;
+      const std::string dir = hw + "/" + sub;
+      long long interval_ms = 0;
+      if (read_integer(dir + "/update_interval", &interval_ms) && interval_ms > 0)
+        *update_interval_s = std::max(*update_interval_s, interval_ms * 1e-3);
+      for (const auto& file : list_directory(dir)) {
+        // inK_label
+        if (file.size() < 9 || file.rfind("in", 0) != 0 ||
+            file.compare(file.size() - 6, 6, "_label") != 0)
+          continue;
+        const std::string k = file.substr(2, file.size() - 8);
+        std::string label;
+        if (!read_text(dir + "/" + file, &label)) continue;
+        if (skip_label(label) || !path_exists(dir + "/curr" + k + "_input")) {
+          log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
+                         (label.empty() ? "no label" : label) + ")");
+          continue;
+        }
+        Channel c;
+        c.rail = label;
+        c.where = dir;
+        std::string err;
+        c.voltage_mv = open_read_only(dir + "/in" + k + "_input", &err);
+        c.current_ma = open_read_only(dir + "/curr" + k + "_input", &err);
+        if (!c.voltage_mv.valid() || !c.current_ma.valid()) {
+          log->push_back("jetson: " + label + " skipped: " + err);
+          continue;
+        }
+        log->push_back("jetson: found " + label + " at " + dir + " channel " + k);
+        out->push_back(std::move(c));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Sensor> discover_jetson_rails(const std::string& sysfs_root,
+                                              std::vector<std::string>* log) {
+  std::vector<Channel> channels;
+  double update_interval_s = 0;
+  scan_ina3221x(sysfs_root, &channels, log);
+  scan_ina3221(sysfs_root, &channels, &update_interval_s, log);
+  if (channels.empty()) return nullptr;
+  // Two devices may carry the same label; keep rail names unique.
+  for (size_t i = 0; i < channels.size(); ++i) {
+    int n = 1;
+    for (size_t j = 0; j < i; ++j)
+      if (channels[j].rail == channels[i].rail) ++n;
+    if (n > 1) channels[i].rail += "_" + std::to_string(n);
+  }
+  return std::make_unique<JetsonRails>(std::move(channels), update_interval_s);
+}
+
+}  // namespace edp::power

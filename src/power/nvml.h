@@ -1,0 +1,18 @@
+// NVIDIA GPUs through NVML, loaded with dlopen("libnvidia-ml.so.1") at run
+// time so the build has no driver dependency. Prefers the total energy
+// counter (nvmlDeviceGetTotalEnergyConsumption, mJ, Volta and newer) and
+// falls back to sampled power (nvmlDeviceGetPowerUsage, mW). Jetsons have no
+// NVML; a missing library simply means "not found".
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "power/sensor.h"
+
+namespace edp::power {
+
+std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log);
+
+}  // namespace edp::power

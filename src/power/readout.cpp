@@ -1,0 +1,80 @@
+// `sensors` command helpers (see readout.h).
+#include "power/readout.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/errors.h"
+
+namespace edp::power {
+namespace {
+
+std::string number(double v, const char* format) {
+  if (std::isnan(v)) return "";
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
+}  // namespace
+
+void parse_ina226_device(const std::string& spec, Ina226Options* out) {
+  const size_t colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size())
+    throw UsageError("--ina226 expects DEV:ADDR, e.g. /dev/i2c-1:0x40 (got '" + spec + "')");
+  const std::string addr = spec.substr(colon + 1);
+  char* end = nullptr;
+  const long value = std::strtol(addr.c_str(), &end, 0);
+  if (end != addr.c_str() + addr.size() || value < 0x40 || value > 0x4F)
+    throw UsageError("--ina226 address '" + addr + "' is not an INA226 address (0x40-0x4f)");
+  out->bus = spec.substr(0, colon);
+  out->address = static_cast<int>(value);
+}
+
+std::string readout_csv_header() { return "sensor,rail,voltage_v,current_a,power_w\n"; }
+
+std::string readout_csv(const std::vector<SensorReadout>& rows) {
+  std::string s;
+  for (const auto& r : rows) {
+    s += r.sensor + "," + r.rail + "," + number(r.reading.voltage_v, "%.3f") + "," +
+         number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "\n";
+  }
+  return s;
+}
+
+std::string readout_text(const std::vector<SensorReadout>& rows) {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof(line), "%-8s %-22s %10s %10s %10s %12s\n", "sensor", "rail",
+                "voltage_v", "current_a", "power_w", "energy_j");
+  s += line;
+  for (const auto& r : rows) {
+    auto cell = [](double v, const char* f) {
+      std::string c = number(v, f);
+      return c.empty() ? std::string("-") : c;
+    };
+    std::snprintf(
+        line, sizeof(line), "%-8s %-22s %10s %10s %10s %12s", r.sensor.c_str(), r.rail.c_str(),
+        cell(r.reading.voltage_v, "%.3f").c_str(), cell(r.reading.current_a, "%.3f").c_str(),
+        cell(r.reading.power_w, "%.3f").c_str(), cell(r.reading.energy_j, "%.3f").c_str());
+    s += line;
+    if (!r.ok) s += "  (" + r.error + ")";
+    s += "\n";
+  }
+  return s;
+}
+
+std::string discovery_text(const EnergyMeter& meter) {
+  std::string s = "source: " + meter.source_name() + "\n";
+  for (const auto& line : meter.discovery_log()) s += "  " + line + "\n";
+  const double interval = meter.reported_update_interval_s();
+  if (interval > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), "  reported update interval: %.3f s\n", interval);
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace edp::power

@@ -1,0 +1,27 @@
+// Formatting and argument parsing for the `sensors` command, kept here so
+// that src/cli/sensors_command.cpp stays a thin layer of option declarations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "power/energy_meter.h"
+#include "power/options.h"
+
+namespace edp::power {
+
+// "/dev/i2c-1:0x40" -> bus "/dev/i2c-1", address 0x40. Throws edp::UsageError.
+void parse_ina226_device(const std::string& spec, Ina226Options* out);
+
+// `sensor,rail,voltage_v,current_a,power_w`; quantities a sensor does not
+// have are empty fields.
+std::string readout_csv_header();
+std::string readout_csv(const std::vector<SensorReadout>& rows);
+
+// Aligned table for people.
+std::string readout_text(const std::vector<SensorReadout>& rows);
+
+// "source: jetson" plus the discovery log, one item per line.
+std::string discovery_text(const EnergyMeter& meter);
+
+}  // namespace edp::power

@@ -1,0 +1,233 @@
+// Sampler thread (see sampler.h).
+#include "power/sampler.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "common/errors.h"
+#include "power/clock.h"
+
+namespace edp::power {
+namespace {
+
+double thread_cpu_s(clockid_t clock) {
+  timespec ts{};
+  if (clock_gettime(clock, &ts) != 0) return 0;
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+
+}  // namespace
+
+Sampler::Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t history_ticks)
+    : sensors_(std::move(sensors)), cpu_(cpu), history_(history_ticks < 2 ? 2 : history_ticks) {
+  if (!(rate_hz > 0) || rate_hz > 100000)
+    throw UsageError("power.rate_hz must be in (0, 100000], got " + std::to_string(rate_hz));
+  period_s_ = 1.0 / rate_hz;
+  for (size_t s = 0; s < sensors_.size(); ++s) {
+    offsets_.push_back(rails_.size());
+    for (const auto& r : sensors_[s]->rails())
+      rails_.push_back({s, sensors_[s]->name(), r.rail, r.kind});
+  }
+  // Two sources may use the same rail name; keep names unique by prefixing
+  // the later one's source ("nvml:gpu0").
+  for (size_t i = 0; i < rails_.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (rails_[j].rail == rails_[i].rail)
+        rails_[i].rail = rails_[i].sensor_name + ":" + rails_[i].rail;
+  current_.assign(rails_.size(), 0.0);
+  ring_t_.assign(history_, 0.0);
+  ring_values_.assign(history_ * rails_.size(), 0.0);
+}
+
+Sampler::~Sampler() { stop(); }
+
+void Sampler::start() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (thread_.joinable()) return;
+  stop_ = false;
+  const size_t before = ticks_;
+  start_s_ = now_s();
+  thread_ = std::thread([this] { run(); });
+  tick_cv_.wait(lock, [&] { return ticks_ > before; });
+}
+
+void Sampler::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!thread_.joinable()) return;
+    stop_ = true;
+  }
+  stop_cv_.notify_all();
+  thread_.join();
+}
+
+std::string Sampler::pin_error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pin_error_;
+}
+
+void Sampler::run() {
+  if (cpu_ >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu_, &set);
+    const int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    if (rc != 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      pin_error_ =
+          "cannot pin the sampler to CPU " + std::to_string(cpu_) + ": " + std::strerror(rc);
+    }
+  }
+  using clock = std::chrono::steady_clock;
+  const auto period =
+      std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(period_s_));
+  auto deadline = clock::now();
+  std::string error, sensor_error;
+  error.reserve(256);
+  sensor_error.reserve(256);
+  for (;;) {
+    const double ta = now_s();
+    size_t failed = 0;
+    error.clear();
+    for (size_t s = 0; s < sensors_.size(); ++s) {
+      sensor_error.clear();
+      const size_t f = sensors_[s]->read(current_.data() + offsets_[s], &sensor_error);
+      if (f > 0 && failed == 0) error = sensor_error;
+      failed += f;
+    }
+    const double t = (ta + now_s()) / 2;  // a read's time is the middle of its span
+
+    std::unique_lock<std::mutex> lock(mutex_);
+    tick(t, failed, error);
+    lock.unlock();
+    tick_cv_.notify_all();
+
+    deadline += period;
+    const auto now = clock::now();
+    size_t missed = 0;
+    while (deadline <= now) {
+      deadline += period;
+      ++missed;
+    }
+    lock.lock();
+    missed_ += missed;
+    if (stop_cv_.wait_until(lock, deadline, [&] { return stop_; })) break;
+  }
+  stop_s_ = now_s();
+  final_cpu_s_ = thread_cpu_s(CLOCK_THREAD_CPUTIME_ID);
+}
+
+void Sampler::tick(double t, size_t failed, const std::string& error) {
+  const size_t n = rails_.size();
+  ring_t_[ring_head_] = t;
+  for (size_t r = 0; r < n; ++r) ring_values_[ring_head_ * n + r] = current_[r];
+  ring_head_ = (ring_head_ + 1) % history_;
+  if (ring_count_ < history_) ++ring_count_;
+  ++ticks_;
+  failures_ += failed;
+
+  for (auto& [name, w] : windows_) {
+    if (w.done) continue;
+    for (size_t r = 0; r < n; ++r) w.integrators[r].add(t, current_[r]);
+    if (t >= w.t0 && t <= w.t1) ++w.ticks;
+    if (t >= w.t0) {
+      w.failures += failed;
+      if (failed > 0 && w.error.empty()) w.error = error;
+    }
+    // The first tick at or after t1 covers the trailing edge. A rail that
+    // failed in it is held from its last valid reading (and the window is
+    // marked incomplete by the failure).
+    if (w.ending && t >= w.t1) w.done = true;
+  }
+}
+
+void Sampler::begin_window(const std::string& name) {
+  start();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (windows_.count(name)) throw UsageError("energy window '" + name + "' is already open");
+  Window w;
+  w.t0 = now_s();
+  w.missed_at_begin = missed_;
+  const size_t n = rails_.size();
+  w.integrators.reserve(n);
+  for (size_t r = 0; r < n; ++r) {
+    w.integrators.emplace_back(rails_[r].kind, w.t0);
+    // Leading edge: the latest valid reading of this rail before t0.
+    for (size_t k = 1; k <= ring_count_; ++k) {
+      const size_t idx = (ring_head_ + history_ - k) % history_;
+      const double v = ring_values_[idx * n + r];
+      if (!std::isnan(v)) {
+        w.integrators[r].add(ring_t_[idx], v);
+        break;
+      }
+    }
+  }
+  windows_.emplace(name, std::move(w));
+}
+
+Measurement Sampler::end_window(const std::string& name) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto it = windows_.find(name);
+  if (it == windows_.end()) throw UsageError("energy window '" + name + "' was never opened");
+  Window& w = it->second;
+  const double t1 = now_s();
+  w.t1 = t1;
+  w.ending = true;
+  for (auto& in : w.integrators) in.set_end(t1);
+  // Wait for the tick that covers t1 (at most a few periods: a stalled
+  // sampler leaves the window incomplete rather than hanging the caller).
+  const auto limit = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(3 * period_s_ + 0.5));
+  tick_cv_.wait_until(lock, limit, [&] { return w.done || !thread_.joinable(); });
+
+  Measurement m;
+  m.t0_s = w.t0;
+  m.t1_s = t1;
+  m.read_failures = w.failures;
+  m.missed_deadlines = missed_ - w.missed_at_begin;
+  m.error = w.error;
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    RailMeasurement rm = w.integrators[r].finish();
+    rm.sensor = rails_[r].sensor_name;
+    rm.rail = rails_[r].rail;
+    if (rm.update_interval_s > m.update_interval_s) m.update_interval_s = rm.update_interval_s;
+    if (std::isnan(rm.energy_j)) m.complete = false;
+    m.rails.push_back(std::move(rm));
+  }
+  m.samples = w.ticks;
+  if (m.read_failures > 0) m.complete = false;
+  if (!w.done) {
+    m.complete = false;
+    if (m.error.empty()) m.error = "sampler: no reading after the end of window '" + name + "'";
+  }
+  windows_.erase(it);
+  return m;
+}
+
+Sampler::Stats Sampler::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Stats s;
+  s.ticks = ticks_;
+  s.missed_deadlines = missed_;
+  s.read_failures = failures_;
+  if (thread_.joinable()) {
+    clockid_t cid;
+    // const_cast: native_handle() is not const, but only reads the id.
+    if (pthread_getcpuclockid(const_cast<std::thread&>(thread_).native_handle(), &cid) == 0)
+      s.cpu_s = thread_cpu_s(cid);
+    s.wall_s = now_s() - start_s_;
+  } else {
+    s.cpu_s = final_cpu_s_;
+    s.wall_s = stop_s_ > start_s_ ? stop_s_ - start_s_ : 0;
+  }
+  return s;
+}
+
+}  // namespace edp::power

@@ -1,0 +1,99 @@
+// The sampler thread (DESIGN §4): one thread reads every sensor on a fixed
+// steady_clock period, waiting for absolute deadlines (never a sleep of fixed
+// length, so read time does not add up into drift), and feeds each open
+// energy window's streaming integrators. Memory is preallocated and bounded:
+// a short ring of recent ticks (for the leading edge of a new window) plus
+// constant state per open window, so windows of hours cost nothing extra.
+// Deadlines that pass while a read is still running are counted as missed and
+// skipped. Failed reads are counted, never thrown.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "power/integrate.h"
+#include "power/measurement.h"
+#include "power/sensor.h"
+
+namespace edp::power {
+
+struct SamplerRail {
+  size_t sensor;  // index into the sensor list
+  std::string sensor_name;
+  std::string rail;
+  ValueKind kind;
+};
+
+class Sampler {
+ public:
+  // Sensors must outlive the sampler. cpu < 0: not pinned.
+  Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t history_ticks = 512);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  // Starts the thread and returns once the first tick is recorded.
+  void start();
+  void stop();
+  bool running() const { return thread_.joinable(); }
+
+  // Window names are unique among open windows; windows may nest and overlap.
+  // begin_window starts the sampler if needed. end_window waits (at most a
+  // few periods) for the first tick at or after t1, so the trailing edge is
+  // interpolated, not extrapolated. Both throw edp::UsageError for a name
+  // that is already open / not open.
+  void begin_window(const std::string& name);
+  Measurement end_window(const std::string& name);
+
+  struct Stats {
+    double cpu_s = 0;   // CPU time of the sampler thread
+    double wall_s = 0;  // since start
+    size_t ticks = 0, missed_deadlines = 0, read_failures = 0;
+  };
+  Stats stats() const;
+  const std::vector<SamplerRail>& rails() const { return rails_; }
+  double period_s() const { return period_s_; }
+  // Text of the pinning failure, empty if pinned or not asked to pin.
+  std::string pin_error() const;
+
+ private:
+  struct Window {
+    double t0 = 0, t1 = std::numeric_limits<double>::infinity();
+    bool ending = false, done = false;
+    size_t ticks = 0, failures = 0, missed_at_begin = 0;
+    std::string error;
+    std::vector<RailIntegrator> integrators;
+  };
+
+  void run();
+  void tick(double t, size_t failed, const std::string& error);  // with mutex_ held
+
+  std::vector<Sensor*> sensors_;
+  std::vector<SamplerRail> rails_;
+  std::vector<size_t> offsets_;  // first rail of each sensor
+  double period_s_;
+  int cpu_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable tick_cv_;  // a tick was recorded
+  std::condition_variable stop_cv_;  // wakes the sleeping sampler to stop
+  bool stop_ = false;
+  std::thread thread_;
+
+  // Guarded by mutex_.
+  std::vector<double> current_;  // values of the tick being read (sampler thread only)
+  std::vector<double> ring_t_, ring_values_;
+  size_t ring_head_ = 0, ring_count_ = 0, history_;
+  std::map<std::string, Window> windows_;
+  size_t ticks_ = 0, missed_ = 0, failures_ = 0;
+  double start_s_ = 0, stop_s_ = 0, final_cpu_s_ = 0;
+  std::string pin_error_;
+};
+
+}  // namespace edp::power

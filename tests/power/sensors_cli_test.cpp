@@ -1,0 +1,59 @@
+// `edpbench sensors` as a user runs it, against the fake TX2 tree.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct Result {
+  int exit_code;
+  std::string out;
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = std::string(EDPBENCH_BINARY) + " " + args + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+const std::string kTx2 = EDPBENCH_FIXTURES "/power/tx2-jp4";
+
+}  // namespace
+
+TEST_CASE("sensors --csv prints one row per TX2 rail", "[cli]") {
+  Result r = run("sensors --sysfs-root " + kTx2 + " --source jetson --csv --samples 1");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("sensor,rail,voltage_v,current_a,power_w\n"));
+  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_IN,19.104,0.101,1.929\n"));
+  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_SYS_GPU,19.080,0.008,0.152\n"));
+  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_1V8_IO,1.800,0.028,0.050\n"));
+  CHECK_THAT(r.out, !Catch::Contains("NC"));
+  size_t lines = 0;
+  for (char c : r.out) lines += c == '\n';
+  CHECK(lines == 12);  // header + 11 rails
+}
+
+TEST_CASE("sensors without --csv lists what was found and missing", "[cli]") {
+  Result r = run("sensors --sysfs-root " + kTx2);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("source: jetson\n"));
+  CHECK_THAT(r.out, Catch::Contains("jetson: found VDD_IN"));
+  CHECK_THAT(r.out, Catch::Contains("rapl: "));
+  CHECK_THAT(r.out, Catch::Contains("VDD_IN"));
+}
+
+TEST_CASE("sensors exits 2 for a requested source that is missing", "[cli]") {
+  CHECK(run("sensors --sysfs-root " + kTx2 + " --source rapl").exit_code == 2);
+  CHECK(run("sensors --sysfs-root " + kTx2 + " --ina226 /dev/i2c-1:0x40").exit_code == 2);
+  CHECK(run("sensors --ina226 /dev/i2c-1:0x99").exit_code == 2);
+  CHECK(run("sensors --source bogus").exit_code == 2);
+}

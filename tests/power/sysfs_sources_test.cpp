@@ -1,0 +1,192 @@
+// Discovery and reading of the sysfs sources against fake trees in
+// tests/fixtures/power/: a TX2 on JetPack 4, a JetPack 5 ina3221 hwmon
+// layout, a generic hwmon INA226 and an x86 RAPL powercap tree.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "common/errors.h"
+#include "power/discovery.h"
+#include "power/hwmon.h"
+#include "power/jetson_rails.h"
+#include "power/nvml.h"
+#include "power/rapl.h"
+
+using namespace edp::power;
+
+namespace {
+
+const std::string kFixtures = EDPBENCH_FIXTURES "/power";
+
+std::vector<std::string> rail_names(const Sensor& s) {
+  std::vector<std::string> names;
+  for (const auto& r : s.rails()) names.push_back(r.rail);
+  return names;
+}
+
+// A writable copy of a fixture tree, removed at the end of the test.
+struct TempTree {
+  std::string path;
+  explicit TempTree(const std::string& fixture) {
+    char tmpl[] = "/tmp/edp_power_test_XXXXXX";
+    path = mkdtemp(tmpl);
+    const std::string cmd = "cp -a '" + kFixtures + "/" + fixture + "/.' '" + path + "/'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+  }
+  ~TempTree() { std::system(("rm -rf '" + path + "'").c_str()); }
+  void write(const std::string& file, const std::string& text) const {
+    std::ofstream(path + "/" + file, std::ios::trunc) << text << "\n";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("jetson finds the TX2 JetPack 4 rails and skips NC", "[jetson]") {
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(kFixtures + "/tx2-jp4", &log);
+  REQUIRE(s);
+  CHECK(s->name() == "jetson");
+  CHECK(rail_names(*s) == std::vector<std::string>{"VDD_SYS_GPU", "VDD_SYS_SOC", "VDD_4V0_WIFI",
+                                                   "VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR",
+                                                   "VDD_MUX", "VDD_5V0_IO_SYS", "VDD_3V3_SYS",
+                                                   "VDD_3V3_IO_SLP", "VDD_1V8_IO"});
+  std::vector<double> w(s->rails().size());
+  std::string error;
+  REQUIRE(s->read(w.data(), &error) == 0);
+  CHECK(w[3] == Approx(1.929));  // VDD_IN: in_power0_input of 0-0041 is 1929 mW
+  CHECK(w[0] == Approx(0.152));
+  std::vector<RailReading> detail;
+  REQUIRE(s->read_detail(&detail, &error) == 0);
+  CHECK(detail[3].voltage_v == Approx(19.104));
+  CHECK(detail[3].current_a == Approx(0.101));
+  bool logged_nc = false;
+  for (const auto& line : log) logged_nc |= line.find("skipped (NC)") != std::string::npos;
+  CHECK(logged_nc);
+}
+
+TEST_CASE("jetson reads the JetPack 5 hwmon layout with P = V * I", "[jetson]") {
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(kFixtures + "/jp5-hwmon", &log);
+  REQUIRE(s);
+  // in7 "sum of shunt voltages" and the NC channel are not rails.
+  CHECK(rail_names(*s) == std::vector<std::string>{"VDD_IN", "VDD_CPU_GPU_CV", "VDD_SOC",
+                                                   "VDD_5V0_SYS", "VDD_3V3_SYS"});
+  std::vector<double> w(s->rails().size());
+  std::string error;
+  REQUIRE(s->read(w.data(), &error) == 0);
+  CHECK(w[0] == Approx(5.072 * 1.144));
+  CHECK(w[4] == Approx(3.304 * 0.188));
+  CHECK(s->reported_update_interval_s() == Approx(0.040));
+}
+
+TEST_CASE("jetson counts a rail whose file became unreadable", "[jetson]") {
+  TempTree tree("tx2-jp4");
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(tree.path, &log);
+  REQUIRE(s);
+  tree.write("sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/in_power0_input", "garbage");
+  std::vector<double> w(s->rails().size());
+  std::string error;
+  CHECK(s->read(w.data(), &error) == 1);
+  CHECK(std::isnan(w[3]));
+  CHECK_THAT(error, Catch::Contains("VDD_IN"));
+}
+
+TEST_CASE("hwmon finds an ina226 and ignores other monitors", "[hwmon]") {
+  std::vector<std::string> log;
+  auto s = discover_hwmon(kFixtures + "/hwmon-ina226", &log);
+  REQUIRE(s);
+  CHECK(rail_names(*s) == std::vector<std::string>{"ina226_1-0040"});
+  double w;
+  std::string error;
+  REQUIRE(s->read(&w, &error) == 0);
+  CHECK(w == Approx(2.5125));  // 2512500 uW
+  std::vector<RailReading> d;
+  REQUIRE(s->read_detail(&d, &error) == 0);
+  CHECK(d[0].voltage_v == Approx(4.998));
+  CHECK(d[0].current_a == Approx(0.503));
+  CHECK(s->reported_update_interval_s() == Approx(0.035));
+}
+
+TEST_CASE("hwmon leaves INA3221 to the jetson source", "[hwmon]") {
+  std::vector<std::string> log;
+  CHECK_FALSE(discover_hwmon(kFixtures + "/tx2-jp4", &log));
+}
+
+TEST_CASE("rapl finds packages and subzones but not the mmio duplicate", "[rapl]") {
+  std::vector<std::string> log;
+  auto s = discover_rapl(kFixtures + "/rapl", &log);
+  REQUIRE(s);
+  CHECK(rail_names(*s) == std::vector<std::string>{"package-0", "package-0/core",
+                                                   "package-0/uncore", "package-0/dram"});
+  for (const auto& r : s->rails()) CHECK(r.kind == ValueKind::energy_j);
+}
+
+TEST_CASE("rapl unwraps the counter at max_energy_range_uj", "[rapl]") {
+  TempTree tree("rapl");
+  const std::string pkg = "sys/class/powercap/intel-rapl:0/energy_uj";
+  tree.write(pkg, "262143000000");  // 328850 uJ below the wrap
+  std::vector<std::string> log;
+  auto s = discover_rapl(tree.path, &log);
+  REQUIRE(s);
+  std::vector<double> j(s->rails().size());
+  std::string error;
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == 0);
+  tree.write(pkg, "262143300000");
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == Approx(0.3));
+  tree.write(pkg, "671150");  // wrapped: 28850 uJ to the top, then 671150
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == Approx(0.3 + 0.02885 + 0.67115));
+}
+
+TEST_CASE("auto on a TX2 tree uses the jetson source only", "[discovery]") {
+  PowerOptions o;
+  o.sysfs_root = kFixtures + "/tx2-jp4";
+  Discovery d = discover_sensors(o);
+  CHECK(d.source_name == "jetson");
+  REQUIRE(d.sensors.size() == 1);
+  bool nvml_skipped = false;
+  for (const auto& line : d.log) nvml_skipped |= line.rfind("nvml: skipped", 0) == 0;
+  CHECK(nvml_skipped);
+}
+
+TEST_CASE("auto on an empty tree measures nothing", "[discovery]") {
+  PowerOptions o;
+  o.sysfs_root = kFixtures + "/traces";  // no sys/ below
+  Discovery d = discover_sensors(o);
+  CHECK(d.source_name == "none");
+  CHECK(d.sensors.empty());
+}
+
+TEST_CASE("a requested source that is missing is a usage error naming where", "[discovery]") {
+  PowerOptions o;
+  o.sysfs_root = kFixtures + "/tx2-jp4";
+  o.source = "rapl";
+  CHECK_THROWS_AS(discover_sensors(o), edp::UsageError);
+  CHECK_THROWS_WITH(discover_sensors(o),
+                    Catch::Contains("'rapl' requested but not found") &&
+                        Catch::Contains(kFixtures + "/tx2-jp4/sys/class/powercap"));
+  o.source = "jetson";
+  o.sysfs_root = kFixtures + "/rapl";
+  CHECK_THROWS_WITH(discover_sensors(o), Catch::Contains("ina3221x"));
+  o.source = "watts";
+  CHECK_THROWS_WITH(discover_sensors(o), Catch::Contains("valid: auto, jetson"));
+}
+
+TEST_CASE("nvml without the driver library is simply not found", "[nvml]") {
+  std::vector<std::string> log;
+  auto s = discover_nvml(&log);
+  if (s) {
+    WARN("libnvidia-ml.so.1 is present here; found " << s->rails().size() << " GPU(s)");
+    return;
+  }
+  REQUIRE_FALSE(log.empty());
+  CHECK_THAT(log.front(), Catch::StartsWith("nvml:"));
+}
