@@ -247,16 +247,19 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
       rec.choice = "none";
       rec.notes.insert(rec.notes.begin(), "no device meets the " + deadline_text + " deadline");
     } else {
-      bool unmeasured = false;
-      for (const auto* s : qualifying) {
-        if (!s->value) {
-          unmeasured = true;
-          const std::string source = power_source_of(results, rows);
-          rec.notes.push_back(objective_label(options.objective) + " not measured on " + s->label +
-                              (source.empty() ? "" : " (power source: " + source + ")"));
-        }
+      std::vector<std::string> unmeasured;
+      for (const auto* q : qualifying)
+        if (!q->value) unmeasured.push_back(q->label);
+      if (!unmeasured.empty()) {
+        const std::string source = power_source_of(results, rows);
+        std::string note = objective_label(options.objective) + " not measured on " +
+                           unmeasured.front() +
+                           (unmeasured.size() > 1 ? " and " + unmeasured.back() : "");
+        if (!source.empty()) note += " (power source: " + source + ")";
+        if (options.objective != Objective::time) note += "; --objective time still decides";
+        rec.notes.insert(rec.notes.begin(), note);
       }
-      if (!unmeasured) {
+      if (unmeasured.empty()) {
         const DeviceStanding* chosen = qualifying.front();
         const DeviceStanding* other = nullptr;
         if (qualifying.size() == 2) {
@@ -270,7 +273,7 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
         }
         rec.choice = device_kind(chosen->label);
         if (chosen->label != rec.choice)
-          rec.notes.push_back("best " + rec.choice + ": " + chosen->label);
+          rec.notes.push_back(chosen->label + " is the best " + rec.choice + " configuration");
         if (other) {
           if (*chosen->value > 0) rec.ratio = *other->value / *chosen->value;
           if (chosen->ci95 && other->ci95) {
@@ -322,9 +325,12 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
     if (d->time_s) t += " " + format("%.3g s", *d->time_s);
     return t;
   };
+  size_t first_note = 0;
   if (!rec.decided()) {
     s += "undecided";
+    if (!rec.notes.empty()) s += " \xE2\x80\x94 " + rec.notes[first_note++];
   } else if (rec.choice == "none") {
+    first_note = 1;             // "no device meets the deadline" is this sentence
     s += "none \xE2\x80\x94 ";  // em dash
     std::string who;
     for (const auto* d : {&rec.cpu, &rec.gpu})
@@ -364,7 +370,7 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
       s += "; " + std::to_string(*rec.runs_per_charge) + " runs per " +
            format("%g", *options.battery_wh) + " Wh charge";
   }
-  for (const auto& n : rec.notes) s += "\n    " + n;
+  for (size_t i = first_note; i < rec.notes.size(); ++i) s += "\n    " + rec.notes[i];
   return s;
 }
 

@@ -1,0 +1,323 @@
+// The HTML report on the TX2 fixtures: one self-contained file with an SVG per
+// metric, log axes when the values span decades, the recommendation, the
+// context, escaped text; and the chart, number and JSON helpers under it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.h"
+#include "report/html_report.h"
+#include "report/json_read.h"
+#include "report/svg_chart.h"
+
+using namespace edp::report;
+
+namespace {
+
+const std::string kSweepDir = EDPBENCH_FIXTURES "/report/tx2_sweep";
+const std::string kNoSensorDir = EDPBENCH_FIXTURES "/report/tx2_no_sensor";
+
+bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+// The part of the page from `start` to the next `end`.
+std::string between(const std::string& s, const std::string& start, const std::string& end) {
+  const size_t a = s.find(start);
+  if (a == std::string::npos) return "";
+  const size_t b = s.find(end, a);
+  return s.substr(a, b == std::string::npos ? std::string::npos : b - a);
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_all(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string make_temp_dir() {
+  std::string t = "/tmp/edpbench-report-XXXXXX";
+  REQUIRE(::mkdtemp(t.data()) != nullptr);
+  return t;
+}
+
+const std::string& sweep_html() {
+  static const std::string html = render_html_report(load_report_data(kSweepDir));
+  return html;
+}
+
+}  // namespace
+
+TEST_CASE("the report has one SVG chart per metric: time, energy, EDP", "[report]") {
+  const std::string& html = sweep_html();
+  CHECK(count(html, "<svg") == 3);
+  CHECK(count(html, "</svg>") == 3);
+  CHECK(contains(html, "id=\"fig-time_s\""));
+  CHECK(contains(html, "id=\"fig-energy_j\""));
+  CHECK(contains(html, "id=\"fig-edp_js\""));
+  // Every workload and size labels a group; every device is in the legend.
+  const std::string time_svg = between(html, "id=\"fig-time_s\"", "</svg>");
+  for (const char* label : {">tensors<", ">autograd<", ">custom_relu<", ">small<", ">medium<",
+                            ">large<", ">cpu<", ">gpu<", ">reference<"})
+    CHECK(contains(time_svg, label));
+}
+
+TEST_CASE("values spanning decades get a log axis with decade gridlines", "[report]") {
+  // The sweep's times run from about 1 s (GPU, small) to 2000 s (CPU, large).
+  const std::string time_svg = between(sweep_html(), "id=\"fig-time_s\"", "</svg>");
+  CHECK(contains(time_svg, "log scale"));
+  for (const char* tick : {">1<", ">10<", ">100<", ">1000<", ">10000<"})
+    CHECK(contains(time_svg, tick));
+  // EDP spans 6.6 decades: the labels turn into powers of ten.
+  const std::string edp_svg = between(sweep_html(), "id=\"fig-edp_js\"", "</svg>");
+  CHECK(contains(edp_svg, "log scale"));
+  CHECK(contains(edp_svg, ">10\xE2\x81\xB7<"));  // 10⁷
+  CHECK(contains(sweep_html(), "the values span 6.6 decades"));
+}
+
+TEST_CASE("the report is self-contained: no scripts, no network references", "[report]") {
+  std::string html = sweep_html();
+  CHECK_FALSE(contains(html, "<script"));
+  CHECK_FALSE(contains(html, "javascript:"));
+  CHECK_FALSE(contains(html, "<link"));
+  CHECK_FALSE(contains(html, "<img"));
+  CHECK_FALSE(contains(html, "url("));
+  const std::string xmlns = "http://www.w3.org/2000/svg";
+  for (size_t p; (p = html.find(xmlns)) != std::string::npos;) html.erase(p, xmlns.size());
+  CHECK_FALSE(contains(html, "http://"));
+  CHECK_FALSE(contains(html, "https://"));
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(contains(html, "<meta charset=\"utf-8\">"));
+}
+
+TEST_CASE("text from the files is HTML-escaped", "[report]") {
+  // results.csv note: out of memory: the tape needs > 7.6 GiB ("reference"
+  // keeps every intermediate) & swap is off
+  const std::string& html = sweep_html();
+  CHECK(contains(html,
+                 "needs &gt; 7.6 GiB (&quot;reference&quot; keeps every intermediate) "
+                 "&amp; swap is off"));
+  CHECK_FALSE(contains(html, "(\"reference\" keeps"));
+  CHECK(html_escape("<a href='x'>&\"") == "&lt;a href=&#39;x&#39;&gt;&amp;&quot;");
+}
+
+TEST_CASE("a hostile workload name cannot inject markup", "[report]") {
+  const std::string dir = make_temp_dir();
+  std::string results = read_all(kSweepDir + "/results.csv");
+  const std::string evil = "\"<script>alert(1)</script>\"";
+  for (size_t p; (p = results.find("custom_relu")) != std::string::npos;)
+    results.replace(p, 11, evil);
+  write_all(dir + "/results.csv", results);
+  const std::string html = render_html_report(load_report_data(dir));
+  CHECK_FALSE(contains(html, "<script"));
+  CHECK(contains(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+}
+
+TEST_CASE("the recommendation table (objective EDP) is in the report", "[report]") {
+  const std::string table = between(sweep_html(), "<table class=\"recommendation\">", "</table>");
+  REQUIRE_FALSE(table.empty());
+  CHECK(contains(table, "CPU EDP"));
+  CHECK(count(table, "<span class=\"choice gpu\">GPU</span>") == 9);
+  CHECK(count(table, ">yes<") == 9);
+  CHECK(contains(table, "4289\xC3\x97"));  // tensors/large: 3.118e7 / 7270 J·s
+}
+
+TEST_CASE("the context shows board, L4T, nvpmodel, clocks, power and baseline", "[report]") {
+  const std::string ctx = between(sweep_html(), "<h2>Context</h2>", "</footer>");
+  for (const char* s :
+       {"NVIDIA Jetson TX2 Developer Kit", "R32.7.4", "name: MAXN", "gpu_mhz: 1300",
+        "schedutil (cpu0, cpu1, cpu2, cpu3, cpu4, cpu5)", "jetson", "0.1.0", "2026-11-19T21:04:11Z",
+        "2026-11-20T14:47:52Z", "NVIDIA Tegra X2", "Idle baseline power per rail"})
+    CHECK(contains(ctx, s));
+  CHECK(contains(between(ctx, "<table class=\"baseline\">", "</table>"), "2.351"));
+}
+
+TEST_CASE("failed and skipped configurations are listed with their note", "[report]") {
+  const std::string list = between(sweep_html(), "<ul class=\"failures\">", "</ul>");
+  CHECK(count(list, "<li>") == 2);
+  CHECK(contains(list, "<b>autograd/small</b> on reference: failed"));
+  CHECK(contains(list, "<b>custom_relu/small</b> on reference: skipped"));
+  CHECK(contains(list, "max_reference_gflop"));
+}
+
+TEST_CASE("without energy the report shows time only and says so", "[report]") {
+  const std::string html = render_html_report(load_report_data(kNoSensorDir));
+  CHECK(count(html, "<svg") == 1);
+  CHECK(contains(html, "id=\"fig-time_s\""));
+  CHECK_FALSE(contains(html, "id=\"fig-energy_j\""));
+  CHECK_FALSE(contains(html, "id=\"fig-edp_js\""));
+  CHECK(contains(html, "Energy was not measured"));
+  CHECK(contains(html, "power source: none"));
+  // The recommendation falls back to time and still decides every row.
+  const std::string table = between(html, "<table class=\"recommendation\">", "</table>");
+  CHECK(contains(table, "CPU time (s)"));
+  CHECK(count(table, "<span class=\"choice gpu\">GPU</span>") == 9);
+  CHECK_FALSE(contains(html, "Energy (J) mean"));
+}
+
+TEST_CASE("missing or broken runs.csv and context.json only add warnings", "[report]") {
+  const std::string dir = make_temp_dir();
+  write_all(dir + "/results.csv", read_all(kSweepDir + "/results.csv"));
+  write_all(dir + "/context.json", "{\"board\": {\"model\": \"TX2\",}}");
+  const ReportData d = load_report_data(dir);
+  CHECK_FALSE(d.runs);
+  CHECK_FALSE(d.context);
+  REQUIRE(d.warnings.size() == 2);
+  CHECK(contains(d.warnings[0], "no runs.csv"));
+  CHECK(contains(d.warnings[1], "context.json is unreadable"));
+  CHECK(contains(d.warnings[1], "line 1 column"));
+  const std::string html = render_html_report(d);
+  CHECK(count(html, "<svg") == 3);
+  CHECK(contains(html, "context.json is unreadable"));
+}
+
+TEST_CASE("a directory without results.csv is a usage error", "[report]") {
+  CHECK_THROWS_AS(load_report_data("/nonexistent/dir"), edp::UsageError);
+  const std::string dir = make_temp_dir();
+  CHECK_THROWS_AS(load_report_data(dir), edp::UsageError);
+  CHECK_THROWS_AS(load_report_data(EDPBENCH_FIXTURES "/report/bad_columns"), edp::UsageError);
+}
+
+TEST_CASE("write_html_report writes the file atomically", "[report]") {
+  const std::string dir = make_temp_dir();
+  const auto summary = write_html_report(kSweepDir, dir + "/report.html");
+  CHECK(summary.configurations == 21);
+  CHECK(summary.warnings.empty());
+  CHECK(read_all(dir + "/report.html") == sweep_html());
+  CHECK(count(read_all(dir + "/report.html"), "<svg") == 3);
+}
+
+// ---- charts ------------------------------------------------------------------
+
+TEST_CASE("choose_axis: log beyond 1.5 decades, linear from zero otherwise", "[report][svg]") {
+  const AxisScale wide = choose_axis({1.05, 24.5, 2003});
+  CHECK(wide.log);
+  CHECK(wide.lo == Approx(1));
+  CHECK(wide.hi == Approx(10000));  // headroom above 2003 for the value label
+  CHECK(wide.ticks == std::vector<double>{1, 10, 100, 1000, 10000});
+
+  const AxisScale narrow = choose_axis({10, 300});  // 1.48 decades
+  CHECK_FALSE(narrow.log);
+  CHECK(narrow.lo == 0);
+  CHECK(narrow.hi >= 300);
+  CHECK(narrow.ticks.front() == 0);
+
+  CHECK(choose_axis({10, 320}).log);           // 1.51 decades
+  CHECK_FALSE(choose_axis({0, 1, 1000}).log);  // zero cannot sit on a log axis
+  CHECK_FALSE(choose_axis({}).log);
+}
+
+TEST_CASE("a chart with a narrow range uses a linear scale", "[report][svg]") {
+  BarChart c;
+  c.title = "Power";
+  c.y_label = "W";
+  c.series = {"cpu", "gpu"};
+  c.groups.push_back({"small", "tensors", {{"cpu", 6.9, 0.1, ""}, {"gpu", 8.6, 0.2, ""}}});
+  c.groups.push_back(
+      {"large", "tensors", {{"cpu", 7.8, 0.1, ""}, {"gpu", std::nullopt, std::nullopt, "failed"}}});
+  const std::string svg = render_bar_chart_svg(c);
+  CHECK(contains(svg, "linear scale"));
+  CHECK_FALSE(contains(svg, "log scale"));
+  CHECK(contains(svg, ">failed<"));
+  CHECK(count(svg, "<rect") == 1 /* background */ + 2 /* legend */ + 3 /* bars */);
+}
+
+TEST_CASE("format_number and format_tick read well", "[report][svg]") {
+  CHECK(format_number(0.0123) == "0.0123");
+  CHECK(format_number(9.4528) == "9.45");
+  CHECK(format_number(1985.4) == "1985");
+  CHECK(format_number(3.118e7, 4) ==
+        "3.118\xC3\x97"
+        "10\xE2\x81\xB7");
+  CHECK(format_number(621264, 2) ==
+        "6.2\xC3\x97"
+        "10\xE2\x81\xB5");
+  CHECK(format_number(9.9999e6, 2) ==
+        "1.0\xC3\x97"
+        "10\xE2\x81\xB7");
+  CHECK(format_number(2.5e-5) ==
+        "2.50\xC3\x97"
+        "10\xE2\x81\xBB\xE2\x81\xB5");
+  CHECK(format_number(0) == "0");
+  CHECK(format_tick(0.01, true) == "0.01");
+  CHECK(format_tick(10000, true) == "10000");
+  CHECK(format_tick(1e5, true) == "10\xE2\x81\xB5");
+  CHECK(format_tick(100, true, true) == "10\xC2\xB2");
+}
+
+// ---- JSON --------------------------------------------------------------------
+
+TEST_CASE("parse_json keeps order, types and escapes", "[report][json]") {
+  const JsonValue v = parse_json(
+      R"({"b": 1, "a": [true, null, -2.5e3, "x\"y\u00e9\ud83d\ude00"], "o": {"k": {}}})");
+  REQUIRE(v.is_object());
+  CHECK(v.object[0].first == "b");
+  CHECK(v.object[1].first == "a");
+  CHECK(v.find("b")->number == 1);
+  const auto& a = v.find("a")->array;
+  REQUIRE(a.size() == 4);
+  CHECK(a[0].boolean);
+  CHECK(a[1].is_null());
+  CHECK(a[2].number == -2500);
+  CHECK(a[2].to_text() == "-2.5e3");
+  CHECK(a[3].string == "x\"y\xC3\xA9\xF0\x9F\x98\x80");
+  CHECK(v.at({"o", "k"})->is_object());
+  CHECK(v.at({"o", "missing"}) == nullptr);
+  CHECK(v.find("a")->to_text() == "[true, null, -2.5e3, \"x\\\"y\xC3\xA9\xF0\x9F\x98\x80\"]");
+}
+
+TEST_CASE("parse_json reports line and column of an error", "[report][json]") {
+  try {
+    parse_json("{\n  \"a\": 1,\n  \"b\": tru\n}", "context.json");
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "context.json: line 3 column 8: unexpected character 't'");
+  }
+  CHECK_THROWS(parse_json("[1, 2"));
+  CHECK_THROWS(parse_json("{\"a\": 1} x"));
+  CHECK_THROWS(parse_json(std::string(1000, '[')));
+  CHECK(parse_json(read_all(kSweepDir + "/context.json"))
+            .at({"power", "baseline_w", "VDD_IN"})
+            ->number == Approx(2.351));
+}
+
+// ---- the CLI -----------------------------------------------------------------
+
+namespace {
+int run_edpbench(const std::string& args, std::string* err = nullptr) {
+  const std::string err_file = "/tmp/edpbench-report-" + std::to_string(::getpid()) + ".err";
+  const int status = std::system(
+      (std::string(EDPBENCH_BINARY) + " " + args + " >/dev/null 2>" + err_file + " </dev/null")
+          .c_str());
+  if (err) *err = read_all(err_file);
+  std::remove(err_file.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+}  // namespace
+
+TEST_CASE("edpbench report DIR -o FILE writes the page", "[report][cli]") {
+  const std::string dir = make_temp_dir();
+  std::string err;
+  REQUIRE(run_edpbench("report " + kSweepDir + " -o " + dir + "/report.html", &err) == 0);
+  CHECK(contains(err, "21 configurations"));
+  CHECK(read_all(dir + "/report.html") == sweep_html());
+  CHECK(run_edpbench("report /nonexistent/dir -o " + dir + "/x.html", &err) == 2);
+  CHECK(contains(err, "/nonexistent/dir"));
+  CHECK(run_edpbench("report " + kSweepDir + " -o /nonexistent/dir/report.html") == 1);
+}
