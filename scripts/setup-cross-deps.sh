@@ -83,8 +83,9 @@ if [ $overlay_ok -eq 0 ]; then
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' EXIT
   ver="$(dpkg-query -W -f='${Version}' "libyaml-cpp0.7:$arch_deb")"
-  (cd "$tmp" && chmod 777 . && apt-get download -qq "libyaml-cpp-dev:$arch_deb=$ver" >/dev/null 2>&1 \
-     || apt-get download -qq "libyaml-cpp-dev:$arch_deb=$ver")
+  # World-writable so that apt's unprivileged _apt user can write there.
+  chmod 777 "$tmp"
+  (cd "$tmp" && apt-get download -qq "libyaml-cpp-dev:$arch_deb=$ver")
   "${sudo_cmd[@]}" mkdir -p "$overlay"
   "${sudo_cmd[@]}" dpkg-deb -x "$tmp"/libyaml-cpp-dev_*_"$arch_deb".deb "$overlay"
   # The package's .so link and its CMake targets file name

@@ -1,0 +1,130 @@
+# Install rules for the deployment files and the CPack .deb (amd64 or arm64).
+# Included by the top-level CMakeLists.txt. Build the package with
+# scripts/build-deb.sh, or: cmake --build B && cpack --config B/CPackConfig.cmake
+#
+# Layout (prefix /usr in the package):
+#   /usr/bin/edpbench                       install(TARGETS) in src/cli
+#   /usr/lib/edpbench/edpbench-job          systemd/edpbench-job.sh
+#   /usr/lib/edpbench/systemd-pre-244.conf  drop-in copied by postinst on systemd < 244
+#   /etc/edpbench/*.yaml                    configs/*.yaml (conffiles)
+#   /etc/edpbench/config.yaml               the config the service runs: a copy of
+#                                           tx2.yaml (default.yaml if there is no tx2.yaml)
+#   /etc/default/edpbench                   systemd/edpbench.env (conffile)
+#   /lib/systemd/system/edpbench.{service,timer}
+#   /usr/share/doc/edpbench/deployment.md
+
+set(_edp_src "${PROJECT_SOURCE_DIR}")
+
+install(PROGRAMS "${_edp_src}/systemd/edpbench-job.sh"
+        DESTINATION lib/edpbench RENAME edpbench-job)
+install(FILES "${_edp_src}/packaging/systemd-pre-244.conf" DESTINATION lib/edpbench)
+if(EXISTS "${_edp_src}/docs/deployment.md")
+  install(FILES "${_edp_src}/docs/deployment.md" DESTINATION share/doc/edpbench)
+endif()
+
+# /etc and /lib/systemd are absolute: they do not move with the prefix
+# (Debian puts units under /lib/systemd/system, which also works on the
+# merged-/usr Debian 12 and on the non-merged Ubuntu 18.04 of JetPack 4).
+set(EDPBENCH_SYSCONFDIR "/etc" CACHE PATH "Where /etc/edpbench and /etc/default go")
+set(EDPBENCH_SYSTEMD_UNITDIR "/lib/systemd/system" CACHE PATH "systemd system unit directory")
+
+file(GLOB _edp_configs CONFIGURE_DEPENDS "${_edp_src}/configs/*.yaml")
+list(FILTER _edp_configs EXCLUDE REGEX "/config\\.yaml$")
+list(SORT _edp_configs)
+set(_edp_service_config "")
+foreach(_c tx2 default)
+  if(NOT _edp_service_config AND EXISTS "${_edp_src}/configs/${_c}.yaml")
+    set(_edp_service_config "${_edp_src}/configs/${_c}.yaml")
+  endif()
+endforeach()
+
+set(_edp_conffiles "")
+if(_edp_configs)
+  install(FILES ${_edp_configs} DESTINATION "${EDPBENCH_SYSCONFDIR}/edpbench")
+  foreach(_c IN LISTS _edp_configs)
+    get_filename_component(_n "${_c}" NAME)
+    string(APPEND _edp_conffiles "${EDPBENCH_SYSCONFDIR}/edpbench/${_n}\n")
+  endforeach()
+endif()
+if(_edp_service_config)
+  install(FILES "${_edp_service_config}" DESTINATION "${EDPBENCH_SYSCONFDIR}/edpbench"
+          RENAME config.yaml)
+  string(APPEND _edp_conffiles "${EDPBENCH_SYSCONFDIR}/edpbench/config.yaml\n")
+endif()
+install(FILES "${_edp_src}/systemd/edpbench.env" DESTINATION "${EDPBENCH_SYSCONFDIR}/default"
+        RENAME edpbench)
+string(APPEND _edp_conffiles "${EDPBENCH_SYSCONFDIR}/default/edpbench\n")
+install(FILES "${_edp_src}/systemd/edpbench.service" "${_edp_src}/systemd/edpbench.timer"
+        DESTINATION "${EDPBENCH_SYSTEMD_UNITDIR}")
+
+# ---- CPack: Debian package --------------------------------------------------
+set(_edp_ctl "${PROJECT_BINARY_DIR}/packaging/control")
+file(MAKE_DIRECTORY "${_edp_ctl}")
+file(WRITE "${_edp_ctl}/conffiles" "${_edp_conffiles}")
+foreach(_s postinst prerm postrm)
+  # file(COPY) keeps the executable bit, which dpkg-deb requires.
+  file(COPY "${_edp_src}/packaging/${_s}" DESTINATION "${_edp_ctl}"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                        WORLD_READ WORLD_EXECUTE)
+endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${_edp_src}/packaging/postinst" "${_edp_src}/packaging/prerm"
+             "${_edp_src}/packaging/postrm")
+
+# Debian architecture: from the toolchain (the cross toolchains set it), else
+# from the target processor when cross-compiling, else from dpkg.
+if(NOT CPACK_DEBIAN_PACKAGE_ARCHITECTURE)
+  if(CMAKE_CROSSCOMPILING)
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64)$")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE armhf)
+    endif()
+  else()
+    find_program(EDPBENCH_DPKG dpkg)
+    if(EDPBENCH_DPKG)
+      execute_process(COMMAND "${EDPBENCH_DPKG}" --print-architecture
+                      OUTPUT_VARIABLE CPACK_DEBIAN_PACKAGE_ARCHITECTURE
+                      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    endif()
+  endif()
+endif()
+
+set(CPACK_GENERATOR "DEB")
+set(CPACK_PACKAGE_NAME "edpbench")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
+set(CPACK_PACKAGE_VENDOR "edpbench")
+set(CPACK_PACKAGE_CONTACT "edpbench maintainers <edpbench@localhost>" CACHE STRING
+    "Maintainer field of the .deb")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION "science")
+set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "Energy, time and EDP of MLP training on CPU and GPU\n"
+    "edpbench runs ML training workloads on the CPU and the integrated GPU of\n"
+    "Jetson-class boards (and any Linux machine), integrates the board's power\n"
+    "monitors into joules and recommends CPU or GPU mode. The package ships a\n"
+    "hardened systemd service and weekly timer, both disabled by default.")
+# The maintainer scripts use adduser/addgroup. Library dependencies come from
+# dpkg-shlibdeps (for a cross build it finds the arm64 libraries through the
+# multiarch tree that scripts/setup-cross-deps.sh installs).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "systemd")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "i2c-tools")
+option(EDPBENCH_DEB_SHLIBDEPS "Compute the .deb's Depends with dpkg-shlibdeps" ON)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ${EDPBENCH_DEB_SHLIBDEPS})
+if(CMAKE_CROSSCOMPILING AND CMAKE_LIBRARY_ARCHITECTURE)
+  # dpkg-shlibdeps must look in the target's library directories.
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
+      "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE};/lib/${CMAKE_LIBRARY_ARCHITECTURE}")
+endif()
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+    "${_edp_ctl}/conffiles;${_edp_ctl}/postinst;${_edp_ctl}/prerm;${_edp_ctl}/postrm")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+set(CPACK_SOURCE_IGNORE_FILES "/\\\\.git/;/build[^/]*/")
+include(CPack)
