@@ -430,7 +430,7 @@ TEST_CASE("cuda sum and sub_square_sum accumulate in double", "[gpu][cuda]") {
   }
 }
 
-TEST_CASE("cuda kernel and cuDNN ReLU agree bit for bit", "[gpu][cuda][cudnn]") {
+TEST_CASE("cuda kernel and cuDNN ReLU give identical values", "[gpu][cuda][cudnn]") {
   REQUIRE_GPU_OR_SKIP();
 #if !EDPBENCH_HAVE_CUDNN
   WARN("skipped: this build has no cuDNN (configure with -DEDPBENCH_WITH_CUDNN=ON)");
@@ -459,7 +459,9 @@ TEST_CASE("cuda kernel and cuDNN ReLU agree bit for bit", "[gpu][cuda][cudnn]") 
   const auto kgx_h = fetch(*k, kgx), cgx_h = fetch(*c, cgx);
   int bad = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if ((!bits_equal(ky_h[i], cy_h[i]) || !bits_equal(kgx_h[i], cgx_h[i])) && bad++ < 5) {
+    // ReLU only selects values, so they must be identical; == rather than a
+    // bit compare because cuDNN may form a masked zero as dy * 0 = -0.
+    if ((!(ky_h[i] == cy_h[i]) || !(kgx_h[i] == cgx_h[i])) && bad++ < 5) {
       FAIL_CHECK("x[" << i << "] = " << x[i] << ": relu " << ky_h[i] << " vs " << cy_h[i]
                       << ", grad " << kgx_h[i] << " vs " << cgx_h[i]);
     }
