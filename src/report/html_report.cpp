@@ -286,7 +286,8 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
 
   std::string figures() {
     const CsvTable& t = d_.results;
-    std::string h = "<h2>Time, energy and EDP: CPU against GPU</h2>\n";
+    std::string h = energy_measured_ ? "<h2>Time, energy and EDP: CPU against GPU</h2>\n"
+                                     : "<h2>Time: CPU against GPU</h2>\n";
     size_t ok_runs = 0;
     for (size_t r = 0; r < t.rows.size(); ++r)
       if (t.get(r, "status") == "ok")
@@ -328,7 +329,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
           if (b.value) values.push_back(*b.value);
       const AxisScale axis = choose_axis(values);
       std::string caption = m.title +
-                            " per workload and size; mean over the runs of each "
+                            " for each workload and size: the mean over the runs of each "
                             "configuration";
       if (ok_runs) caption += " (up to " + std::to_string(ok_runs) + " runs)";
       caption += ", whiskers the 95% confidence interval of the mean.";
@@ -365,11 +366,13 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
     const std::string unit = opt.objective == Objective::time     ? "s"
                              : opt.objective == Objective::energy ? "J"
                                                                   : "J\xC2\xB7s";
+    bool any_notes = false;
+    for (const auto& rec : recs) any_notes = any_notes || !rec.notes.empty();
     h += "<table class=\"recommendation\">\n<tr><th>Workload</th><th>Size</th><th>Choice</th>"
          "<th>CPU " +
          html_escape(label + " (" + unit + ")") + "</th><th>GPU " +
-         html_escape(label + " (" + unit + ")") +
-         "</th><th>Ratio</th><th>Confident</th><th>Notes</th></tr>\n";
+         html_escape(label + " (" + unit + ")") + "</th><th>Ratio</th><th>Confident</th>" +
+         (any_notes ? "<th>Notes</th>" : "") + "</tr>\n";
     for (const auto& rec : recs) {
       const std::string choice = rec.decided() ? rec.choice : "undecided";
       auto cell = [](const std::optional<double>& v) {
@@ -383,8 +386,8 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
            html_escape(choice == "cpu" || choice == "gpu" ? upper(choice) : choice) +
            "</span></td>" + cell(rec.cpu_value()) + cell(rec.gpu_value()) + "<td class=\"num\">" +
            (rec.ratio ? html_escape(format_number(*rec.ratio, 3) + "\xC3\x97") : "") + "</td><td>" +
-           (rec.confident ? (*rec.confident ? "yes" : "no (CIs overlap)") : "") +
-           "</td><td class=\"note\">" + html_escape(notes) + "</td></tr>\n";
+           (rec.confident ? (*rec.confident ? "yes" : "no (CIs overlap)") : "") + "</td>" +
+           (any_notes ? "<td class=\"note\">" + html_escape(notes) + "</td>" : "") + "</tr>\n";
     }
     h += "</table>\n";
     return h;

@@ -82,14 +82,19 @@ std::string format_ratio(double r) {
   return format("%.2fx", r);
 }
 
+// Three significant digits, without an exponent below a million: "2140", "9.45".
+std::string plain(double v) {
+  return std::fabs(v) >= 100 && std::fabs(v) < 1e6 ? format("%.0f", v) : format("%.3g", v);
+}
+
 std::string format_value(Objective o, double v) {
   switch (o) {
     case Objective::time:
-      return format("%.3g s", v);
+      return plain(v) + " s";
     case Objective::energy:
-      return format("%.3g J", v);
+      return plain(v) + " J";
     default:
-      return format("%.3g J\xC2\xB7s", v);  // J·s
+      return plain(v) + " J\xC2\xB7s";
   }
 }
 
@@ -286,9 +291,9 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
           const bool cpu_chosen = rec.cpu && chosen == &*rec.cpu;
           const auto& missing = cpu_chosen ? rec.gpu : rec.cpu;
           if (missing && !missing->meets_deadline)
-            rec.notes.push_back(missing->label + " misses the " + deadline_text + " deadline" +
-                                (missing->time_s ? " (" + format("%.3g s", *missing->time_s) + ")"
-                                                 : std::string()));
+            rec.notes.push_back(
+                missing->label + " misses the " + deadline_text + " deadline" +
+                (missing->time_s ? " (" + plain(*missing->time_s) + " s" + ")" : std::string()));
         }
         if (options.battery_wh) {
           if (chosen->energy_j && *chosen->energy_j > 0) {
@@ -322,7 +327,7 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
   const std::string label = objective_label(rec.objective);
   auto describe = [&](const std::optional<DeviceStanding>& d) {
     std::string t = upper(d->label);
-    if (d->time_s) t += " " + format("%.3g s", *d->time_s);
+    if (d->time_s) t += " " + plain(*d->time_s) + " s";
     return t;
   };
   size_t first_note = 0;
