@@ -88,6 +88,10 @@ EnergyMeter::Overhead EnergyMeter::sampler_overhead() const {
   return {s.cpu_s, s.wall_s, s.ticks, s.missed_deadlines, s.read_failures};
 }
 
+double EnergyMeter::observed_update_interval_s() const {
+  return impl_->sampler->observed_update_interval_s();
+}
+
 double EnergyMeter::reported_update_interval_s() const {
   double v = 0;
   for (const auto& s : impl_->sensors) v = std::max(v, s->reported_update_interval_s());

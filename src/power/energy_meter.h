@@ -64,6 +64,9 @@ class EnergyMeter {
   Overhead sampler_overhead()
       const;  // sampler thread CPU time (CLOCK_THREAD_CPUTIME_ID) and wall since start
 
+  // Mean time between value changes seen by the sampler since it started
+  // (max over rails), 0 while unknown.
+  double observed_update_interval_s() const;
   // Largest update interval the sensors report about themselves (0 if none
   // does); the measured one is in each Measurement.
   double reported_update_interval_s() const;

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -41,6 +42,7 @@ Sampler::Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t h
       if (rails_[j].rail == rails_[i].rail)
         rails_[i].rail = rails_[i].sensor_name + ":" + rails_[i].rail;
   current_.assign(rails_.size(), 0.0);
+  changes_.assign(rails_.size(), ChangeTracker{});
   ring_t_.assign(history_, 0.0);
   ring_values_.assign(history_ * rails_.size(), 0.0);
 }
@@ -49,7 +51,7 @@ Sampler::~Sampler() { stop(); }
 
 void Sampler::start() {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (thread_.joinable()) return;
+  if (thread_.joinable() || rails_.empty()) return;  // nothing to read: no thread
   stop_ = false;
   const size_t before = ticks_;
   start_s_ = now_s();
@@ -131,6 +133,17 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
   if (ring_count_ < history_) ++ring_count_;
   ++ticks_;
   failures_ += failed;
+  for (size_t r = 0; r < n; ++r) {
+    const double v = current_[r];
+    if (std::isnan(v)) continue;
+    ChangeTracker& c = changes_[r];
+    if (c.have_value && v != c.value) {
+      if (c.changes++ == 0) c.first_change_s = t;
+      c.last_change_s = t;
+    }
+    c.value = v;
+    c.have_value = true;
+  }
 
   for (auto& [name, w] : windows_) {
     if (w.done) continue;
@@ -202,6 +215,8 @@ Measurement Sampler::end_window(const std::string& name) {
     m.rails.push_back(std::move(rm));
   }
   m.samples = w.ticks;
+  if (m.update_interval_s == 0) m.update_interval_s = observed_update_interval_locked();
+  if (rails_.empty()) w.done = true;  // source none: nothing to wait for
   if (m.read_failures > 0) m.complete = false;
   if (!w.done) {
     m.complete = false;
@@ -209,6 +224,20 @@ Measurement Sampler::end_window(const std::string& name) {
   }
   windows_.erase(it);
   return m;
+}
+
+double Sampler::observed_update_interval_locked() const {
+  double interval = 0;
+  for (const auto& c : changes_) {
+    if (c.changes >= 2)
+      interval = std::max(interval, (c.last_change_s - c.first_change_s) / (c.changes - 1));
+  }
+  return interval;
+}
+
+double Sampler::observed_update_interval_s() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return observed_update_interval_locked();
 }
 
 Sampler::Stats Sampler::stats() const {

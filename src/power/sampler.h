@@ -59,6 +59,10 @@ class Sampler {
   Stats stats() const;
   const std::vector<SamplerRail>& rails() const { return rails_; }
   double period_s() const { return period_s_; }
+  // Mean time between value changes since the sampler started, max over
+  // rails; 0 while no rail changed twice. A window too short to see two
+  // changes reports this instead of its own.
+  double observed_update_interval_s() const;
   // Text of the pinning failure, empty if pinned or not asked to pin.
   std::string pin_error() const;
 
@@ -71,7 +75,15 @@ class Sampler {
     std::vector<RailIntegrator> integrators;
   };
 
+  struct ChangeTracker {
+    bool have_value = false;
+    double value = 0;
+    size_t changes = 0;
+    double first_change_s = 0, last_change_s = 0;
+  };
+
   void run();
+  double observed_update_interval_locked() const;
   void tick(double t, size_t failed, const std::string& error);  // with mutex_ held
 
   std::vector<Sensor*> sensors_;
@@ -91,6 +103,7 @@ class Sampler {
   std::vector<double> ring_t_, ring_values_;
   size_t ring_head_ = 0, ring_count_ = 0, history_;
   std::map<std::string, Window> windows_;
+  std::vector<ChangeTracker> changes_;
   size_t ticks_ = 0, missed_ = 0, failures_ = 0;
   double start_s_ = 0, stop_s_ = 0, final_cpu_s_ = 0;
   std::string pin_error_;

@@ -176,7 +176,9 @@ TEST_CASE("source none measures nothing", "[meter]") {
   CHECK(meter.rail_names().empty());
   meter.begin_window("run");
   const Measurement m = meter.end_window("run");
+  CHECK(m.complete);
   CHECK(m.rails.empty());
+  CHECK(meter.sampler_overhead().ticks == 0);  // no thread for nothing to read
   CHECK(std::isnan(m.energy_j()));
   CHECK(meter.measure_idle_w(0.1).empty());
 }

@@ -5,13 +5,16 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "common/errors.h"
 #include "power/discovery.h"
+#include "power/energy_meter.h"
 #include "power/hwmon.h"
 #include "power/jetson_rails.h"
 #include "power/nvml.h"
@@ -189,4 +192,28 @@ TEST_CASE("nvml without the driver library is simply not found", "[nvml]") {
   }
   REQUIRE_FALSE(log.empty());
   CHECK_THAT(log.front(), Catch::StartsWith("nvml:"));
+}
+
+TEST_CASE("the meter measures the update interval of a slowly updating rail", "[jetson]") {
+  // The TX2 driver refreshes only every ~0.4 s by default; here a writer
+  // refreshes VDD_IN every 0.1 s while the sampler reads at 200 Hz.
+  TempTree tree("tx2-jp4");
+  PowerOptions o;
+  o.source = "jetson";
+  o.sysfs_root = tree.path;
+  o.rate_hz = 200;
+  auto meter = EnergyMeter::open(o);
+  const std::string file = "sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/in_power0_input";
+  meter.begin_window("run");
+  auto next = std::chrono::steady_clock::now();
+  for (int i = 0; i < 12; ++i) {
+    next += std::chrono::milliseconds(100);
+    std::this_thread::sleep_until(next);
+    tree.write(file, std::to_string(1900 + 10 * (i % 2 == 0 ? i : -i)));
+  }
+  const Measurement m = meter.end_window("run");
+  CHECK(m.update_interval_s == Approx(0.1).margin(0.03));
+  CHECK(meter.observed_update_interval_s() == Approx(0.1).margin(0.03));
+  for (const auto& r : m.rails)
+    if (r.rail == "VDD_IN") CHECK(r.distinct_values >= 11);
 }
