@@ -8,12 +8,39 @@
 #   /usr/lib/edpbench/systemd-pre-244.conf  drop-in copied by postinst on systemd < 244
 #   /etc/edpbench/*.yaml                    configs/*.yaml (conffiles)
 #   /etc/edpbench/config.yaml               the config the service runs: a copy of
-#                                           tx2.yaml (default.yaml if there is no tx2.yaml)
+#                                           tx2.yaml in the arm64 package, of
+#                                           default.yaml in the others
 #   /etc/default/edpbench                   systemd/edpbench.env (conffile)
 #   /lib/systemd/system/edpbench.{service,timer}
 #   /usr/share/doc/edpbench/deployment.md
 
 set(_edp_src "${PROJECT_SOURCE_DIR}")
+
+# Debian architecture: from the toolchain (the cross toolchains set it), else
+# from the target processor when cross-compiling, else from dpkg.
+if(NOT CPACK_DEBIAN_PACKAGE_ARCHITECTURE)
+  if(CMAKE_CROSSCOMPILING)
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64)$")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
+      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE armhf)
+    endif()
+  else()
+    find_program(EDPBENCH_DPKG dpkg)
+    if(EDPBENCH_DPKG)
+      execute_process(COMMAND "${EDPBENCH_DPKG}" --print-architecture
+                      OUTPUT_VARIABLE CPACK_DEBIAN_PACKAGE_ARCHITECTURE
+                      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    endif()
+  endif()
+endif()
+
+if(EDPBENCH_NATIVE)
+  message(STATUS "Packaging: EDPBENCH_NATIVE=ON; a .deb built from this tree runs only on CPUs "
+                 "like this one (scripts/build-deb.sh configures with -DEDPBENCH_NATIVE=OFF)")
+endif()
 
 install(PROGRAMS "${_edp_src}/systemd/edpbench-job.sh"
         DESTINATION lib/edpbench RENAME edpbench-job)
@@ -31,8 +58,16 @@ set(EDPBENCH_SYSTEMD_UNITDIR "/lib/systemd/system" CACHE PATH "systemd system un
 file(GLOB _edp_configs CONFIGURE_DEPENDS "${_edp_src}/configs/*.yaml")
 list(FILTER _edp_configs EXCLUDE REGEX "/config\\.yaml$")
 list(SORT _edp_configs)
+# The config the service runs: an arm64 package is for a Jetson (tx2.yaml:
+# INA3221 rails, A57 CPU set, the GPU); any other for a desktop or server
+# (default.yaml, power.source auto).
 set(_edp_service_config "")
-foreach(_c tx2 default)
+if(CPACK_DEBIAN_PACKAGE_ARCHITECTURE STREQUAL "arm64")
+  set(_edp_service_candidates tx2 default)
+else()
+  set(_edp_service_candidates default tx2)
+endif()
+foreach(_c IN LISTS _edp_service_candidates)
   if(NOT _edp_service_config AND EXISTS "${_edp_src}/configs/${_c}.yaml")
     set(_edp_service_config "${_edp_src}/configs/${_c}.yaml")
   endif()
@@ -70,27 +105,6 @@ endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
              "${_edp_src}/packaging/postinst" "${_edp_src}/packaging/prerm"
              "${_edp_src}/packaging/postrm")
-
-# Debian architecture: from the toolchain (the cross toolchains set it), else
-# from the target processor when cross-compiling, else from dpkg.
-if(NOT CPACK_DEBIAN_PACKAGE_ARCHITECTURE)
-  if(CMAKE_CROSSCOMPILING)
-    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
-      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
-    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|amd64)$")
-      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
-    elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^arm")
-      set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE armhf)
-    endif()
-  else()
-    find_program(EDPBENCH_DPKG dpkg)
-    if(EDPBENCH_DPKG)
-      execute_process(COMMAND "${EDPBENCH_DPKG}" --print-architecture
-                      OUTPUT_VARIABLE CPACK_DEBIAN_PACKAGE_ARCHITECTURE
-                      OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-    endif()
-  endif()
-endif()
 
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "edpbench")

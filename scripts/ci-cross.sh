@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# CI for the aarch64 cross build: install the cross dependencies (only through
+# scripts/setup-cross-deps.sh), configure with toolchains/aarch64-linux-gnu.cmake
+# (CUDA off, tests on), build, and run ctest; test binaries run under
+# qemu-aarch64 (CMAKE_CROSSCOMPILING_EMULATOR). Prints the time of each step.
+#
+# usage: scripts/ci-cross.sh [--build-dir DIR] [--jobs N] [--test-timeout S] [--deb] [-- ctest args]
+#   env: EDPBENCH_CROSS_BUILD_TYPE (default Release: -O2 code runs faster under qemu)
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build-aarch64"
+jobs=2
+test_timeout=600
+make_deb=0
+ctest_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --test-timeout) test_timeout="$2"; shift 2 ;;
+    --deb) make_deb=1; shift ;;
+    --) shift; ctest_args=("$@"); break ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "ci-cross.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+now() { date +%s; }
+times=()
+step() {  # step NAME COMMAND...
+  local name="$1" t0 rc=0; shift
+  echo "==> $name" >&2
+  t0=$(now)
+  "$@" || rc=$?
+  times+=("$(printf '%-10s %5ss%s' "$name" "$(( $(now) - t0 ))" "$([ $rc -eq 0 ] || echo "  (exit $rc)")")")
+  return $rc
+}
+summary() {
+  echo "ci-cross timings (aarch64, $jobs jobs):" >&2
+  printf '  %s\n' "${times[@]}" >&2
+  printf '%s\n' "${times[@]}" > "$build/ci-cross-times.txt" 2>/dev/null || true
+}
+trap summary EXIT
+
+step setup "$root/scripts/setup-cross-deps.sh" aarch64
+step configure cmake -G Ninja -S "$root" -B "$build" \
+  -DCMAKE_TOOLCHAIN_FILE="$root/toolchains/aarch64-linux-gnu.cmake" \
+  -DCMAKE_BUILD_TYPE="${EDPBENCH_CROSS_BUILD_TYPE:-Release}" \
+  -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_BUILD_TESTS=ON
+step build cmake --build "$build" -j "$jobs"
+# --timeout: per test. Under qemu the CPU is 5-20x slower than native.
+run_ctest() { (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout "$test_timeout" "${ctest_args[@]}"); }
+run_cpack() { (cd "$build" && cpack -G DEB); }
+step ctest run_ctest
+if [ $make_deb -eq 1 ]; then
+  step cpack run_cpack
+  ls "$build"/*.deb >&2
+fi

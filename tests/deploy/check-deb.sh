@@ -1,0 +1,87 @@
+#!/bin/sh
+# The .deb built by CPack installs what docs/deployment.md promises: the
+# binary, the job wrapper, the configs and the default environment as
+# conffiles, the systemd units (not enabled), and a postinst that creates
+# the edpbench system user in the i2c and video groups. Its Architecture
+# matches the binary's ELF machine.
+# usage: check-deb.sh BUILD_DIR [DEB]     exit 77 = skipped (no dpkg-deb / cpack)
+set -eu
+build="$1"; deb="${2:-}"
+command -v dpkg-deb >/dev/null 2>&1 || { echo "SKIP: dpkg-deb not found (apt-get install dpkg)"; exit 77; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+if [ -z "$deb" ]; then
+  cpack="${CPACK:-cpack}"
+  command -v "$cpack" >/dev/null 2>&1 || { echo "SKIP: cpack not found"; exit 77; }
+  command -v dpkg-shlibdeps >/dev/null 2>&1 \
+    || { echo "SKIP: dpkg-shlibdeps not found (apt-get install dpkg-dev)"; exit 77; }
+  "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/out" > "$tmp/cpack.log" 2>&1 \
+    || { cat "$tmp/cpack.log"; fail "cpack failed"; }
+  deb="$(ls "$tmp"/out/*.deb)"
+fi
+echo "package: $deb"
+
+field() { dpkg-deb --field "$deb" "$1"; }
+[ "$(field Package)" = edpbench ] || fail "Package is '$(field Package)'"
+
+# Architecture = the binary's.
+dpkg-deb -x "$deb" "$tmp/root"
+bin="$tmp/root/usr/bin/edpbench"
+[ -x "$bin" ] || fail "no executable /usr/bin/edpbench"
+case "$(od -An -t x1 -j 18 -N 2 "$bin" | tr -d ' \n')" in   # ELF e_machine, little-endian
+  3e00) elf_arch=amd64 ;;
+  b700) elf_arch=arm64 ;;
+  2800) elf_arch=armhf ;;
+  *)    elf_arch=unknown ;;
+esac
+[ "$(field Architecture)" = "$elf_arch" ] \
+  || fail "Architecture is $(field Architecture) but /usr/bin/edpbench is $elf_arch"
+echo "ok: Package edpbench, Architecture $elf_arch"
+
+depends="$(field Depends)"
+echo "Depends: $depends"
+echo "$depends" | grep -q 'adduser' || fail "Depends lacks adduser (postinst uses it)"
+echo "$depends" | grep -q 'libc6' || fail "Depends lacks libc6 (dpkg-shlibdeps did not run?)"
+echo "$depends" | grep -q 'libyaml-cpp' || fail "Depends lacks libyaml-cpp"
+
+# File list and modes.
+dpkg-deb --contents "$deb" > "$tmp/contents"
+for f in ./usr/bin/edpbench ./usr/lib/edpbench/edpbench-job ./usr/lib/edpbench/systemd-pre-244.conf \
+         ./etc/edpbench/config.yaml ./etc/default/edpbench \
+         ./lib/systemd/system/edpbench.service ./lib/systemd/system/edpbench.timer; do
+  grep -q " $f\$" "$tmp/contents" || fail "$f missing from the package"
+done
+grep -q '^-rwxr-xr-x .* ./usr/lib/edpbench/edpbench-job$' "$tmp/contents" || fail "edpbench-job not executable"
+grep -q '^-rw-r--r-- .* ./etc/edpbench/config.yaml$' "$tmp/contents" || fail "config.yaml mode"
+grep -q 'timers.target.wants\|multi-user.target.wants' "$tmp/contents" && fail "the package enables a unit"
+for c in "$(dirname "$0")"/../../configs/*.yaml; do
+  [ -e "$c" ] || continue
+  n="$(basename "$c")"
+  grep -q " ./etc/edpbench/$n\$" "$tmp/contents" || fail "configs/$n not installed"
+done
+echo "ok: files"
+
+# conffiles: every file under /etc, nothing else.
+dpkg-deb --ctrl-tarfile "$deb" | tar -x -C "$tmp" ./conffiles ./postinst ./prerm ./postrm
+sort "$tmp/conffiles" > "$tmp/conffiles.sorted"
+grep ' \./etc/.*[^/]$' "$tmp/contents" | sed 's|.* \./|/|' | sort > "$tmp/etcfiles"
+diff -u "$tmp/etcfiles" "$tmp/conffiles.sorted" || fail "conffiles differ from the files under /etc"
+echo "ok: conffiles $(tr '\n' ' ' < "$tmp/conffiles.sorted")"
+
+# Maintainer scripts.
+for s in postinst prerm postrm; do [ -x "$tmp/$s" ] || fail "$s missing or not executable"; done
+grep -q 'adduser --system --group --no-create-home --home /var/lib/edpbench' "$tmp/postinst" \
+  || fail "postinst does not create the edpbench system user"
+grep -q 'addgroup --system' "$tmp/postinst" || fail "postinst does not create missing groups"
+grep -q 'for g in i2c video' "$tmp/postinst" || fail "postinst does not handle i2c and video"
+grep -q 'systemctl daemon-reload' "$tmp/postinst" || fail "postinst does not reload systemd"
+grep -q 'systemctl.* enable' "$tmp/postinst" && fail "postinst enables a unit"
+grep -q 'deluser --system' "$tmp/postrm" || fail "postrm purge does not remove the user"
+grep -q 'rm -rf /var/lib/edpbench' "$tmp/postrm" || fail "postrm purge does not remove /var/lib/edpbench"
+
+# The installed unit runs the installed job.
+grep -q '^ExecStart=/usr/lib/edpbench/edpbench-job$' "$tmp/root/lib/systemd/system/edpbench.service" \
+  || fail "edpbench.service does not run /usr/lib/edpbench/edpbench-job"
+echo "ok: maintainer scripts and units"

@@ -1,0 +1,100 @@
+#!/bin/sh
+# edpbench-job (the service's wrapper) resumes an unfinished sweep, clears it
+# when the sweep completed, and writes the recommendation atomically. A fake
+# edpbench records its arguments and exits with scripted codes.
+# usage: check-job.sh JOB_SCRIPT
+set -eu
+job="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+state="$tmp/state"; mkdir "$state"
+log="$tmp/calls"; codes="$tmp/codes"
+
+cat > "$tmp/edpbench" <<'FAKE'
+#!/bin/sh
+# Fake edpbench: log "argv", take the next exit code from $FAKE_CODES.
+echo "$*" >> "$FAKE_LOG"
+code="$(head -n 1 "$FAKE_CODES" 2>/dev/null || true)"; [ -n "$code" ] || code=0
+sed -i 1d "$FAKE_CODES" 2>/dev/null || true
+case "$1" in
+  run)
+    out=""; prev=""
+    for a in "$@"; do [ "$prev" = "--out" ] && out="$a"; prev="$a"; done
+    mkdir -p "$out"; echo "workload,size" > "$out/results.csv" ;;
+  recommend)
+    csv=""; prev=""
+    for a in "$@"; do [ "$prev" = "--csv" ] && csv="$a"; prev="$a"; done
+    [ "$code" -eq 0 ] && echo "workload,size,objective,choice" > "$csv" ;;
+esac
+exit "$code"
+FAKE
+chmod +x "$tmp/edpbench"
+
+run_job() {  # run_job EXPECTED_RC CODE...
+  want="$1"; shift
+  printf '%s\n' "$@" > "$codes"
+  rc=0
+  # shellcheck disable=SC2086  # EXTRA_ENV is a list of NAME=value words
+  env STATE_DIRECTORY="$state" EDPBENCH_BIN="$tmp/edpbench" EDPBENCH_CONFIG=/etc/edpbench/config.yaml \
+      FAKE_LOG="$log" FAKE_CODES="$codes" EDPBENCH_RETRY_SLEEP_S=0 ${EXTRA_ENV:-} \
+      sh "$job" 2>>"$tmp/job.log" || rc=$?
+  [ "$rc" -eq "$want" ] || fail "job exited $rc, expected $want"
+}
+fail() { echo "FAIL: $*"; echo "--- calls:"; cat "$log" 2>/dev/null; echo "--- job log:"; cat "$tmp/job.log"; exit 1; }
+
+# 1. A sweep that fails (exit 1) leaves "current" pointing at its directory.
+run_job 1 1
+[ -L "$state/current" ] || fail "no current link after a failed sweep"
+dir="$(readlink "$state/current")"
+grep -q "^run --config /etc/edpbench/config.yaml --out $state/$dir\$" "$log" || fail "first call"
+echo "$dir" | grep -Eq '^[0-9]{8}T[0-9]{6}Z$' || fail "run directory '$dir' is not a UTC timestamp"
+
+# 2. The restart resumes that directory, then recommends and clears "current".
+: > "$log"
+run_job 0 0 0
+grep -q "^run --config /etc/edpbench/config.yaml --out $state/$dir --resume\$" "$log" || fail "no --resume of $dir"
+grep -q "^recommend $state/$dir/results.csv --objective edp --csv $state/recommendation.csv.tmp\$" "$log" \
+  || fail "recommend call"
+[ ! -e "$state/current" ] || fail "current still set after a completed sweep"
+[ -f "$state/recommendation.csv" ] || fail "no recommendation.csv"
+[ ! -e "$state/recommendation.csv.tmp" ] || fail "temporary recommendation left behind"
+[ "$(readlink "$state/latest")" = "$dir" ] || fail "latest does not point at $dir"
+
+# 3. The next start begins a new sweep (no --resume).
+: > "$log"; sleep 1
+run_job 0 0 0
+grep -q -- "--resume" "$log" && fail "a completed sweep was resumed"
+[ "$(readlink "$state/latest")" != "$dir" ] || fail "latest not updated"
+
+# 4. Interrupted (143): keep "current" so the next start resumes.
+: > "$log"; sleep 1
+run_job 143 143
+[ -L "$state/current" ] || fail "current dropped after an interrupted sweep"
+dir4="$(readlink "$state/current")"
+
+# 5. Resume refused with exit 2 (config changed): start a new sweep right away.
+: > "$log"; sleep 1
+run_job 0 2 0 0
+grep -q "^run .* --out $state/$dir4 --resume\$" "$log" || fail "resume of $dir4 not tried"
+[ "$(grep -c '^run ' "$log")" -eq 2 ] || fail "no fresh sweep after a refused resume"
+[ "$(readlink "$state/latest")" != "$dir4" ] || fail "the refused sweep became latest"
+
+# 6. A config error on a fresh sweep: exit 2, nothing left to resume.
+: > "$log"; sleep 1
+run_job 2 2
+[ ! -e "$state/current" ] || fail "current kept after a config error"
+
+# 7. With in-process retries (systemd < 244 drop-in) a failure is retried with --resume.
+: > "$log"; sleep 1
+EXTRA_ENV="EDPBENCH_RETRIES=2" run_job 0 1 0 0
+[ "$(grep -c '^run ' "$log")" -eq 2 ] || fail "expected one retry"
+grep -q "^run .* --resume\$" "$log" || fail "the retry did not resume"
+
+# 8. EDPBENCH_RUN_ARGS and EDPBENCH_OBJECTIVE (from /etc/default/edpbench) reach edpbench.
+: > "$log"; sleep 1
+export EDPBENCH_RUN_ARGS="--devices cpu --sizes small" EDPBENCH_OBJECTIVE=energy
+run_job 0 0 0
+unset EDPBENCH_RUN_ARGS EDPBENCH_OBJECTIVE
+grep -q "^run .* --devices cpu --sizes small\$" "$log" || fail "EDPBENCH_RUN_ARGS not passed"
+grep -q "^recommend .* --objective energy " "$log" || fail "EDPBENCH_OBJECTIVE not passed"
+echo "ok: edpbench-job resume, completion, interruption, config errors and retries"

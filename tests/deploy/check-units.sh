@@ -1,0 +1,52 @@
+#!/bin/sh
+# The systemd units load cleanly (systemd-analyze verify prints nothing) and
+# the service's exposure score is 2.0 or lower (systemd-analyze security).
+# usage: check-units.sh SOURCE_DIR        exit 77 = skipped (no systemd-analyze)
+set -eu
+src="$(cd "$1" && pwd)"
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+  echo "SKIP: systemd-analyze not found (apt-get install systemd)"; exit 77
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# verify checks that ExecStart= is an executable file, and the package installs
+# the job as /usr/lib/edpbench/edpbench-job: point a copy of the unit at the
+# job script in the source tree instead. Everything else is checked as shipped.
+job="$src/systemd/edpbench-job.sh"
+[ -x "$job" ] || { echo "FAIL: $job is not executable"; exit 1; }
+sed "s|^ExecStart=/usr/lib/edpbench/edpbench-job\$|ExecStart=$job|" \
+  "$src/systemd/edpbench.service" > "$tmp/edpbench.service"
+grep -q "^ExecStart=$job\$" "$tmp/edpbench.service" \
+  || { echo "FAIL: edpbench.service has no ExecStart=/usr/lib/edpbench/edpbench-job"; exit 1; }
+cp "$src/systemd/edpbench.timer" "$tmp/"
+
+out="$(cd "$tmp" && systemd-analyze verify "$tmp/edpbench.service" "$tmp/edpbench.timer" 2>&1)" \
+  || { echo "FAIL: systemd-analyze verify:"; echo "$out"; exit 1; }
+if [ -n "$out" ]; then
+  echo "FAIL: systemd-analyze verify is not clean:"; echo "$out"; exit 1
+fi
+echo "ok: systemd-analyze verify edpbench.service edpbench.timer"
+
+# --offline needs systemd >= 250.
+sec="$(systemd-analyze security --offline=true --no-pager "$src/systemd/edpbench.service" 2>&1)" || true
+line="$(printf '%s\n' "$sec" | grep 'Overall exposure level for edpbench.service:' || true)"
+if [ -z "$line" ]; then
+  if printf '%s\n' "$sec" | grep -q -- "--offline"; then
+    echo "SKIP: this systemd-analyze has no --offline (needs systemd >= 250)"; exit 77
+  fi
+  echo "FAIL: no 'Overall exposure level' line from systemd-analyze security:"; echo "$sec"; exit 1
+fi
+score="$(printf '%s\n' "$line" | sed 's/.*edpbench.service: *\([0-9][0-9]*\.[0-9]\).*/\1/')"
+echo "$line"
+if ! awk -v s="$score" 'BEGIN { exit !(s + 0 <= 2.0) }'; then
+  echo "FAIL: exposure score $score exceeds 2.0. Exposed settings:"
+  printf '%s\n' "$sec" | grep '✗' || true
+  exit 1
+fi
+
+# The maintainer scripts and the job are POSIX sh (dash on Ubuntu).
+for f in "$src"/packaging/postinst "$src"/packaging/prerm "$src"/packaging/postrm "$job"; do
+  sh -n "$f" || { echo "FAIL: syntax error in $f"; exit 1; }
+done
+echo "ok: exposure $score <= 2.0"
