@@ -60,7 +60,12 @@ std::vector<std::string> EnergyMeter::rail_names() const {
   return names;
 }
 
-std::vector<std::string> EnergyMeter::discovery_log() const { return impl_->log; }
+std::vector<std::string> EnergyMeter::discovery_log() const {
+  std::vector<std::string> log = impl_->log;
+  const std::string pin = impl_->sampler->pin_error();
+  if (!pin.empty()) log.push_back("sampler: " + pin);
+  return log;
+}
 
 bool EnergyMeter::measures_energy() const { return !impl_->sensors.empty(); }
 

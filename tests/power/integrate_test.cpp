@@ -126,3 +126,19 @@ TEST_CASE("the streaming integrator ignores readings after the closing one", "[i
   in.add(1.4, 100);
   CHECK(in.finish().energy_j == Approx(1.0));
 }
+
+TEST_CASE("a ten-hour window at 100 Hz streams in constant memory", "[integrate]") {
+  // 3.6 million readings of P(t) = 5 + sin(t) through one RailIntegrator.
+  edp::power::RailIntegrator in(ValueKind::power_w, 0.5);
+  const double t1 = 36000.5;
+  in.set_end(t1);
+  for (long i = 0; i <= 3600100; ++i) {
+    const double t = i * 0.01;
+    in.add(t, 5 + std::sin(t));
+    if (in.closed()) break;
+  }
+  const double exact = 5 * (t1 - 0.5) - (std::cos(t1) - std::cos(0.5));
+  const auto m = in.finish();
+  CHECK(within(m.energy_j, exact, 1e-6));
+  CHECK(m.samples == 3600001);
+}
