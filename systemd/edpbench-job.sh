@@ -91,6 +91,10 @@ while :; do
   attempt=$((attempt + 1))
   log "sweep failed (exit $rc); retry $attempt/$retries in ${retry_sleep_s}s"
   sleep "$retry_sleep_s" || true
+  if [ "$interrupted" -ne 0 ]; then
+    log "stopped while waiting to retry; the next start resumes $run_dir"
+    exit "$interrupted"
+  fi
 done
 
 # The sweep is complete: it is no longer "current".

@@ -16,6 +16,11 @@ cat > "$tmp/edpbench" <<'FAKE'
 echo "$*" >> "$FAKE_LOG"
 code="$(head -n 1 "$FAKE_CODES" 2>/dev/null || true)"; [ -n "$code" ] || code=0
 sed -i 1d "$FAKE_CODES" 2>/dev/null || true
+if [ "$code" = hang ]; then   # a long sweep: SIGTERM saves and exits 143
+  trap 'echo "saved after SIGTERM" >> "$FAKE_LOG"; exit 143' TERM
+  touch "$FAKE_LOG.running"
+  while :; do sleep 0.1; done
+fi
 case "$1" in
   run)
     out=""; prev=""
@@ -97,4 +102,19 @@ run_job 0 0 0
 unset EDPBENCH_RUN_ARGS EDPBENCH_OBJECTIVE
 grep -q "^run .* --devices cpu --sizes small\$" "$log" || fail "EDPBENCH_RUN_ARGS not passed"
 grep -q "^recommend .* --objective energy " "$log" || fail "EDPBENCH_OBJECTIVE not passed"
+# 9. systemctl stop: SIGTERM to the whole unit (job and edpbench, as
+#    KillMode=control-group does). The job waits for edpbench and exits 143.
+: > "$log"; rm -f "$log.running"
+printf 'hang\n' > "$codes"
+STATE_DIRECTORY="$state" EDPBENCH_BIN="$tmp/edpbench" FAKE_LOG="$log" FAKE_CODES="$codes" \
+  setsid sh "$job" 2>>"$tmp/job.log" &
+pid=$!
+i=0; while [ ! -e "$log.running" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -e "$log.running" ] || fail "fake sweep did not start"
+kill -TERM "-$pid"
+rc=0; wait "$pid" || rc=$?
+[ "$rc" -eq 143 ] || fail "job exited $rc after SIGTERM, expected 143"
+grep -q "saved after SIGTERM" "$log" || fail "edpbench did not get SIGTERM"
+[ -L "$state/current" ] || fail "current dropped after SIGTERM"
+
 echo "ok: edpbench-job resume, completion, interruption, config errors and retries"
