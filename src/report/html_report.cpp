@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -171,6 +172,8 @@ tr.failed td { background: #fdecec; } tr.skipped td { background: #f4f4f4; color
 table.kv th { width: 170px; font-weight: normal; color: #444; }
 table.kv table.kv { margin: 0; }
 ol.compact { margin: 0; padding-left: 20px; }
+pre { background: #f6f7f9; padding: 6px 8px; font-size: 12px; white-space: pre-wrap;
+  margin: 4px 0; }
 details summary { cursor: pointer; color: #3b6fd4; }
 footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px solid #ddd;
   padding-top: 6px; }
@@ -237,7 +240,10 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
       h += "<p class=\"notice info\">" + std::to_string(diverged) +
            " configuration(s) diverged (the loss became inf/NaN, as in the paper's setting): their "
            "times and energies are valid measurements, their final losses are not.</p>\n";
-    const size_t low = count_rows([&](size_t r) { return truthy(t.get(r, "low_confidence")); });
+    const size_t low = count_rows([&](size_t r) {
+      const auto runs = number(t.get(r, "low_confidence_runs"));
+      return truthy(t.get(r, "low_confidence")) || (runs && *runs > 0);
+    });
     if (low)
       h += "<p class=\"notice info\">" + std::to_string(low) +
            " configuration(s) are marked low confidence: a run lasted fewer than 10 sensor "
@@ -412,6 +418,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
     const bool has_median = t.column("time_s_median") >= 0;
     const bool has_ed2p = t.column("ed2p_js2_mean") >= 0;
     const bool has_setup = t.column("setup_s") >= 0;
+    const bool has_gflops = t.column("gflops") >= 0;
     const bool has_runs_file = d_.runs.has_value();
     std::string h =
         "<h2>All configurations</h2>\n<div class=\"wide\"><table class=\"results\">\n<tr>";
@@ -422,6 +429,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
                                "Mean power (W)", "EDP (J\xC2\xB7s) mean \xC2\xB1 CI95"});
       if (has_ed2p) head.push_back("ED\xC2\xB2P (J\xC2\xB7s\xC2\xB2)");
     }
+    if (has_gflops) head.push_back("GFLOP/s");
     if (has_setup) head.push_back("Setup (s)");
     head.insert(head.end(), {"Runs", "Flags"});
     for (const auto& c : head) h += "<th>" + html_escape(c) + "</th>";
@@ -461,11 +469,14 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
              plain("power_w_mean") + num_cell(mean_ci(r, "edp_js"));
         if (has_ed2p) h += plain("ed2p_js2_mean");
       }
+      if (has_gflops) h += plain("gflops");
       if (has_setup) h += plain("setup_s");
       h += num_cell(t.get(r, "runs"));
       std::vector<std::string> flags;
       if (truthy(t.get(r, "diverged"))) flags.push_back("diverged");
       if (truthy(t.get(r, "low_confidence"))) flags.push_back("low confidence");
+      if (auto low = number(t.get(r, "low_confidence_runs")); low && *low > 0)
+        flags.push_back("low confidence in " + fmt(*low, "%.0f") + " run(s)");
       if (auto th = number(t.get(r, "throttled_runs")); th && *th > 0)
         flags.push_back("throttled in " + fmt(*th, "%.0f") + " run(s)");
       h += "<td>" + html_escape(join(flags)) + "</td></tr>\n";
@@ -491,12 +502,18 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
     return h + "<ul class=\"failures\">\n" + items + "</ul>\n";
   }
 
-  // Any JSON value as HTML: objects as nested key/value tables, arrays of
-  // scalars as a list in one line.
+  static bool scalar_like(const JsonValue& v) {
+    if (v.is_scalar() || v.is_null()) return true;
+    if (!v.is_array() || v.array.size() > 16) return false;
+    for (const auto& e : v.array)
+      if (!e.is_scalar()) return false;
+    return true;
+  }
+
   static bool flat_object(const JsonValue& v) {
-    if (!v.is_object() || v.object.size() > 8) return false;
+    if (!v.is_object() || v.object.size() > 10) return false;
     for (const auto& kv : v.object)
-      if (!kv.second.is_scalar() && !kv.second.is_null()) return false;
+      if (!scalar_like(kv.second)) return false;
     return true;
   }
 
@@ -518,9 +535,17 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
         }
       }
       if (flat_object(v)) {
+        bool lists = false;
+        for (const auto& kv : v.object) lists = lists || kv.second.is_array();
         std::string out;
-        for (const auto& [k, child] : v.object)
-          out += (out.empty() ? "" : ", ") + k + ": " + child.to_text();
+        for (const auto& [k, child] : v.object) {
+          std::string text = child.is_null() ? "null" : child.to_text();
+          if (child.is_array()) {
+            text.clear();
+            for (const auto& e : child.array) text += (text.empty() ? "" : ", ") + e.to_text();
+          }
+          out += (out.empty() ? "" : lists ? "; " : ", ") + k + ": " + text;
+        }
         return html_escape(out);
       }
       std::string h = "<table class=\"kv\">";
@@ -540,67 +565,167 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
       for (const auto& e : v.array) h += "<li>" + json_html(e) + "</li>";
       return h + "</ol>";
     }
+    if (v.type == JsonValue::Type::string && v.string.find('\n') != std::string::npos)
+      return "<pre>" + html_escape(v.string) + "</pre>";
     return html_escape(v.to_text());
+  }
+
+  // First present, non-null value among `paths`.
+  static const JsonValue* first_of(
+      const JsonValue& c, std::initializer_list<std::initializer_list<const char*>> paths) {
+    for (const auto& p : paths) {
+      const JsonValue* v = &c;
+      for (const char* k : p) {
+        v = v->find(k);
+        if (!v) break;
+      }
+      if (v && !v->is_null() && !(v->type == JsonValue::Type::string && v->string.empty()))
+        return v;
+    }
+    return nullptr;
+  }
+
+  static std::string mhz(double value, double per_mhz) {
+    return fmt(value / per_mhz, "%.0f") + " MHz";
+  }
+
+  // board.cpus (one object per CPU, as platform::to_json writes it) folded
+  // into one line per distinct (cluster, governor, clocks):
+  // "a57 (cpu 0, 3, 4, 5): schedutil, 2035 MHz (max 2035 MHz)".
+  static std::string cpus_summary(const JsonValue& cpus) {
+    struct Line {
+      std::string cluster, desc, ids;
+    };
+    std::vector<Line> lines;
+    for (const auto& cpu : cpus.array) {
+      if (!cpu.is_object()) continue;
+      std::string cluster;
+      if (auto* v = cpu.find("cluster"); v && !v->is_null()) cluster = v->to_text();
+      std::vector<std::string> parts;
+      if (auto* v = cpu.find("online"); v && v->type == JsonValue::Type::boolean && !v->boolean)
+        parts.push_back("offline");
+      if (auto* v = cpu.find("governor"); v && !v->is_null()) parts.push_back(v->to_text());
+      const auto* cur = cpu.find("cur_khz");
+      const auto* max = cpu.find("max_khz");
+      if (cur && cur->type == JsonValue::Type::number)
+        parts.push_back(mhz(cur->number, 1e3) + (max && max->type == JsonValue::Type::number
+                                                     ? " (max " + mhz(max->number, 1e3) + ")"
+                                                     : std::string()));
+      const std::string desc = join(parts);
+      const auto* id = cpu.find("id");
+      const std::string ids = id ? id->to_text() : "?";
+      auto it = std::find_if(lines.begin(), lines.end(),
+                             [&](const Line& l) { return l.cluster == cluster && l.desc == desc; });
+      if (it == lines.end())
+        lines.push_back({cluster, desc, ids});
+      else
+        it->ids += ", " + ids;
+    }
+    std::string out;
+    for (const auto& l : lines) {
+      std::string line = l.cluster.empty() ? "cpu " + l.ids : l.cluster + " (cpu " + l.ids + ")";
+      if (!l.desc.empty()) line += ": " + l.desc;
+      out += (out.empty() ? "" : "<br>") + html_escape(line);
+    }
+    return out;
   }
 
   std::string context() {
     std::string h = "<h2>Context</h2>\n";
     if (!d_.context) return h + "<p>No context.json in the results directory.</p>\n";
     const JsonValue& c = *d_.context;
-    struct Fact {
-      const char* label;
-      std::vector<std::vector<const char*>> paths;
+    std::vector<std::pair<std::string, std::string>> rows;  // label, HTML
+    auto add = [&](const std::string& label, const JsonValue* v) {
+      if (v) rows.emplace_back(label, json_html(*v));
     };
-    const std::vector<Fact> facts{
-        {"edpbench version", {{"edpbench_version"}, {"version"}}},
-        {"Board", {{"board", "model"}, {"board_model"}}},
-        {"L4T", {{"board", "l4t"}, {"l4t"}}},
-        {"nvpmodel", {{"board", "nvpmodel"}, {"nvpmodel"}}},
-        {"Jetson clocks", {{"board", "jetson_clocks"}}},
-        {"Hostname", {{"host", "hostname"}, {"hostname"}}},
-        {"Kernel", {{"host", "kernel"}, {"kernel"}}},
-        {"CPU clusters", {{"cpu", "clusters"}, {"cpu_clusters"}}},
-        {"CPU governors", {{"cpu", "governors"}, {"governors"}}},
-        {"Clocks", {{"clocks"}}},
-        {"GPU", {{"gpu"}}},
-        {"Libraries", {{"libraries"}}},
-        {"Power source", {{"power", "source"}, {"power_source"}}},
-        {"Energy (total) rails", {{"power", "total_rails"}}},
-        {"Rails read", {{"power", "rails"}}},
-        {"Sensor update interval (s)", {{"power", "update_interval_s"}}},
-        {"Sample rate (Hz)", {{"power", "rate_hz"}}},
-        {"Power warning", {{"power", "warning"}}},
-        {"Config", {{"config", "name"}}},
-        {"Iterations \xC3\x97 runs", {}},
-        {"Start time", {{"start_time"}}},
-        {"End time", {{"end_time"}}},
+    auto add_text = [&](const std::string& label, const std::string& text) {
+      if (!text.empty()) rows.emplace_back(label, html_escape(text));
     };
-    h += "<table class=\"kv context\">\n";
-    for (const auto& f : facts) {
-      std::string value;
-      if (f.paths.empty()) {  // iterations x runs from the config
-        const auto* it = c.at({"config", "iterations"});
-        const auto* ru = c.at({"config", "runs"});
-        if (it && ru)
-          value = html_escape(it->to_text() + " iterations \xC3\x97 " + ru->to_text() + " runs");
-      }
-      for (const auto& p : f.paths) {
-        const JsonValue* v = &c;
-        for (const char* k : p) {
-          v = v->find(k);
-          if (!v) break;
-        }
-        if (v && !v->is_null()) {
-          value = json_html(*v);
-          break;
-        }
-      }
-      if (!value.empty())
-        h += "<tr><th>" + html_escape(f.label) + "</th><td>" + value + "</td></tr>\n";
+
+    add("edpbench version", first_of(c, {{"edpbench_version"}, {"version"}}));
+    if (auto* v = c.find("complete"); v && v->type == JsonValue::Type::boolean)
+      add_text("Sweep complete", v->boolean ? "yes" : "no (interrupted; continue with --resume)");
+    add("Board", first_of(c, {{"board", "model"}, {"board_model"}}));
+    add("SoC", first_of(c, {{"board", "soc"}}));
+    add("L4T", first_of(c, {{"board", "l4t"}, {"board", "l4t_release"}, {"l4t"}}));
+    if (const JsonValue* nv = first_of(c, {{"board", "nvpmodel"}, {"nvpmodel"}})) {
+      const JsonValue* mode = nv->find("mode");
+      if (!mode || mode->is_null()) mode = nv->find("name");
+      const JsonValue* id = nv->find("id");
+      if (mode && !mode->is_null())
+        add_text("nvpmodel",
+                 mode->to_text() + (id && !id->is_null() ? " (mode " + id->to_text() + ")" : ""));
+      else if (!nv->is_object())
+        add("nvpmodel", nv);
     }
+    add("Jetson clocks", first_of(c, {{"board", "jetson_clocks"}}));
+    add("Host", first_of(c, {{"host"}}));
+    add("CPU clusters",
+        first_of(c, {{"board", "clusters"}, {"cpu", "clusters"}, {"cpu_clusters"}}));
+    if (const JsonValue* cpus = first_of(c, {{"board", "cpus"}}); cpus && cpus->is_array()) {
+      const std::string summary = cpus_summary(*cpus);
+      if (!summary.empty()) rows.emplace_back("CPUs: governor, clock", summary);
+    }
+    add("CPU governors", first_of(c, {{"cpu", "governors"}, {"governors"}}));
+    add("Clocks", first_of(c, {{"clocks"}}));
+    // The GPU as the CUDA backend reported it, and its devfreq clock.
+    if (const JsonValue* be = c.find("backends"); be && be->is_object())
+      for (const auto& [device, facts] : be->object)
+        if (const JsonValue* name = facts.find("gpu")) {
+          std::string g = name->to_text();
+          if (auto* cc = facts.find("compute_capability")) g += ", compute " + cc->to_text();
+          if (auto* sm = facts.find("sm_count")) g += ", " + sm->to_text() + " SMs";
+          add_text("GPU (" + device + ")", g);
+        }
+    if (const JsonValue* g = c.at({"board", "gpu"}); g && g->is_object()) {
+      std::vector<std::string> parts;
+      if (auto* v = g->find("cur_hz"); v && v->type == JsonValue::Type::number)
+        parts.push_back(mhz(v->number, 1e6));
+      if (auto* v = g->find("max_hz"); v && v->type == JsonValue::Type::number)
+        parts.push_back("max " + mhz(v->number, 1e6));
+      if (auto* v = g->find("governor"); v && !v->is_null()) parts.push_back(v->to_text());
+      add_text("GPU clock", join(parts));
+    }
+    add("GPU", first_of(c, {{"gpu"}}));
+    if (auto* v = first_of(c, {{"board", "emc_hz"}}); v && v->type == JsonValue::Type::number)
+      add_text("Memory (EMC) clock", mhz(v->number, 1e6));
+    if (const JsonValue* th = first_of(c, {{"board", "thermal"}}); th && th->is_array()) {
+      std::vector<std::string> zones;
+      for (const auto& z : th->array) {
+        const JsonValue* type = z.find("type");
+        const JsonValue* t = z.find("temp_c");
+        if (type && t && t->type == JsonValue::Type::number)
+          zones.push_back(type->to_text() + " " + fmt(t->number, "%.1f") +
+                          " \xC2\xB0"
+                          "C");
+      }
+      add_text("Temperatures at the end", join(zones));
+    }
+    add("Libraries", first_of(c, {{"libraries"}}));
+    add("Build", first_of(c, {{"build"}}));
+    add("Power source", first_of(c, {{"power", "source"}, {"power_source"}}));
+    add("Energy (total) rails", first_of(c, {{"power", "total_rails"}}));
+    add("Rails read", first_of(c, {{"power", "rails"}}));
+    add("Sample rate (Hz)", first_of(c, {{"power", "rate_hz"}}));
+    add("Sensor update interval (s)", first_of(c, {{"power", "update_interval_s"}}));
+    add("Idle baseline, total (W)", first_of(c, {{"power", "baseline_total_w"}}));
+    add("Sampler", first_of(c, {{"power", "sampler"}}));
+    add("Power warning", first_of(c, {{"power", "warning"}}));
+    add("Config", first_of(c, {{"config", "name"}, {"config_file"}}));
+    if (const auto* it = c.at({"config", "iterations"}))
+      if (const auto* ru = c.at({"config", "runs"}))
+        add_text("Iterations \xC3\x97 runs",
+                 it->to_text() + " iterations \xC3\x97 " + ru->to_text() + " runs");
+    add("Start time", first_of(c, {{"start_time"}}));
+    add("End time", first_of(c, {{"end_time"}}));
+
+    h += "<table class=\"kv context\">\n";
+    for (const auto& [label, value] : rows)
+      if (!value.empty())
+        h += "<tr><th>" + html_escape(label) + "</th><td>" + value + "</td></tr>\n";
     h += "</table>\n";
-    const JsonValue* baseline = c.at({"power", "baseline_w"});
-    if (!baseline) baseline = c.find("baseline_w");
+
+    const JsonValue* baseline = first_of(c, {{"power", "baseline_w"}, {"baseline_w"}});
     if (baseline && baseline->is_object() && !baseline->object.empty()) {
       h += "<h3>Idle baseline power per rail</h3>\n<table class=\"baseline\"><tr><th>Rail</th>"
            "<th>Idle power (W)</th></tr>\n";
@@ -612,6 +737,9 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
     } else {
       h += "<p class=\"note\">No idle baseline power recorded.</p>\n";
     }
+    if (const JsonValue* y = c.find("config_yaml"); y && y->type == JsonValue::Type::string)
+      h += "<details><summary>Configuration (resolved YAML)</summary>\n<pre>" +
+           html_escape(y->string) + "</pre>\n</details>\n";
     h += "<details><summary>Full context.json</summary>\n" + json_html(c) + "\n</details>\n";
     return h;
   }

@@ -139,13 +139,41 @@ TEST_CASE("the recommendation table (objective EDP) is in the report", "[report]
 }
 
 TEST_CASE("the context shows board, L4T, nvpmodel, clocks, power and baseline", "[report]") {
+  // tx2_sweep/context.json has the layout `edpbench run` writes.
   const std::string ctx = between(sweep_html(), "<h2>Context</h2>", "</footer>");
-  for (const char* s :
-       {"NVIDIA Jetson TX2 Developer Kit", "R32.7.4", "name: MAXN", "gpu_mhz: 1300",
-        "schedutil (cpu0, cpu1, cpu2, cpu3, cpu4, cpu5)", "jetson", "0.1.0", "2026-11-19T21:04:11Z",
-        "2026-11-20T14:47:52Z", "NVIDIA Tegra X2", "Idle baseline power per rail"})
+  for (const char* s : {"NVIDIA Jetson TX2 Developer Kit",
+                        "tegra186",
+                        "R32.7.4",
+                        "MAXN (mode 0)",
+                        "a57 (cpu 0, 3, 4, 5): schedutil, 2035 MHz (max 2035 MHz)",
+                        "denver (cpu 1, 2): schedutil, 2035 MHz (max 2035 MHz)",
+                        "a57: 0, 3, 4, 5; denver: 1, 2",
+                        "NVIDIA Tegra X2, compute 6.2, 2 SMs",
+                        "1300 MHz, max 1300 MHz, nvhost_podgov",
+                        "Memory (EMC) clock</th><td>1866 MHz",
+                        "GPU-therm 39.5 \xC2\xB0"
+                        "C",
+                        "jetson",
+                        "VDD_IN,VDD_SYS_CPU",
+                        "0.1.0",
+                        "Sweep complete</th><td>yes",
+                        "2026-11-19T21:04:11Z",
+                        "2026-11-20T14:47:52Z",
+                        "Idle baseline power per rail",
+                        "Configuration (resolved YAML)",
+                        "<pre>name: default\niterations: 500"})
     CHECK(contains(ctx, s));
   CHECK(contains(between(ctx, "<table class=\"baseline\">", "</table>"), "2.351"));
+}
+
+TEST_CASE("a loosely structured context.json is shown as far as it goes", "[report]") {
+  const std::string html = render_html_report(load_report_data(kNoSensorDir));
+  const std::string ctx = between(html, "<h2>Context</h2>", "</footer>");
+  for (const char* s : {"R32.7.4", "MAXN (mode 0)", "gpu_mhz: 1300",
+                        "schedutil (cpu0, cpu1, cpu2, cpu3, cpu4, cpu5)", "hostname: tx2-lab-03",
+                        "name: NVIDIA Tegra X2", "no power sensor found", "500 iterations"})
+    CHECK(contains(ctx, s));
+  CHECK(contains(ctx, "No idle baseline power recorded."));
 }
 
 TEST_CASE("failed and skipped configurations are listed with their note", "[report]") {
