@@ -159,7 +159,10 @@ h2 { font-size: 19px; margin: 28px 0 8px; border-bottom: 2px solid #ddd; padding
 figure { margin: 10px 0 18px; }
 figcaption { color: #555; font-size: 13px; }
 svg.chart { max-width: 100%; height: auto; border: 1px solid #e4e4e4; }
-table { border-collapse: collapse; margin: 6px 0 12px; font-size: 12.5px; }
+table { border-collapse: collapse; margin: 6px 0 12px; font-size: 12px; }
+table.results td, table.results th { padding: 3px 5px; }
+table.results td:last-child { min-width: 9em; }
+table.results .note { font-size: 11px; }
 th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: left; vertical-align: top; }
 th { background: #f3f4f6; }
 td.nowrap { white-space: nowrap; }
@@ -476,9 +479,9 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
       if (truthy(t.get(r, "diverged"))) flags.push_back("diverged");
       if (truthy(t.get(r, "low_confidence"))) flags.push_back("low confidence");
       if (auto low = number(t.get(r, "low_confidence_runs")); low && *low > 0)
-        flags.push_back("low confidence in " + fmt(*low, "%.0f") + " run(s)");
+        flags.push_back("low confidence: " + fmt(*low, "%.0f") + (*low == 1 ? " run" : " runs"));
       if (auto th = number(t.get(r, "throttled_runs")); th && *th > 0)
-        flags.push_back("throttled in " + fmt(*th, "%.0f") + " run(s)");
+        flags.push_back("throttled: " + fmt(*th, "%.0f") + (*th == 1 ? " run" : " runs"));
       h += "<td>" + html_escape(join(flags)) + "</td></tr>\n";
     }
     h += "</table></div>\n";
