@@ -40,7 +40,7 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   const CsvTable results = load_results_csv(a.results);
   const auto recs = recommend(results, options);
   if (!any_decided(recs)) {
-    std::cerr << recommendations_text(recs, options);
+    if (!recs.empty()) std::cerr << recommendations_text(recs, options);
     std::cerr << "edpbench: error: no (workload, size) in " << a.results << " could be decided"
               << (recs.empty() ? ": the file has no configurations" : " (see the notes above)")
               << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";

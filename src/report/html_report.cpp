@@ -3,6 +3,8 @@
 // carries everything inline so it can be mailed or archived as one file.
 #include "report/html_report.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -231,7 +233,12 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
   std::string notices() {
     const CsvTable& t = d_.results;
     std::string h;
-    if (!energy_measured_) {
+    if (!status_count_.count("ok")) {
+      h += std::string("<p class=\"notice\"><b>") +
+           (t.rows.empty() ? "results.csv has no configurations"
+                           : "No configuration finished successfully") +
+           "</b>: there is nothing to plot or recommend.</p>\n";
+    } else if (!energy_measured_) {
       h += "<p class=\"notice\"><b>Energy was not measured</b> (power source: " +
            html_escape(power_sources_.empty() ? std::string("none") : join(power_sources_)) +
            "): the figures show time only, and the recommendation below is by time. "
@@ -759,7 +766,8 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
 ReportData load_report_data(const std::string& dir) {
   if (!is_dir(dir)) throw UsageError("results directory " + dir + " does not exist");
   ReportData d;
-  d.title = base_name(dir);
+  char resolved[PATH_MAX];
+  d.title = base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
   const std::string results = dir + "/results.csv";
   if (!is_file(results))
     throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");

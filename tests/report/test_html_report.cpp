@@ -215,6 +215,18 @@ TEST_CASE("missing or broken runs.csv and context.json only add warnings", "[rep
   CHECK(contains(html, "context.json is unreadable"));
 }
 
+TEST_CASE("a results.csv with only a header gives a page that says so", "[report]") {
+  const std::string dir = make_temp_dir();
+  const std::string results = read_all(kSweepDir + "/results.csv");
+  write_all(dir + "/results.csv", results.substr(0, results.find('\n') + 1));
+  const ReportData d = load_report_data(dir);
+  CHECK(d.title == dir.substr(dir.rfind('/') + 1));
+  const std::string html = render_html_report(d);
+  CHECK(contains(html, "results.csv has no configurations"));
+  CHECK_FALSE(contains(html, "Energy was not measured"));
+  CHECK(count(html, "<svg") == 0);
+}
+
 TEST_CASE("a directory without results.csv is a usage error", "[report]") {
   CHECK_THROWS_AS(load_report_data("/nonexistent/dir"), edp::UsageError);
   const std::string dir = make_temp_dir();
