@@ -357,7 +357,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
       h += "<figure id=\"fig-" + m.stem + "\">\n" + render_bar_chart_svg(chart) + "<figcaption>" +
            html_escape(caption) + "</figcaption>\n</figure>\n";
     }
-    if (!energy_measured_)
+    if (!energy_measured_ && status_count_.count("ok"))
       h += "<p class=\"note\">Energy and EDP figures are left out: energy was not measured.</p>\n";
     return h;
   }
@@ -367,7 +367,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
     opt.objective = Objective::edp;
     auto recs = recommend(d_.results, opt);
     std::string h = "<h2>Recommendation</h2>\n";
-    if (!energy_measured_) {
+    if (!energy_measured_ && status_count_.count("ok")) {
       opt.objective = Objective::time;
       recs = recommend(d_.results, opt);
       h += "<p>Energy was not measured, so this recommendation minimises <b>time</b> instead of "
