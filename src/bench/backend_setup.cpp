@@ -1,0 +1,43 @@
+#include "bench/backend_setup.h"
+
+#include "workloads/cpu_backend.h"
+#include "workloads/cuda_factory.h"
+#include "workloads/reference_backend.h"
+
+namespace edp::bench {
+
+BackendSetup make_backend_for(const DeviceSpec& dev, const SizeSpec& size, const Config& cfg,
+                              const platform::Platform& platform) {
+  BackendSetup out;
+  if (dev.kind == "reference") {
+    out.backend = make_reference_backend();
+    out.threads = 1;
+    return out;
+  }
+  if (dev.kind == "gpu") {
+    const std::string why = cuda_unavailable_reason(dev.index);
+    if (!why.empty()) {
+      out.skip_reason = "gpu " + std::to_string(dev.index) + " unavailable: " + why;
+      return out;
+    }
+    CudaOptions o;
+    o.device_index = dev.index;
+    o.relu = cfg.gpu.relu;
+    out.backend = make_cuda_backend(o);
+    return out;
+  }
+  CpuOptions o;
+  o.cpus = platform::resolve_cpu_set(platform, dev.cpus);
+  o.threads = dev.threads;
+  o.gemm = dev.gemm;
+  // The two GEMMs that dominate every workload (DESIGN §2): h = x w1 and the
+  // weight gradient x^T grad_h, timed to choose between Eigen and OpenBLAS.
+  o.probe_shapes = {{Trans::N, Trans::N, size.n, size.h, size.d_in},
+                    {Trans::T, Trans::N, size.d_in, size.h, size.n}};
+  out.cpus = o.cpus;
+  out.threads = o.threads > 0 ? o.threads : static_cast<int>(o.cpus.size());
+  out.backend = make_cpu_backend(o);
+  return out;
+}
+
+}  // namespace edp::bench

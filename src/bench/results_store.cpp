@@ -1,0 +1,129 @@
+#include "bench/results_store.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/atomic_file.h"
+#include "common/errors.h"
+#include "report/results_csv.h"
+
+namespace edp::bench {
+
+namespace {
+
+bool exists(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0;
+}
+
+void make_dirs(const std::string& dir) {
+  std::string partial;
+  std::stringstream ss(dir);
+  std::string part;
+  if (!dir.empty() && dir[0] == '/') partial = "/";
+  while (std::getline(ss, part, '/')) {
+    if (part.empty()) continue;
+    partial += part + "/";
+    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
+      throw std::runtime_error("cannot create directory " + partial + ": " + std::strerror(errno));
+  }
+}
+
+std::string read_all(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Loads a CSV written by an earlier run, checking it has our header.
+report::CsvTable load_table(const std::string& path, const std::vector<std::string>& columns) {
+  report::CsvTable t;
+  if (!exists(path)) {
+    t.header = columns;
+    return t;
+  }
+  t = report::read_csv_file(path);
+  if (t.header != columns)
+    throw UsageError(path + " was written by a different edpbench version (its columns differ); "
+                            "resume into a new --out directory instead");
+  return t;
+}
+
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::stringstream sa(a), sb(b);
+  std::string la, lb;
+  int line = 0;
+  while (true) {
+    ++line;
+    const bool ga = static_cast<bool>(std::getline(sa, la));
+    const bool gb = static_cast<bool>(std::getline(sb, lb));
+    if (!ga && !gb) return "";
+    if (!ga) la = "<end>";
+    if (!gb) lb = "<end>";
+    if (la != lb) return "line " + std::to_string(line) + ": sweep has '" + la + "', now '" + lb + "'";
+  }
+}
+
+std::string serialise(const report::CsvTable& t) {
+  std::string out = report::csv_line(t.header);
+  for (const auto& r : t.rows) out += report::csv_line(r);
+  return out;
+}
+
+}  // namespace
+
+ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool resume)
+    : dir_(std::move(dir)) {
+  make_dirs(dir_);
+  const std::string cfg_path = path("config.yaml");
+  const bool have_sweep = exists(path("results.csv")) || exists(cfg_path);
+  if (have_sweep && !resume)
+    throw UsageError(dir_ + " already holds a sweep; use --resume to continue it, or choose "
+                            "another --out directory");
+  if (resume && exists(cfg_path)) {
+    const std::string old = read_all(cfg_path);
+    if (old != config_yaml)
+      throw UsageError("--resume: the configuration differs from the one the sweep in " + dir_ +
+                       " used (" + first_difference(old, config_yaml) +
+                       "); run with the same config and filters, or use a new --out directory");
+  }
+  results_ = load_table(path("results.csv"), report::results_columns());
+  runs_ = load_table(path("runs.csv"), report::runs_columns());
+  rails_ = load_table(path("rails.csv"), report::rails_columns());
+  for (const auto& r : results_.rows) done_.insert({r[0], r[1], r[6]});
+  auto keep_completed = [this](report::CsvTable& t) {
+    std::vector<std::vector<std::string>> kept;
+    for (auto& r : t.rows)
+      if (done(r[0], r[1], r[2])) kept.push_back(std::move(r));
+    t.rows = std::move(kept);
+  };
+  keep_completed(runs_);
+  keep_completed(rails_);
+  write_file_atomic(cfg_path, config_yaml);
+}
+
+bool ResultsStore::done(const std::string& workload, const std::string& size,
+                        const std::string& device) const {
+  return done_.count({workload, size, device}) > 0;
+}
+
+void ResultsStore::append(const report::ConfigRecord& c) {
+  results_.rows.push_back(report::results_row(c));
+  for (auto& r : report::runs_rows(c)) runs_.rows.push_back(std::move(r));
+  for (auto& r : report::rails_rows(c)) rails_.rows.push_back(std::move(r));
+  done_.insert({c.workload, c.size, c.device});
+}
+
+void ResultsStore::flush(const std::string& context_json) const {
+  write_file_atomic(path("runs.csv"), serialise(runs_));
+  write_file_atomic(path("rails.csv"), serialise(rails_));
+  write_file_atomic(path("context.json"), context_json);
+  write_file_atomic(path("results.csv"), serialise(results_));
+}
+
+}  // namespace edp::bench

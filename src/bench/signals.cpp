@@ -1,0 +1,24 @@
+#include "bench/signals.h"
+
+#include <csignal>
+
+namespace edp::bench {
+
+namespace {
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_stop(int sig) { g_signal = sig; }
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a sleeping wait returns early
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int stop_signal() { return g_signal; }
+void reset_stop_signal() { g_signal = 0; }
+
+}  // namespace edp::bench

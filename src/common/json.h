@@ -1,0 +1,33 @@
+// A minimal JSON object builder for context.json: keys keep their insertion
+// order, strings are escaped per RFC 8259, NaN becomes null.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace edp {
+
+std::string json_string(const std::string& s);
+std::string json_number(double v);
+
+class JsonObject {
+ public:
+  JsonObject& set(const std::string& key, const std::string& value);
+  JsonObject& set(const std::string& key, const char* value) { return set(key, std::string(value)); }
+  JsonObject& set(const std::string& key, double value);
+  JsonObject& set(const std::string& key, int value) { return set(key, static_cast<double>(value)); }
+  JsonObject& set(const std::string& key, bool value);
+  JsonObject& set(const std::string& key, const JsonObject& value);
+  JsonObject& set(const std::string& key, const std::map<std::string, std::string>& value);
+  JsonObject& set(const std::string& key, const std::map<std::string, double>& value);
+  // `json` must already be valid JSON (an object from another module).
+  JsonObject& set_raw(const std::string& key, const std::string& json);
+  std::string str(int indent = 2, int depth = 0) const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> fields_;  // key, serialised value
+};
+
+}  // namespace edp

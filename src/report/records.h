@@ -1,0 +1,53 @@
+// Plain records the runner fills and the writers only read (google/benchmark
+// style). Units are in every name; NaN means "not measured".
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace edp::report {
+
+struct RailEnergy {
+  std::string rail;
+  double energy_j = NAN;
+  double power_w_mean = NAN;
+};
+
+struct RunRecord {
+  int run = 0;                    // 1-based
+  double time_s = NAN;            // wall time of `iterations` steps, device synchronised
+  double gpu_time_s = NAN;        // CUDA-event time of the same steps, if any
+  double energy_j = NAN;          // on the total rails
+  double dynamic_energy_j = NAN;  // energy - idle power x time
+  double power_w_mean = NAN;
+  double edp_js = NAN;   // energy_j * time_s
+  uint64_t samples = 0;  // sampler ticks inside the window
+  double update_interval_s = NAN;
+  double final_loss = NAN;
+  int blocks = 1;               // iteration blocks repeated to reach min_run_s
+  bool low_confidence = false;  // window shorter than 10 sensor updates
+  bool throttled = false;       // a clock fell below nominal during the run
+  double start_temp_c = NAN, end_temp_c = NAN;
+  std::vector<RailEnergy> rails;
+  std::string note;
+};
+
+struct ConfigRecord {
+  std::string workload, size, device;
+  int64_t n = 0, d_in = 0, h = 0, d_out = 0;
+  int threads = 0;
+  int iterations = 0, runs = 0;
+  std::string status = "ok";  // ok | failed | skipped
+  double setup_s = NAN;
+  double gflop_per_iteration = NAN;
+  double initial_loss = NAN;
+  bool diverged = false;
+  std::string power_source = "none";
+  std::string energy_rails;  // "VDD_IN" or "package-0+gpu0"
+  std::string note;
+  std::vector<RunRecord> run_records;
+};
+
+}  // namespace edp::report

@@ -1,0 +1,23 @@
+// The rows of results.csv, runs.csv and rails.csv (DESIGN §5). The column
+// lists are the contract: the required columns come first, in order, and
+// extra columns only ever follow them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/records.h"
+
+namespace edp::report {
+
+const std::vector<std::string>& results_columns();
+const std::vector<std::string>& runs_columns();
+const std::vector<std::string>& rails_columns();
+
+// One results.csv row: statistics over the runs (mean, std, 95% CI, median,
+// min) of time, energy, dynamic energy and EDP (EDP averaged per run).
+std::vector<std::string> results_row(const ConfigRecord& c);
+std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c);
+std::vector<std::vector<std::string>> rails_rows(const ConfigRecord& c);
+
+}  // namespace edp::report

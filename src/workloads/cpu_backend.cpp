@@ -1,0 +1,345 @@
+#include "workloads/cpu_backend.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include "edpbench/config.h"
+#include "workloads/host_pool.h"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <pmmintrin.h>
+#include <xmmintrin.h>
+#endif
+#if EDPBENCH_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace edp {
+
+void enable_flush_to_zero() {
+#if defined(__x86_64__) || defined(__i386__)
+  _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+  _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+#elif defined(__aarch64__)
+  // FPCR.FZ (bit 24) flushes denormal inputs and outputs to zero (Arm ARM,
+  // "FPCR, Floating-point Control Register").
+  uint64_t fpcr;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+  fpcr |= (uint64_t{1} << 24);
+  __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+#endif
+}
+
+bool cpu_has_openblas() { return EDPBENCH_HAVE_OPENBLAS != 0; }
+
+namespace {
+
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatMap = Eigen::Map<RowMatrix, Eigen::Aligned64>;
+using ConstMatMap = Eigen::Map<const RowMatrix, Eigen::Aligned64>;
+using ArrMap = Eigen::Map<Eigen::ArrayXf>;
+using ConstArrMap = Eigen::Map<const Eigen::ArrayXf>;
+
+// Below this many elements an element-wise op runs on the calling thread:
+// waking the team costs more than the work.
+constexpr int64_t kParallelMin = 1 << 15;
+
+int online_cpus() {
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+class CpuBackend final : public Backend {
+ public:
+  explicit CpuBackend(const CpuOptions& o) : cpus_(o.cpus) {
+    threads_ = o.threads > 0 ? o.threads
+                             : (cpus_.empty() ? online_cpus() : static_cast<int>(cpus_.size()));
+    ::pthread_getaffinity_np(::pthread_self(), sizeof(saved_mask_), &saved_mask_);
+    pin_team();
+    if (o.gemm == "eigen" || o.gemm == "openblas") {
+      if (o.gemm == "openblas" && !cpu_has_openblas())
+        throw std::runtime_error(
+            "cpu gemm: openblas requested but this build has no OpenBLAS "
+            "(install libopenblas-dev and reconfigure, or use gemm: eigen|auto)");
+      use_openblas_ = o.gemm == "openblas";
+      gemm_choice_ = o.gemm + " (configured)";
+    } else if (o.gemm == "auto") {
+      choose_gemm(o.probe_shapes);
+    } else {
+      throw std::invalid_argument("cpu gemm: unknown path '" + o.gemm +
+                                  "' (expected auto, eigen or openblas)");
+    }
+  }
+
+  ~CpuBackend() override {
+    // Give the calling thread back the CPUs it had before this backend.
+    ::pthread_setaffinity_np(::pthread_self(), sizeof(saved_mask_), &saved_mask_);
+  }
+
+  std::string name() const override { return "cpu"; }
+
+  std::map<std::string, std::string> describe() const override {
+    std::string cpus;
+    for (int c : cpus_) cpus += (cpus.empty() ? "" : ",") + std::to_string(c);
+    std::map<std::string, std::string> d{
+        {"backend", "cpu"},
+        {"threads", std::to_string(threads_)},
+        {"cpus", cpus.empty() ? "unpinned" : cpus},
+        {"gemm_path", use_openblas_ ? "openblas" : "eigen"},
+        {"gemm_choice", gemm_choice_},
+        {"eigen_version", std::to_string(EIGEN_WORLD_VERSION) + "." +
+                              std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                              std::to_string(EIGEN_MINOR_VERSION)},
+        {"eigen_simd", Eigen::SimdInstructionSetsInUse()},
+        {"flush_to_zero", "on"}};
+#if EDPBENCH_HAVE_OPENBLAS
+    d["openblas_config"] = openblas_get_config();
+#endif
+    return d;
+  }
+
+  Tensor empty(int64_t rows, int64_t cols) override { return pool_->allocate(rows, cols); }
+  void upload(const float* host, Tensor& t) override {
+    std::memcpy(t.data(), host, sizeof(float) * t.numel());
+  }
+  void download(const Tensor& t, float* host) override {
+    std::memcpy(host, t.data(), sizeof(float) * t.numel());
+  }
+  void fill(Tensor& t, float value) override {
+    for_chunks(t.numel(), [&](int64_t b, int64_t n) { arr(t, b, n).setConstant(value); });
+  }
+  void copy(const Tensor& src, Tensor& dst) override {
+    check_same_shape("copy", src, dst);
+    for_chunks(src.numel(), [&](int64_t b, int64_t n) { arr(dst, b, n) = carr(src, b, n); });
+  }
+
+  void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
+            Tensor& c) override {
+    check_gemm_shapes(ta, tb, a, b, c);
+    if (use_openblas_)
+      gemm_openblas(ta, tb, alpha, a, b, beta, c);
+    else
+      gemm_eigen(ta, tb, alpha, a, b, beta, c);
+  }
+
+  void axpy(float alpha, const Tensor& x, Tensor& y) override {
+    check_same_shape("axpy", x, y);
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) { arr(y, b, n) += alpha * carr(x, b, n); });
+  }
+  void relu(const Tensor& x, Tensor& y) override {
+    check_same_shape("relu", x, y);
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) { arr(y, b, n) = carr(x, b, n).max(0.0f); });
+  }
+  void relu_backward(const Tensor& gy, const Tensor& x, Tensor& gx) override {
+    check_same_shape("relu_backward", gy, x);
+    check_same_shape("relu_backward", x, gx);
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) {
+      arr(gx, b, n) = (carr(x, b, n) < 0.0f).select(0.0f, carr(gy, b, n));
+    });
+  }
+  void sub(const Tensor& a, const Tensor& b, Tensor& out) override {
+    check_same_shape("sub", a, b);
+    check_same_shape("sub", a, out);
+    for_chunks(a.numel(),
+               [&](int64_t s, int64_t n) { arr(out, s, n) = carr(a, s, n) - carr(b, s, n); });
+  }
+  void mul(const Tensor& a, const Tensor& b, Tensor& out) override {
+    check_same_shape("mul", a, b);
+    check_same_shape("mul", a, out);
+    for_chunks(a.numel(),
+               [&](int64_t s, int64_t n) { arr(out, s, n) = carr(a, s, n) * carr(b, s, n); });
+  }
+  void scale(const Tensor& x, float alpha, Tensor& out) override {
+    check_same_shape("scale", x, out);
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) { arr(out, b, n) = alpha * carr(x, b, n); });
+  }
+  void square(const Tensor& x, Tensor& out) override {
+    check_same_shape("square", x, out);
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) { arr(out, b, n) = carr(x, b, n).square(); });
+  }
+  void broadcast(const Tensor& s, Tensor& out) override {
+    check_scalar("broadcast", s);
+    const float v = s.data()[0];
+    for_chunks(out.numel(), [&](int64_t b, int64_t n) { arr(out, b, n).setConstant(v); });
+  }
+  void sum(const Tensor& x, Tensor& out) override {
+    check_scalar("sum", out);
+    out.data()[0] = static_cast<float>(reduce(x.numel(), [&](int64_t b, int64_t n) {
+      return carr(x, b, n).cast<double>().sum();
+    }));
+  }
+  void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) override {
+    check_same_shape("sub_square_sum", a, b);
+    check_same_shape("sub_square_sum", a, diff);
+    check_scalar("sub_square_sum", out);
+    out.data()[0] = static_cast<float>(reduce(a.numel(), [&](int64_t s, int64_t n) {
+      auto d = arr(diff, s, n);
+      d = carr(a, s, n) - carr(b, s, n);
+      return d.cast<double>().square().sum();
+    }));
+  }
+  float read_scalar(const Tensor& s) override {
+    check_scalar("read_scalar", s);
+    return s.data()[0];
+  }
+  void synchronize() override {}
+
+ private:
+  static ArrMap arr(Tensor& t, int64_t begin, int64_t n) { return ArrMap(t.data() + begin, n); }
+  static ConstArrMap carr(const Tensor& t, int64_t begin, int64_t n) {
+    return ConstArrMap(t.data() + begin, n);
+  }
+
+  // Splits [0, n) into one contiguous chunk per thread (cache-line aligned).
+  template <class F>
+  void for_chunks(int64_t n, F f) {
+    if (n < kParallelMin || threads_ == 1) {
+      f(0, n);
+      return;
+    }
+    const int64_t per = ((n + threads_ - 1) / threads_ + 15) / 16 * 16;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int t = 0; t < threads_; ++t) {
+      const int64_t b = t * per;
+      if (b < n) f(b, std::min(per, n - b));
+    }
+  }
+
+  template <class F>
+  double reduce(int64_t n, F f) {
+    if (n < kParallelMin || threads_ == 1) return f(0, n);
+    const int64_t per = ((n + threads_ - 1) / threads_ + 15) / 16 * 16;
+    std::vector<double> partial(static_cast<size_t>(threads_), 0.0);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int t = 0; t < threads_; ++t) {
+      const int64_t b = t * per;
+      if (b < n) partial[static_cast<size_t>(t)] = f(b, std::min(per, n - b));
+    }
+    double total = 0;
+    for (double p : partial) total += p;  // fixed order: deterministic
+    return total;
+  }
+
+  // Pins OpenMP worker i to cpus[i % size] and turns on FTZ/DAZ in every
+  // worker (MXCSR/FPCR are per thread). libgomp reuses the same pool threads
+  // for later teams of the same size, which Eigen's GEMM also uses.
+  void pin_team() {
+    auto setup = [this](int tid) {
+      enable_flush_to_zero();
+      if (cpus_.empty()) return;
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpus_[static_cast<size_t>(tid) % cpus_.size()], &set);
+      ::pthread_setaffinity_np(::pthread_self(), sizeof(set), &set);
+    };
+#if defined(_OPENMP)
+#pragma omp parallel num_threads(threads_)
+    setup(omp_get_thread_num());
+#else
+    setup(0);
+#endif
+  }
+
+  void gemm_eigen(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
+                  Tensor& c) {
+    Eigen::setNbThreads(threads_);
+    ConstMatMap A(a.data(), a.rows(), a.cols());
+    ConstMatMap B(b.data(), b.rows(), b.cols());
+    MatMap C(c.data(), c.rows(), c.cols());
+    if (beta == 0.0f) {
+      C.setZero();  // C may hold NaN, which 0 * C would keep
+    } else if (beta != 1.0f) {
+      C *= beta;
+    }
+    // Each branch is one GEMM call that accumulates into C (no temporary).
+    if (ta == Trans::N && tb == Trans::N)
+      C.noalias() += alpha * A * B;
+    else if (ta == Trans::T && tb == Trans::N)
+      C.noalias() += alpha * A.transpose() * B;
+    else if (ta == Trans::N && tb == Trans::T)
+      C.noalias() += alpha * A * B.transpose();
+    else
+      C.noalias() += alpha * A.transpose() * B.transpose();
+  }
+
+  void gemm_openblas([[maybe_unused]] Trans ta, [[maybe_unused]] Trans tb,
+                     [[maybe_unused]] float alpha, [[maybe_unused]] const Tensor& a,
+                     [[maybe_unused]] const Tensor& b, [[maybe_unused]] float beta,
+                     [[maybe_unused]] Tensor& c) {
+#if EDPBENCH_HAVE_OPENBLAS
+    openblas_set_num_threads(threads_);
+    const int m = static_cast<int>(c.rows()), n = static_cast<int>(c.cols());
+    const int k = static_cast<int>(ta == Trans::N ? a.cols() : a.rows());
+    cblas_sgemm(CblasRowMajor, ta == Trans::N ? CblasNoTrans : CblasTrans,
+                tb == Trans::N ? CblasNoTrans : CblasTrans, m, n, k, alpha, a.data(),
+                static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
+                n);
+#endif
+  }
+
+  // Times both GEMM paths on the configuration's own shapes and keeps the
+  // faster; the figures go into describe() and from there into context.json.
+  void choose_gemm(const std::vector<GemmShape>& shapes) {
+    if (!cpu_has_openblas() || shapes.empty()) {
+      use_openblas_ = false;
+      gemm_choice_ = cpu_has_openblas() ? "eigen (no shapes to measure)"
+                                        : "eigen (OpenBLAS not in this build)";
+      return;
+    }
+    auto time_path = [&](bool openblas) {
+      use_openblas_ = openblas;
+      double total = 0;
+      for (const GemmShape& s : shapes) {
+        Tensor a = ta_shape(s.ta, s.m, s.k), b = ta_shape(s.tb, s.k, s.n), c = empty(s.m, s.n);
+        fill(a, 0.5f);
+        fill(b, 0.25f);
+        double best = 1e300;
+        for (int rep = 0; rep < 3; ++rep) {  // first rep warms caches and thread pools
+          const auto t0 = std::chrono::steady_clock::now();
+          gemm(s.ta, s.tb, 1.0f, a, b, 0.0f, c);
+          const double dt =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          if (rep > 0) best = std::min(best, dt);
+        }
+        total += best;
+      }
+      return total;
+    };
+    const double eigen_s = time_path(false);
+    const double openblas_s = time_path(true);
+    use_openblas_ = openblas_s < eigen_s;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s (measured: eigen %.4f s, openblas %.4f s)",
+                  use_openblas_ ? "openblas" : "eigen", eigen_s, openblas_s);
+    gemm_choice_ = buf;
+  }
+
+  Tensor ta_shape(Trans t, int64_t rows, int64_t cols) {
+    return t == Trans::N ? empty(rows, cols) : empty(cols, rows);
+  }
+
+  std::vector<int> cpus_;
+  int threads_ = 1;
+  bool use_openblas_ = false;
+  std::string gemm_choice_;
+  cpu_set_t saved_mask_{};
+  std::shared_ptr<HostPool> pool_ = HostPool::create();
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend(const CpuOptions& options) {
+  return std::make_unique<CpuBackend>(options);
+}
+
+}  // namespace edp

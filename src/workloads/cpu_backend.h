@@ -1,0 +1,36 @@
+// The vectorised, multi-threaded CPU backend: Eigen for GEMM and element-wise
+// work, OpenMP threads pinned to a chosen CPU set, flush-to-zero and
+// denormals-are-zero on every worker, and optionally OpenBLAS for GEMM.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/backend.h"
+
+namespace edp {
+
+struct GemmShape {
+  Trans ta = Trans::N, tb = Trans::N;
+  int64_t m = 0, n = 0, k = 0;
+};
+
+struct CpuOptions {
+  int threads = 0;        // 0 = one per CPU in `cpus` (or per online CPU)
+  std::vector<int> cpus;  // pin worker i to cpus[i % size]; empty = no pinning
+  // "eigen", "openblas" or "auto": time both on `probe_shapes` and keep the
+  // faster (Eigen when OpenBLAS is not in the build).
+  std::string gemm = "auto";
+  std::vector<GemmShape> probe_shapes;
+};
+
+std::unique_ptr<Backend> make_cpu_backend(const CpuOptions& options);
+
+// Whether this build can use OpenBLAS for GEMM.
+bool cpu_has_openblas();
+
+// Enables flush-to-zero and denormals-are-zero for the calling thread.
+void enable_flush_to_zero();
+
+}  // namespace edp

@@ -1,0 +1,133 @@
+#include "workloads/reference_backend.h"
+
+#include <cstring>
+#include <vector>
+
+#include "workloads/host_pool.h"
+
+namespace edp {
+
+namespace {
+
+class ReferenceBackend final : public Backend {
+ public:
+  std::string name() const override { return "reference"; }
+  std::map<std::string, std::string> describe() const override {
+    return {{"backend", "reference"}, {"threads", "1"}, {"gemm_path", "naive loops"}};
+  }
+
+  Tensor empty(int64_t rows, int64_t cols) override { return pool_->allocate(rows, cols); }
+  void upload(const float* host, Tensor& t) override {
+    std::memcpy(t.data(), host, sizeof(float) * t.numel());
+  }
+  void download(const Tensor& t, float* host) override {
+    std::memcpy(host, t.data(), sizeof(float) * t.numel());
+  }
+  void fill(Tensor& t, float value) override {
+    for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = value;
+  }
+  void copy(const Tensor& src, Tensor& dst) override {
+    check_same_shape("copy", src, dst);
+    std::memmove(dst.data(), src.data(), sizeof(float) * src.numel());
+  }
+
+  void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
+            Tensor& c) override {
+    check_gemm_shapes(ta, tb, a, b, c);
+    const int64_t m = c.rows(), n = c.cols();
+    const int64_t k = ta == Trans::N ? a.cols() : a.rows();
+    const float* A = a.data();
+    const float* B = b.data();
+    auto at = [&](int64_t i, int64_t p) {
+      return ta == Trans::N ? A[i * a.cols() + p] : A[p * a.cols() + i];
+    };
+    auto bt = [&](int64_t p, int64_t j) {
+      return tb == Trans::N ? B[p * b.cols() + j] : B[j * b.cols() + p];
+    };
+    std::vector<double> acc(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i) {
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (int64_t p = 0; p < k; ++p) {
+        const double aip = at(i, p);
+        for (int64_t j = 0; j < n; ++j) acc[static_cast<size_t>(j)] += aip * bt(p, j);
+      }
+      float* crow = c.data() + i * n;
+      for (int64_t j = 0; j < n; ++j) {
+        const double prior = beta == 0.0f ? 0.0 : static_cast<double>(beta) * crow[j];
+        crow[j] = static_cast<float>(alpha * acc[static_cast<size_t>(j)] + prior);
+      }
+    }
+  }
+
+  void axpy(float alpha, const Tensor& x, Tensor& y) override {
+    check_same_shape("axpy", x, y);
+    for (int64_t i = 0; i < x.numel(); ++i) y.data()[i] += alpha * x.data()[i];
+  }
+  void relu(const Tensor& x, Tensor& y) override {
+    check_same_shape("relu", x, y);
+    for (int64_t i = 0; i < x.numel(); ++i) y.data()[i] = x.data()[i] > 0.0f ? x.data()[i] : 0.0f;
+  }
+  void relu_backward(const Tensor& gy, const Tensor& x, Tensor& gx) override {
+    check_same_shape("relu_backward", gy, x);
+    check_same_shape("relu_backward", x, gx);
+    for (int64_t i = 0; i < x.numel(); ++i) gx.data()[i] = x.data()[i] < 0.0f ? 0.0f : gy.data()[i];
+  }
+  void sub(const Tensor& a, const Tensor& b, Tensor& out) override {
+    binary("sub", a, b, out, [](float p, float q) { return p - q; });
+  }
+  void mul(const Tensor& a, const Tensor& b, Tensor& out) override {
+    binary("mul", a, b, out, [](float p, float q) { return p * q; });
+  }
+  void scale(const Tensor& x, float alpha, Tensor& out) override {
+    check_same_shape("scale", x, out);
+    for (int64_t i = 0; i < x.numel(); ++i) out.data()[i] = alpha * x.data()[i];
+  }
+  void square(const Tensor& x, Tensor& out) override {
+    check_same_shape("square", x, out);
+    for (int64_t i = 0; i < x.numel(); ++i) out.data()[i] = x.data()[i] * x.data()[i];
+  }
+  void broadcast(const Tensor& s, Tensor& out) override {
+    check_scalar("broadcast", s);
+    const float v = s.data()[0];
+    for (int64_t i = 0; i < out.numel(); ++i) out.data()[i] = v;
+  }
+  void sum(const Tensor& x, Tensor& out) override {
+    check_scalar("sum", out);
+    double acc = 0;
+    for (int64_t i = 0; i < x.numel(); ++i) acc += x.data()[i];
+    out.data()[0] = static_cast<float>(acc);
+  }
+  void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) override {
+    check_same_shape("sub_square_sum", a, b);
+    check_same_shape("sub_square_sum", a, diff);
+    check_scalar("sub_square_sum", out);
+    double acc = 0;
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      const float d = a.data()[i] - b.data()[i];
+      diff.data()[i] = d;
+      acc += static_cast<double>(d) * d;
+    }
+    out.data()[0] = static_cast<float>(acc);
+  }
+  float read_scalar(const Tensor& s) override {
+    check_scalar("read_scalar", s);
+    return s.data()[0];
+  }
+  void synchronize() override {}
+
+ private:
+  template <class F>
+  static void binary(const char* op, const Tensor& a, const Tensor& b, Tensor& out, F f) {
+    check_same_shape(op, a, b);
+    check_same_shape(op, a, out);
+    for (int64_t i = 0; i < a.numel(); ++i) out.data()[i] = f(a.data()[i], b.data()[i]);
+  }
+
+  std::shared_ptr<HostPool> pool_ = HostPool::create();
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_reference_backend() { return std::make_unique<ReferenceBackend>(); }
+
+}  // namespace edp

@@ -1,0 +1,82 @@
+// .npy round trip (and numpy's own reading of it), statistics against
+// hand-computed values, and RFC 4180 CSV quoting.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+
+#include "report/csv.h"
+#include "report/npy.h"
+#include "report/stats.h"
+#include "support/process.h"
+
+using namespace edp::report;
+
+TEST_CASE("npy files round-trip shape and values bit for bit", "[npy]") {
+  const std::string dir = edp::testing::temp_dir("npy");
+  std::vector<float> v{1.5f, -2.25f, 3e-38f, INFINITY, 0.0f, -0.0f};
+  write_npy(dir + "/a.npy", v.data(), {2, 3});
+  const NpyArray a = read_npy(dir + "/a.npy");
+  CHECK(a.shape == std::vector<int64_t>{2, 3});
+  REQUIRE(a.data.size() == v.size());
+  CHECK(std::memcmp(a.data.data(), v.data(), v.size() * sizeof(float)) == 0);
+  // The header is padded so that the data starts on a 64-byte boundary.
+  const std::string raw = edp::testing::slurp(dir + "/a.npy");
+  CHECK((raw.size() - v.size() * sizeof(float)) % 64 == 0);
+  CHECK(raw.compare(0, 6, "\x93NUMPY") == 0);
+}
+
+TEST_CASE("numpy.load reads the npy files edpbench writes", "[npy][python]") {
+  const auto probe = edp::testing::run("/usr/bin/python3 -c 'import numpy'");
+  if (probe.exit_code != 0) {
+    WARN("skipped: /usr/bin/python3 with numpy is not installed (apt-get install python3-numpy)");
+    return;
+  }
+  const std::string dir = edp::testing::temp_dir("npy-py");
+  std::vector<float> v{0.5f, 1.0f, 2.0f, 4.0f, 8.0f, 16.0f, 32.0f, 64.0f};
+  write_npy(dir + "/b.npy", v.data(), {4, 2});
+  write_npy(dir + "/c.npy", v.data(), {8});
+  const auto r = edp::testing::run(
+      "/usr/bin/python3 -c \"import numpy as np; a=np.load('" + dir + "/b.npy'); c=np.load('" +
+      dir + "/c.npy'); print(a.dtype, a.shape, a.flags['C_CONTIGUOUS'], float(a[3,1]), c.shape)\"");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "float32 (4, 2) True 64.0 (8,)\n");
+}
+
+TEST_CASE("statistics match hand-computed values", "[stats]") {
+  // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample variance 32/7.
+  const std::vector<double> v{2, 4, 4, 4, 5, 5, 7, 9};
+  CHECK(mean(v) == Approx(5.0));
+  CHECK(stddev(v) == Approx(std::sqrt(32.0 / 7.0)));
+  CHECK(median(v) == Approx(4.5));
+  // t(0.975, 7) = 2.365 -> CI half-width = 2.365 * 2.13809 / sqrt(8) = 1.78777
+  CHECK(ci95_half_width(v) == Approx(1.78777).epsilon(1e-4));
+  const Summary s = summarize(v);
+  CHECK(s.min == 2);
+  CHECK(s.max == 9);
+  CHECK(s.n == 8);
+}
+
+TEST_CASE("statistics define their edge cases", "[stats]") {
+  CHECK(std::isnan(mean({})));
+  CHECK(stddev({3.0}) == 0.0);
+  CHECK(ci95_half_width({3.0}) == 0.0);
+  CHECK(median({1, 3}) == 2.0);
+  CHECK(student_t975(1) == Approx(12.706));
+  CHECK(student_t975(9) == Approx(2.262));
+  CHECK(student_t975(60) == Approx(2.000).epsilon(1e-3));   // table value 2.000
+  CHECK(student_t975(120) == Approx(1.980).epsilon(1e-3));  // table value 1.980
+}
+
+TEST_CASE("csv quoting round-trips commas, quotes and newlines", "[csv]") {
+  const std::vector<std::string> row{"plain", "a,b", "say \"hi\"", "two\nlines", ""};
+  const std::string text = csv_line({"c1", "c2", "c3", "c4", "c5"}) + csv_line(row);
+  CHECK(csv_line(row) == "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n");
+  const CsvTable t = parse_csv(text);
+  REQUIRE(t.rows.size() == 1);
+  CHECK(t.rows[0] == row);
+  CHECK(t.get(0, "c2") == "a,b");
+  CHECK_THROWS_WITH(parse_csv("a,b\n1\n", "x.csv"),
+                    Catch::Contains("x.csv") && Catch::Contains("1 fields"));
+}

@@ -1,0 +1,56 @@
+// Runs the edpbench binary (or any command) for CLI tests and captures its
+// exit code, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace edp::testing {
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string temp_dir(const std::string& tag) {
+  std::string t = "/tmp/edpbench-test-" + tag + "-XXXXXX";
+  if (!::mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
+  return t;
+}
+
+// `args` is passed to /bin/sh, so quote paths with spaces yourself.
+inline Result run(const std::string& args) {
+  static int counter = 0;
+  const std::string base =
+      "/tmp/edpbench-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const std::string cmd = args + " >" + base + ".out 2>" + base + ".err </dev/null";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+inline Result edpbench(const std::string& args) { return run(std::string(EDPBENCH_BINARY) + " " + args); }
+
+inline void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace edp::testing
