@@ -64,7 +64,7 @@ const std::string& sweep_html() {
 
 }  // namespace
 
-TEST_CASE("the report has one SVG chart per metric: time, energy, EDP", "[report]") {
+TEST_CASE("the report has one SVG chart per metric: time energy and EDP", "[report]") {
   const std::string& html = sweep_html();
   CHECK(count(html, "<svg") == 3);
   CHECK(count(html, "</svg>") == 3);
@@ -91,7 +91,7 @@ TEST_CASE("values spanning decades get a log axis with decade gridlines", "[repo
   CHECK(contains(sweep_html(), "the values span 6.6 decades"));
 }
 
-TEST_CASE("the report is self-contained: no scripts, no network references", "[report]") {
+TEST_CASE("the report is self-contained with no scripts and no network references", "[report]") {
   std::string html = sweep_html();
   CHECK_FALSE(contains(html, "<script"));
   CHECK_FALSE(contains(html, "javascript:"));
@@ -138,7 +138,7 @@ TEST_CASE("the recommendation table (objective EDP) is in the report", "[report]
   CHECK(contains(table, "4289\xC3\x97"));  // tensors/large: 3.118e7 / 7270 J·s
 }
 
-TEST_CASE("the context shows board, L4T, nvpmodel, clocks, power and baseline", "[report]") {
+TEST_CASE("the context shows board L4T nvpmodel clocks power and baseline", "[report]") {
   // tx2_sweep/context.json has the layout `edpbench run` writes.
   const std::string ctx = between(sweep_html(), "<h2>Context</h2>", "</footer>");
   for (const char* s : {"NVIDIA Jetson TX2 Developer Kit",
@@ -245,7 +245,7 @@ TEST_CASE("write_html_report writes the file atomically", "[report]") {
 
 // ---- charts ------------------------------------------------------------------
 
-TEST_CASE("choose_axis: log beyond 1.5 decades, linear from zero otherwise", "[report][svg]") {
+TEST_CASE("choose_axis: log beyond 1.5 decades and linear from zero otherwise", "[report][svg]") {
   const AxisScale wide = choose_axis({1.05, 24.5, 2003});
   CHECK(wide.log);
   CHECK(wide.lo == Approx(1));
@@ -303,7 +303,7 @@ TEST_CASE("format_number and format_tick read well", "[report][svg]") {
 
 // ---- JSON --------------------------------------------------------------------
 
-TEST_CASE("parse_json keeps order, types and escapes", "[report][json]") {
+TEST_CASE("parse_json keeps order types and escapes", "[report][json]") {
   const JsonValue v = parse_json(
       R"({"b": 1, "a": [true, null, -2.5e3, "x\"y\u00e9\ud83d\ude00"], "o": {"k": {}}})");
   REQUIRE(v.is_object());

@@ -207,7 +207,7 @@ TEST_CASE("battery: runs per charge is floor(Wh * 3600 / energy of the choice)",
              .runs_per_charge == 1);
 }
 
-TEST_CASE("missing energy (no sensor): EDP is undecided, nothing is invented", "[recommend]") {
+TEST_CASE("missing energy (no sensor): EDP is undecided and nothing is invented", "[recommend]") {
   Row c = cpu("12", "", "", "");
   Row g = gpu("1", "", "", "");
   c.power_source = g.power_source = "none";
@@ -237,7 +237,7 @@ TEST_CASE("missing energy (no sensor): EDP is undecided, nothing is invented", "
   CHECK(any_note(by_time[0], "runs per charge unknown"));
 }
 
-TEST_CASE("failed and skipped rows do not compete; their notes are kept", "[recommend]") {
+TEST_CASE("failed and skipped rows do not compete but their notes are kept", "[recommend]") {
   Row g = gpu("", "", "");
   g.status = "failed";
   g.note = "cudaMalloc: out of memory";
@@ -276,7 +276,7 @@ TEST_CASE("a tie goes to the CPU with ratio 1", "[recommend]") {
   CHECK(*recs[0].ratio == Approx(1));
 }
 
-TEST_CASE("one recommendation per (workload, size), in the order of the file", "[recommend]") {
+TEST_CASE("one recommendation per workload and size in the order of the file", "[recommend]") {
   Row a = cpu("5", "20", "100"), b = gpu("1", "2", "2"), c = cpu("50", "200", "1e4"),
       d = gpu("1", "2", "2");
   a.size = b.size = "small";
