@@ -2,6 +2,8 @@
 #include "workloads/cuda/cuda_backend.h"
 
 #include <climits>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -123,6 +125,11 @@ CudaBackend::CudaBackend(const CudaOptions& options)
   facts_["cublas_version"] = version_of_cublas();
   facts_["relu"] = relu_path_ == ReluPath::kCudnn ? "cudnn" : "kernel";
   facts_["memory"] = "cudaMalloc caching pool";
+  // Environment switches that change cuBLAS FP32 arithmetic behind the math
+  // mode's back: record them when set so a result can be traced to them.
+  for (const char* var : {"NVIDIA_TF32_OVERRIDE", "CUBLAS_EMULATE_SINGLE_PRECISION"}) {
+    if (const char* value = std::getenv(var)) facts_[std::string("env_") + var] = value;
+  }
 #if EDPBENCH_HAVE_CUDNN
   if (relu_path_ == ReluPath::kCudnn) {
     int major = 0, minor = 0, patch = 0;
