@@ -317,6 +317,7 @@ Config load_config(const std::string& path) {
 
 std::string to_yaml(const Config& c) {
   YAML::Emitter e;
+  e.SetDoublePrecision(15);  // 0.3, not 0.29999999999999999
   e << YAML::BeginMap;
   e << YAML::Key << "name" << YAML::Value << c.name;
   e << YAML::Key << "iterations" << YAML::Value << c.iterations;

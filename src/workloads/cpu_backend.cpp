@@ -319,8 +319,8 @@ class CpuBackend final : public Backend {
     const double openblas_s = time_path(true);
     use_openblas_ = openblas_s < eigen_s;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s (measured: eigen %.4f s, openblas %.4f s)",
-                  use_openblas_ ? "openblas" : "eigen", eigen_s, openblas_s);
+    std::snprintf(buf, sizeof buf, "%s (measured on this size: eigen %.3g ms, openblas %.3g ms)",
+                  use_openblas_ ? "openblas" : "eigen", eigen_s * 1e3, openblas_s * 1e3);
     gemm_choice_ = buf;
   }
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs the main job: a sweep of configs/quick.yaml (a few
+# minutes on 2 cores), then prints the CPU/GPU recommendation and writes an
+# HTML report. Pass another config and output directory to run a real sweep.
+#
+# usage: scripts/run.sh [CONFIG] [OUT_DIR]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+config="${1:-$root/configs/quick.yaml}"
+out="${2:-$root/results-quick/$(date -u +%Y%m%dT%H%M%SZ)}"
+"$root/scripts/setup-deps.sh"
+cmake -S "$root" -B "$root/build" -G Ninja -DEDPBENCH_BUILD_TESTS=OFF >/dev/null
+cmake --build "$root/build" -j "$(nproc)" --target edpbench
+bin="$root/build/src/cli/edpbench"
+rc=0
+"$bin" run --config "$config" --out "$out" || rc=$?
+[ "$rc" -eq 0 ] || exit "$rc"
+"$bin" recommend "$out/results.csv" --csv "$out/recommendation.csv" || true
+"$bin" report "$out" -o "$out/report.html"
+echo "results: $out (results.csv, runs.csv, rails.csv, context.json, report.html)" >&2

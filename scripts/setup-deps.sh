@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the Debian packages edpbench needs to build and test on a Debian 12
+# (or Ubuntu) machine. Idempotent: when everything is present it prints nothing
+# and runs no apt command.
+#
+# usage: scripts/setup-deps.sh [--bench] [--cross aarch64]
+#   --bench          also the peers of the benchmark scripts (python3-torch)
+#   --cross aarch64  also the aarch64 cross toolchain and qemu (scripts/setup-cross-deps.sh)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+
+# build: compiler, CMake, and the libraries of DESIGN §8
+pkgs=(g++ cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev catch2
+      libi2c-dev libopenblas-dev)
+# tests: numpy checks .npy and the loss arithmetic; systemd-analyze checks the
+# units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb
+pkgs+=(python3 python3-numpy systemd dpkg-dev fakeroot file)
+cross=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bench) pkgs+=(python3-torch hyperfine); shift ;;
+    --cross) cross="${2:?--cross needs an architecture (aarch64)}"; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "setup-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  echo "setup-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq >/dev/null
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ -n "$cross" ]; then
+  "$here/setup-cross-deps.sh" "$cross"
+fi
