@@ -52,7 +52,7 @@ class Backend {
   virtual void axpy(float alpha, const Tensor& x, Tensor& y) = 0;
 
   // ---- element-wise (out may alias an input) --------------------------------
-  virtual void relu(const Tensor& x, Tensor& y) = 0;  // y = max(x, 0)
+  virtual void relu(const Tensor& x, Tensor& y) = 0;  // y = x < 0 ? 0 : x (NaN stays NaN)
   // grad_x = (x < 0) ? 0 : grad_y   -- DESIGN §2: "masked where h < 0"
   virtual void relu_backward(const Tensor& grad_y, const Tensor& x, Tensor& grad_x) = 0;
   virtual void sub(const Tensor& a, const Tensor& b, Tensor& out) = 0;  // a - b

@@ -138,7 +138,11 @@ class CpuBackend final : public Backend {
   }
   void relu(const Tensor& x, Tensor& y) override {
     check_same_shape("relu", x, y);
-    for_chunks(x.numel(), [&](int64_t b, int64_t n) { arr(y, b, n) = carr(x, b, n).max(0.0f); });
+    // select(x < 0, 0, x) rather than max(x, 0): it keeps NaN, as the other
+    // backends do, where SIMD max may return either operand.
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) {
+      arr(y, b, n) = (carr(x, b, n) < 0.0f).select(0.0f, carr(x, b, n));
+    });
   }
   void relu_backward(const Tensor& gy, const Tensor& x, Tensor& gx) override {
     check_same_shape("relu_backward", gy, x);

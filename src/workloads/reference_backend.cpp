@@ -65,7 +65,8 @@ class ReferenceBackend final : public Backend {
   }
   void relu(const Tensor& x, Tensor& y) override {
     check_same_shape("relu", x, y);
-    for (int64_t i = 0; i < x.numel(); ++i) y.data()[i] = x.data()[i] > 0.0f ? x.data()[i] : 0.0f;
+    // x < 0 ? 0 : x keeps NaN (as torch.clamp and the CUDA kernel do).
+    for (int64_t i = 0; i < x.numel(); ++i) y.data()[i] = x.data()[i] < 0.0f ? 0.0f : x.data()[i];
   }
   void relu_backward(const Tensor& gy, const Tensor& x, Tensor& gx) override {
     check_same_shape("relu_backward", gy, x);
