@@ -14,7 +14,7 @@ const std::vector<std::string>& results_columns() {
       "power_source", "energy_rails", "samples_per_run", "final_loss", "diverged", "note",
       // extras
       "time_s_median", "time_s_min", "energy_j_median", "energy_j_min", "dynamic_energy_j_std",
-      "dynamic_energy_j_ci95", "edp_js_ci95", "edp_js_median", "edp_js_min", "ed2p_js2_mean",
+      "dynamic_energy_j_ci95", "dynamic_energy_j_median", "dynamic_energy_j_min", "edp_js_ci95", "edp_js_median", "edp_js_min", "ed2p_js2_mean",
       "gpu_time_s_mean", "time_per_iteration_s", "gflops", "setup_s", "initial_loss",
       "low_confidence_runs", "throttled_runs"};
   return cols;
@@ -126,6 +126,8 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
           f(have_energy, e.min),
           f(dyn_ok, d.std),
           f(dyn_ok, d.ci95),
+          f(dyn_ok, d.median),
+          f(dyn_ok, d.min),
           f(have_energy, x.ci95),
           f(have_energy, x.median),
           f(have_energy, x.min),
