@@ -96,7 +96,9 @@ bool skip_label(const std::string& label) {
   std::string lower;
   for (char ch : label)
     lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-  return label.empty() || lower == "nc" || lower.find("sum") != std::string::npos;
+  // "NC" = not connected; the INA3221 shunt-sum channel is labelled "sum of
+  // shunt voltages" by the mainline driver (and "Sum of shunts" style elsewhere).
+  return label.empty() || lower == "nc" || lower.rfind("sum", 0) == 0;
 }
 
 // JetPack 4: iio layout.
@@ -196,12 +198,14 @@ std::unique_ptr<Sensor> discover_jetson_rails(const std::string& sysfs_root,
   scan_ina3221x(sysfs_root, &channels, log);
   scan_ina3221(sysfs_root, &channels, &update_interval_s, log);
   if (channels.empty()) return nullptr;
-  // Two devices may carry the same label; keep rail names unique.
+  // Two devices may carry the same label; keep rail names unique by
+  // numbering the repeats ("VDD_3V3_SYS_2").
+  std::vector<std::string> labels;
+  for (const auto& c : channels) labels.push_back(c.rail);
   for (size_t i = 0; i < channels.size(); ++i) {
-    int n = 1;
-    for (size_t j = 0; j < i; ++j)
-      if (channels[j].rail == channels[i].rail) ++n;
-    if (n > 1) channels[i].rail += "_" + std::to_string(n);
+    const auto repeats =
+        std::count(labels.begin(), labels.begin() + static_cast<long>(i), labels[i]);
+    if (repeats > 0) channels[i].rail = labels[i] + "_" + std::to_string(repeats + 1);
   }
   return std::make_unique<JetsonRails>(std::move(channels), update_interval_s);
 }

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -216,4 +217,15 @@ TEST_CASE("the meter measures the update interval of a slowly updating rail", "[
   CHECK(meter.observed_update_interval_s() == Approx(0.1).margin(0.03));
   for (const auto& r : m.rails)
     if (r.rail == "VDD_IN") CHECK(r.distinct_values >= 11);
+}
+
+TEST_CASE("jetson numbers repeated rail labels", "[jetson]") {
+  TempTree tree("tx2-jp4");
+  tree.write("sys/bus/i2c/drivers/ina3221x/0-0043/iio:device3/rail_name_0", "VDD_3V3_SYS");
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(tree.path, &log);
+  REQUIRE(s);
+  const auto names = rail_names(*s);
+  CHECK(std::count(names.begin(), names.end(), "VDD_3V3_SYS") == 1);
+  CHECK(std::count(names.begin(), names.end(), "VDD_3V3_SYS_2") == 1);
 }
