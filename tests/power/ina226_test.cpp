@@ -5,10 +5,14 @@
 // reading mask/enable.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>  // mkdtemp
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "common/errors.h"
 #include "power/ina226.h"
@@ -243,4 +247,15 @@ TEST_CASE("ina226 on a missing bus names the bus", "[ina226]") {
   o.address = 0x20;
   CHECK_THROWS_WITH(open_ina226(EDPBENCH_FIXTURES "/power/tx2-jp4", o, &log),
                     Catch::Contains("0x20"));
+}
+
+TEST_CASE("ina226 on a node that is not an I2C adapter is refused", "[ina226]") {
+  char tmpl[] = "/tmp/edp_i2c_test_XXXXXX";
+  const std::string root = mkdtemp(tmpl);
+  REQUIRE(std::system(("mkdir -p '" + root + "/dev' && : > '" + root + "/dev/i2c-1'").c_str()) ==
+          0);
+  std::vector<std::string> log;
+  CHECK_THROWS_WITH(open_ina226(root, Ina226Options{}, &log),
+                    Catch::Contains("cannot select address 0x40 on /dev/i2c-1"));
+  std::system(("rm -rf '" + root + "'").c_str());
 }
