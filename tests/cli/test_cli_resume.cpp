@@ -103,7 +103,7 @@ TEST_CASE("SIGINT mid-sweep exits 130 after saving", "[cli][resume]") {
   CHECK(rows_in(out + "/results.csv") >= 1);
 }
 
-TEST_CASE("--resume refuses a different configuration and names the difference",
+TEST_CASE("resume refuses a different configuration and names the difference",
           "[cli][resume]") {
   const std::string dir = edp::testing::temp_dir("resume-diff");
   const std::string cfg = sweep_config(dir), out = dir + "/out";

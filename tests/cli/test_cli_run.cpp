@@ -139,7 +139,7 @@ TEST_CASE("dump writes npy tensors whose NumPy training loss matches loss.csv", 
   }
 }
 
-TEST_CASE("--version and every subcommand's --help work", "[cli]") {
+TEST_CASE("the version flag and every subcommand's help work", "[cli]") {
   const auto v = edpbench("--version");
   CHECK(v.exit_code == 0);
   CHECK_THAT(v.out, Catch::Matches("edpbench [0-9]+\\.[0-9]+\\.[0-9]+\\s*"));
