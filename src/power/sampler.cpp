@@ -65,7 +65,7 @@ void Sampler::stop() {
     if (!thread_.joinable()) return;
     stop_ = true;
   }
-  stop_cv_.notify_all();
+  wake_cv_.notify_all();
   thread_.join();
 }
 
@@ -93,6 +93,7 @@ void Sampler::run() {
   std::string error, sensor_error;
   error.reserve(256);
   sensor_error.reserve(256);
+  bool extra = false;  // this tick was asked for by end_window between deadlines
   for (;;) {
     const double ta = now_s();
     size_t failed = 0;
@@ -110,16 +111,22 @@ void Sampler::run() {
     lock.unlock();
     tick_cv_.notify_all();
 
-    deadline += period;
-    const auto now = clock::now();
     size_t missed = 0;
-    while (deadline <= now) {
+    if (!extra) {
       deadline += period;
-      ++missed;
+      const auto now = clock::now();
+      while (deadline <= now) {
+        deadline += period;
+        ++missed;
+      }
     }
     lock.lock();
     missed_ += missed;
-    if (stop_cv_.wait_until(lock, deadline, [&] { return stop_; })) break;
+    wake_cv_.wait_until(lock, deadline, [&] { return stop_ || tick_now_; });
+    if (stop_) break;
+    // An extra tick keeps the schedule: the next deadline stays where it was.
+    extra = tick_now_ && clock::now() < deadline;
+    tick_now_ = false;
   }
   stop_s_ = now_s();
   final_cpu_s_ = thread_cpu_s(CLOCK_THREAD_CPUTIME_ID);
@@ -193,8 +200,12 @@ Measurement Sampler::end_window(const std::string& name) {
   w.t1 = t1;
   w.ending = true;
   for (auto& in : w.integrators) in.set_end(t1);
-  // Wait for the tick that covers t1 (at most a few periods: a stalled
-  // sampler leaves the window incomplete rather than hanging the caller).
+  // Ask for a tick now rather than at the next deadline: the trailing edge is
+  // then covered within one read, even at low sampling rates.
+  tick_now_ = true;
+  wake_cv_.notify_all();
+  // Wait for the tick that covers t1 (bounded: a stalled sampler leaves the
+  // window incomplete rather than hanging the caller).
   const auto limit = std::chrono::steady_clock::now() +
                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                          std::chrono::duration<double>(3 * period_s_ + 0.5));

@@ -44,9 +44,10 @@ class Sampler {
   bool running() const { return thread_.joinable(); }
 
   // Window names are unique among open windows; windows may nest and overlap.
-  // begin_window starts the sampler if needed. end_window waits (at most a
-  // few periods) for the first tick at or after t1, so the trailing edge is
-  // interpolated, not extrapolated. Both throw edp::UsageError for a name
+  // begin_window starts the sampler if needed. end_window wakes the sampler
+  // for an extra tick (the schedule of deadlines is unchanged) and waits for
+  // it, so the trailing edge is interpolated, not extrapolated, and the wait
+  // is one read long even at low rates. Both throw edp::UsageError for a name
   // that is already open / not open.
   void begin_window(const std::string& name);
   Measurement end_window(const std::string& name);
@@ -94,8 +95,9 @@ class Sampler {
 
   mutable std::mutex mutex_;
   std::condition_variable tick_cv_;  // a tick was recorded
-  std::condition_variable stop_cv_;  // wakes the sleeping sampler to stop
+  std::condition_variable wake_cv_;  // wakes the sleeping sampler: stop, or tick now
   bool stop_ = false;
+  bool tick_now_ = false;
   std::thread thread_;
 
   // Guarded by mutex_.

@@ -196,3 +196,15 @@ TEST_CASE("a bad sampling rate is a usage error", "[meter]") {
   PowerOptions o = trace_options("tx2_idle.csv", 0);
   CHECK_THROWS_AS(EnergyMeter::open(o), edp::UsageError);
 }
+
+TEST_CASE("end_window covers the trailing edge without waiting for the next deadline", "[meter]") {
+  auto meter = EnergyMeter::open(trace_options("tx2_idle.csv", /*rate_hz=*/1));
+  meter.begin_window("run");
+  sleep_s(0.05);
+  const double before = now_s();
+  const Measurement m = meter.end_window("run");
+  CHECK(now_s() - before < 0.5);  // the next 1 Hz deadline is ~0.95 s away
+  CHECK(m.complete);
+  CHECK(m.energy_j({"VDD_IN"}) == Approx(4.5 * m.time_s()).epsilon(1e-9));
+  CHECK(meter.sampler_overhead().missed_deadlines == 0);
+}
