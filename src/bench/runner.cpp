@@ -21,6 +21,7 @@
 #include "power/energy_meter.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
+#include "workloads/cuda_factory.h"
 #include "workloads/mlp.h"
 
 namespace edp::bench {
@@ -144,8 +145,33 @@ std::string context_json(const Sweep& s, bool complete) {
   JsonObject be;
   for (const auto& [device, facts] : s.backends) be.set(device, facts);
   ctx.set("backends", be);
+  JsonObject gpus;
+  for (const auto& d : s.cfg.devices) {
+    if (d.kind != "gpu") continue;
+    auto info = cuda_device_info(d.index);
+    const std::string why = cuda_unavailable_reason(d.index);
+    if (!why.empty()) info["unavailable"] = why;
+    gpus.set(d.label, info);
+  }
+  ctx.set("gpu", gpus);
   return ctx.str() + "\n";
 }
+
+// Mean current clock of `cpus` (all CPUs when empty), MHz; NaN if unknown.
+double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
+               const std::vector<int>& cpus) {
+  double sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < p.cpus.size() && i < s.cpu_cur_khz.size(); ++i) {
+    if (s.cpu_cur_khz[i] < 0) continue;
+    if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), p.cpus[i].id) == cpus.end()) continue;
+    sum += s.cpu_cur_khz[i] / 1e3;
+    ++n;
+  }
+  return n ? sum / n : NAN;
+}
+
+double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }
 
 // Waits for cooldown_s and for the hottest zone to fall below
 // max_start_temp_c (at most 10 minutes), so runs start from the same state.
@@ -250,6 +276,10 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
     r.final_loss = be.read_scalar(mlp->loss());
     r.start_temp_c = before.max_temp_c;
     r.end_temp_c = after.max_temp_c;
+    r.start_cpu_mhz = cpu_mhz(s.prober.platform(), before, cpus);
+    r.end_cpu_mhz = cpu_mhz(s.prober.platform(), after, cpus);
+    r.start_gpu_mhz = gpu_mhz(before);
+    r.end_gpu_mhz = gpu_mhz(after);
     std::string why;
     // Judged on the snapshot taken right after the last synchronise, while
     // the clocks are still at load: before the run, idle governors
@@ -275,7 +305,8 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
         r.energy_j = m.energy_j(s.total_rails) / blocks;
         r.power_w_mean = r.energy_j / r.time_s;
         r.edp_js = r.energy_j * r.time_s;
-        if (!std::isnan(s.idle_total_w)) r.dynamic_energy_j = r.energy_j - s.idle_total_w * r.time_s;
+        if (!std::isnan(s.idle_total_w))
+          r.dynamic_energy_j = r.energy_j - s.idle_total_w * r.time_s;
       }
     }
     rec.run_records.push_back(r);
@@ -308,8 +339,14 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
   install_stop_handlers();
 
-  Sweep s{cfg, opt, platform::Prober(opt.sysfs_root),
-          power::EnergyMeter::open(power_options(cfg.power, opt.sysfs_root)), {}, {}, NAN, {},
+  Sweep s{cfg,
+          opt,
+          platform::Prober(opt.sysfs_root),
+          power::EnergyMeter::open(power_options(cfg.power, opt.sysfs_root)),
+          {},
+          {},
+          NAN,
+          {},
           nullptr};
   s.total_rails = cfg.power.total_rails;
   const auto rails = s.meter.rail_names();
@@ -318,9 +355,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
     if (s.meter.measures_energy() && std::find(rails.begin(), rails.end(), r) == rails.end()) {
       std::string have;
       for (const auto& x : rails) have += (have.empty() ? "" : ", ") + x;
-      throw UsageError(cfg.source_path + ": power.total_rails names '" + r +
-                       "', which the " + s.meter.source_name() + " source does not have (it has: " +
-                       have + ")");
+      throw UsageError(cfg.source_path + ": power.total_rails names '" + r + "', which the " +
+                       s.meter.source_name() + " source does not have (it has: " + have + ")");
     }
 
   // The plan, and how much of it is left (progress counts GEMM FLOPs).
@@ -382,8 +418,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       ++since_baseline;
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
-        s.progress->line("edpbench: " + it.workload + "/" + it.size->name + "/" +
-                         it.device->label + ": " + rec.status + ": " + rec.note);
+        s.progress->line("edpbench: " + it.workload + "/" + it.size->name + "/" + it.device->label +
+                         ": " + rec.status + ": " + rec.note);
       store.append(rec);
       store.flush(context_json(s, false));
     }

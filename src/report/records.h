@@ -26,10 +26,12 @@ struct RunRecord {
   uint64_t samples = 0;  // sampler ticks inside the window
   double update_interval_s = NAN;
   double final_loss = NAN;
-  int blocks = 1;               // iteration blocks repeated to reach min_run_s
-  bool low_confidence = false;  // window shorter than 10 sensor updates
-  bool throttled = false;       // a clock fell below nominal during the run
-  double start_temp_c = NAN, end_temp_c = NAN;
+  int blocks = 1;                                 // iteration blocks repeated to reach min_run_s
+  bool low_confidence = false;                    // window shorter than 10 sensor updates
+  bool throttled = false;                         // a clock fell below nominal during the run
+  double start_temp_c = NAN, end_temp_c = NAN;    // hottest thermal zone
+  double start_cpu_mhz = NAN, end_cpu_mhz = NAN;  // mean clock of the run's CPUs
+  double start_gpu_mhz = NAN, end_gpu_mhz = NAN;
   std::vector<RailEnergy> rails;
   std::string note;
 };

@@ -14,9 +14,9 @@ const std::vector<std::string>& results_columns() {
       "power_source", "energy_rails", "samples_per_run", "final_loss", "diverged", "note",
       // extras
       "time_s_median", "time_s_min", "energy_j_median", "energy_j_min", "dynamic_energy_j_std",
-      "dynamic_energy_j_ci95", "dynamic_energy_j_median", "dynamic_energy_j_min", "edp_js_ci95", "edp_js_median", "edp_js_min", "ed2p_js2_mean",
-      "gpu_time_s_mean", "time_per_iteration_s", "gflops", "setup_s", "initial_loss",
-      "low_confidence_runs", "throttled_runs"};
+      "dynamic_energy_j_ci95", "dynamic_energy_j_median", "dynamic_energy_j_min", "edp_js_ci95",
+      "edp_js_median", "edp_js_min", "ed2p_js2_mean", "gpu_time_s_mean", "time_per_iteration_s",
+      "gflops", "setup_s", "initial_loss", "low_confidence_runs", "throttled_runs"};
   return cols;
 }
 
@@ -39,6 +39,10 @@ const std::vector<std::string>& runs_columns() {
                                              "throttled",
                                              "start_temp_c",
                                              "end_temp_c",
+                                             "start_cpu_mhz",
+                                             "end_cpu_mhz",
+                                             "start_gpu_mhz",
+                                             "end_gpu_mhz",
                                              "note"};
   return cols;
 }
@@ -144,12 +148,29 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
 std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
   std::vector<std::vector<std::string>> rows;
   for (const RunRecord& r : c.run_records) {
-    rows.push_back({c.workload, c.size, c.device, std::to_string(r.run), fmt_double(r.time_s),
-                    fmt_double(r.energy_j), fmt_double(r.dynamic_energy_j), fmt_double(r.edp_js),
-                    fmt_double(r.power_w_mean), std::to_string(r.samples), fmt_double(r.final_loss),
-                    fmt_double(r.gpu_time_s), fmt_double(r.update_interval_s),
-                    std::to_string(r.blocks), b(r.low_confidence), b(r.throttled),
-                    fmt_double(r.start_temp_c), fmt_double(r.end_temp_c), r.note});
+    rows.push_back({c.workload,
+                    c.size,
+                    c.device,
+                    std::to_string(r.run),
+                    fmt_double(r.time_s),
+                    fmt_double(r.energy_j),
+                    fmt_double(r.dynamic_energy_j),
+                    fmt_double(r.edp_js),
+                    fmt_double(r.power_w_mean),
+                    std::to_string(r.samples),
+                    fmt_double(r.final_loss),
+                    fmt_double(r.gpu_time_s),
+                    fmt_double(r.update_interval_s),
+                    std::to_string(r.blocks),
+                    b(r.low_confidence),
+                    b(r.throttled),
+                    fmt_double(r.start_temp_c),
+                    fmt_double(r.end_temp_c),
+                    fmt_double(r.start_cpu_mhz),
+                    fmt_double(r.end_cpu_mhz),
+                    fmt_double(r.start_gpu_mhz),
+                    fmt_double(r.end_gpu_mhz),
+                    r.note});
   }
   return rows;
 }
