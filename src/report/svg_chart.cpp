@@ -3,6 +3,8 @@
 // callers pass plain text.
 #include "report/svg_chart.h"
 
+#include "report/html_report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,33 +13,6 @@
 namespace edp::report {
 
 namespace {
-
-std::string esc(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string num(double v) {
   char buf[32];
@@ -189,11 +164,11 @@ std::string render_bar_chart_svg(const BarChart& chart) {
   s += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 " + num(W) + " " +
        num(H) + "\" width=\"" + num(W) + "\" height=\"" + num(H) +
        "\" role=\"img\" font-family=\"" + kFont + "\">\n";
-  s += "<title>" + esc(chart.title) + (axis.log ? " (log scale)" : "") + "</title>\n";
+  s += "<title>" + html_escape(chart.title) + (axis.log ? " (log scale)" : "") + "</title>\n";
   s += "<rect x=\"0\" y=\"0\" width=\"" + num(W) + "\" height=\"" + num(H) +
        "\" fill=\"#ffffff\"/>\n";
   s += "<text x=\"" + num(left) +
-       "\" y=\"24\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">" + esc(chart.title) +
+       "\" y=\"24\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">" + html_escape(chart.title) +
        "</text>\n";
   s +=
       "<text x=\"" + num(left) + "\" y=\"43\" font-size=\"12\" fill=\"#555\">" +
@@ -211,7 +186,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
       legend += "<rect x=\"" + num(x) + "\" y=\"14\" width=\"14\" height=\"14\" fill=\"" +
                 series_color(name, i) + "\"/>";
       legend += "<text x=\"" + num(x + 19) + "\" y=\"26\" font-size=\"13\" fill=\"#222\">" +
-                esc(name) + "</text>\n";
+                html_escape(name) + "</text>\n";
     }
     s += "<g class=\"legend\">" + legend + "</g>\n";
   }
@@ -227,7 +202,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
          "\" y2=\"" + num(y) + "\" stroke=\"" + (t == 0 ? "#888" : "#dddddd") +
          "\" stroke-width=\"1\"/>";
     s += "<text x=\"" + num(left - 7) + "\" y=\"" + num(y + 4) + "\">" +
-         esc(format_tick(t, axis.log, powers)) + "</text>\n";
+         html_escape(format_tick(t, axis.log, powers)) + "</text>\n";
   }
   if (axis.log) {  // faint 2x and 5x minor gridlines between decades
     for (size_t k = 0; k + 1 < axis.ticks.size(); ++k)
@@ -241,7 +216,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
   s += "</g>\n";
   s += "<text transform=\"translate(18," + num(top + ph / 2) +
        ") rotate(-90)\" text-anchor=\"middle\" font-size=\"13\" fill=\"#222\">" +
-       esc(chart.y_label) + "</text>\n";
+       html_escape(chart.y_label) + "</text>\n";
 
   // Bars.
   const size_t ng = std::max<size_t>(1, chart.groups.size());
@@ -266,7 +241,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
         if (!b.missing_text.empty())
           // Upright along the slot, so it never runs into the neighbouring bars.
           s += "<text transform=\"translate(" + num(cx + 3.5) + "," + num(base_y - 5) +
-               ") rotate(-90)\" font-size=\"10.5\" fill=\"#a33\">" + esc(b.missing_text) +
+               ") rotate(-90)\" font-size=\"10.5\" fill=\"#a33\">" + html_escape(b.missing_text) +
                "</text>\n";
         continue;
       }
@@ -277,7 +252,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
       s += "<rect x=\"" + num(x + 1) + "\" y=\"" + num(bar_top) + "\" width=\"" + num(bw - 2) +
            "\" height=\"" + num(bar_h) + "\" fill=\"" +
            series_color(b.series, series_index(b.series)) + "\"><title>" +
-           esc(g.supergroup + (g.supergroup.empty() ? "" : "/") + g.label + " " + b.series + ": " +
+           html_escape(g.supergroup + (g.supergroup.empty() ? "" : "/") + g.label + " " + b.series + ": " +
                format_number(v) + (b.error ? " \xC2\xB1 " + format_number(*b.error) : "")) +
            "</title></rect>\n";
       double label_y = std::min(y, y_base) - 4;
@@ -292,7 +267,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
       }
       if (bw >= 30)
         s += "<text x=\"" + num(cx) + "\" y=\"" + num(label_y) +
-             "\" font-size=\"10.5\" fill=\"#333\" text-anchor=\"middle\">" + esc(format_number(v)) +
+             "\" font-size=\"10.5\" fill=\"#333\" text-anchor=\"middle\">" + html_escape(format_number(v)) +
              "</text>\n";
     }
   }
@@ -307,7 +282,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
   for (size_t gi = 0; gi < chart.groups.size(); ++gi) {
     const double cx = left + gw * (static_cast<double>(gi) + 0.5);
     s += "<text x=\"" + num(cx) + "\" y=\"" + num(top + ph + 18) + "\" font-size=\"12\">" +
-         esc(chart.groups[gi].label) + "</text>\n";
+         html_escape(chart.groups[gi].label) + "</text>\n";
   }
   for (size_t gi = 0; gi < chart.groups.size();) {
     size_t end = gi;
@@ -317,7 +292,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
     const double x_end = left + gw * static_cast<double>(end);
     if (!chart.groups[gi].supergroup.empty()) {
       s += "<text x=\"" + num((x_start + x_end) / 2) + "\" y=\"" + num(top + ph + 42) +
-           "\" font-size=\"13\" font-weight=\"bold\">" + esc(chart.groups[gi].supergroup) +
+           "\" font-size=\"13\" font-weight=\"bold\">" + html_escape(chart.groups[gi].supergroup) +
            "</text>\n";
       s += "<path d=\"M" + num(x_start + 6) + " " + num(top + ph + 26) + "H" + num(x_end - 6) +
            "\" stroke=\"#bbb\"/>\n";
