@@ -118,12 +118,12 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
+# CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY on the first line.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "Energy, time and EDP of MLP training on CPU and GPU\n"
-    "edpbench runs ML training workloads on the CPU and the integrated GPU of\n"
-    "Jetson-class boards (and any Linux machine), integrates the board's power\n"
-    "monitors into joules and recommends CPU or GPU mode. The package ships a\n"
-    "hardened systemd service and weekly timer, both disabled by default.")
+    "edpbench runs ML training workloads on the CPU and the integrated GPU of
+Jetson-class boards (and any Linux machine), integrates the board's power
+monitors into joules and recommends CPU or GPU mode. The package ships a
+hardened systemd service and weekly timer, both disabled by default.")
 # The maintainer scripts use adduser/addgroup. Library dependencies come from
 # dpkg-shlibdeps (for a cross build it finds the arm64 libraries through the
 # multiarch tree that scripts/setup-cross-deps.sh installs).

@@ -7,7 +7,7 @@
 #   --arch arm64   cross build with toolchains/aarch64-linux-gnu.cmake (CPU only);
 #                  installs the cross dependencies via scripts/setup-cross-deps.sh
 #   --jetson DIR   cross build against an L4T sysroot with CUDA 10.2 (toolchains/jetson.cmake)
-# Prints the path of the .deb on stdout.
+# Prints the path of the .deb on stdout (default directory: <build dir>/deb).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +16,7 @@ host_arch="$arch"
 sysroot=""
 cuda=""
 build=""
-out="$root/dist"
+out=""
 jobs="${JOBS:-2}"
 extra=()
 while [ $# -gt 0 ]; do
@@ -58,6 +58,7 @@ fi
 
 cmake -S "$root" -B "$build" "${args[@]}" "${extra[@]}" >&2
 cmake --build "$build" --target edpbench -j "$jobs" >&2
+out="${out:-$build/deb}"   # under build*/, which git ignores
 mkdir -p "$out"
 (cd "$build" && cpack -G DEB -B "$out" >&2)
 rm -rf "$out/_CPack_Packages"

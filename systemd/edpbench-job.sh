@@ -14,7 +14,9 @@
 #
 # Exit status is edpbench's: 0 ok, 1 runtime failure (systemd restarts and we
 # resume), 2 usage/config error (no restart: fix /etc/edpbench/config.yaml),
-# 130/143 interrupted after saving (the next start resumes).
+# 130/143 interrupted after saving (the next start resumes); and 3: the sweep
+# completed but `edpbench recommend` failed (no restart: a new sweep would
+# not help).
 set -u
 
 state_dir="${STATE_DIRECTORY:-/var/lib/edpbench}"
@@ -110,10 +112,12 @@ rc=0
   ${EDPBENCH_RECOMMEND_ARGS:-} || rc=$?
 if [ "$rc" -ne 0 ]; then
   rm -f "$rec.tmp"
-  log "recommend failed (exit $rc); results are in $run_dir"
-  # The sweep itself is done: restarting would not help unless it was a
-  # transient I/O error, which exit 1 lets systemd retry.
-  exit "$rc"
+  log "recommend failed (exit $rc); the sweep is complete in $run_dir"
+  # Exit 3, not edpbench's 1: the sweep is complete, and a restart would
+  # start a new one (hours) to fail the same way; the unit has
+  # RestartPreventExitStatus=3. Typical cause: no energy was measured (no
+  # power source), so EDP/energy cannot decide; EDPBENCH_OBJECTIVE=time can.
+  exit 3
 fi
 mv -f "$rec.tmp" "$rec"
 cp -f "$rec" "$run_dir/recommendation.csv" 2>/dev/null || true

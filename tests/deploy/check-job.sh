@@ -102,6 +102,14 @@ run_job 0 0 0
 unset EDPBENCH_RUN_ARGS EDPBENCH_OBJECTIVE
 grep -q "^run .* --devices cpu --sizes small\$" "$log" || fail "EDPBENCH_RUN_ARGS not passed"
 grep -q "^recommend .* --objective energy " "$log" || fail "EDPBENCH_OBJECTIVE not passed"
+# 10. recommend fails after a complete sweep: exit 3 (no restart), sweep kept as latest.
+: > "$log"; sleep 1
+run_job 3 0 1
+[ ! -e "$state/current" ] || fail "current kept after a complete sweep"
+[ "$(grep -c '^run ' "$log")" -eq 1 ] || fail "a new sweep started after recommend failed"
+d10="$(sed -n 's/^run .* --out \([^ ]*\).*/\1/p' "$log")"
+[ "$(readlink "$state/latest")" = "$(basename "$d10")" ] || fail "latest is not the completed sweep"
+
 # 9. systemctl stop: SIGTERM to the whole unit (job and edpbench, as
 #    KillMode=control-group does). The job waits for edpbench and exits 143.
 : > "$log"; rm -f "$log.running"
