@@ -3,6 +3,7 @@
 // layout, a generic hwmon INA226 and an x86 RAPL powercap tree.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -228,4 +229,39 @@ TEST_CASE("jetson numbers repeated rail labels", "[jetson]") {
   const auto names = rail_names(*s);
   CHECK(std::count(names.begin(), names.end(), "VDD_3V3_SYS") == 1);
   CHECK(std::count(names.begin(), names.end(), "VDD_3V3_SYS_2") == 1);
+}
+
+TEST_CASE("the meter differences a RAPL counter across its wraparound", "[rapl]") {
+  // A writer plays a 2 W package: energy_uj = (E0 + 2e6 uJ/s * t) mod max,
+  // starting 0.3 J below the wrap, rewritten in place every 2 ms with a
+  // fixed width so that a concurrent pread never sees a half-written file.
+  TempTree tree("rapl");
+  const double max_uj = 262143328850.0, start_uj = max_uj - 300000;
+  const std::string path = tree.path + "/sys/class/powercap/intel-rapl:0/energy_uj";
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  REQUIRE(fd >= 0);
+  auto put = [&](double uj) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%012.0f\n", std::fmod(uj, max_uj));
+    REQUIRE(::pwrite(fd, buf, 13, 0) == 13);
+  };
+  put(start_uj);
+  PowerOptions o;
+  o.source = "rapl";
+  o.sysfs_root = tree.path;
+  o.rate_hz = 100;
+  auto meter = EnergyMeter::open(o);
+  const double t_start = now_s();
+  meter.begin_window("run");
+  while (now_s() - t_start < 0.4) {
+    put(start_uj + 2e6 * (now_s() - t_start));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const Measurement m = meter.end_window("run");
+  ::close(fd);
+  REQUIRE(m.complete);
+  const auto& pkg = m.rails.front();
+  REQUIRE(pkg.rail == "package-0");
+  CHECK(pkg.power_w_mean == Approx(2.0).epsilon(0.1));
+  CHECK(pkg.energy_j == Approx(2.0 * m.time_s()).epsilon(0.1));
 }
