@@ -106,11 +106,11 @@ bool bind(void* handle, const char* symbol, Fn* out) {
 
 }  // namespace
 
-std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log) {
+std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log, const std::string& library) {
   auto lib = std::make_unique<NvmlLibrary>();
-  lib->handle = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  lib->handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib->handle) {
-    log->push_back("nvml: libnvidia-ml.so.1 not found (no NVIDIA driver)");
+    log->push_back("nvml: " + library + " not found (no NVIDIA driver)");
     return nullptr;
   }
   bind(lib->handle, "nvmlErrorString", &lib->error_string);
@@ -121,7 +121,7 @@ std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log) {
       !bind(lib->handle, "nvmlDeviceGetHandleByIndex_v2", &lib->get_handle) ||
       !bind(lib->handle, "nvmlDeviceGetName", &lib->get_name) ||
       !bind(lib->handle, "nvmlDeviceGetPowerUsage", &lib->get_power)) {
-    log->push_back("nvml: libnvidia-ml.so.1 lacks the expected symbols");
+    log->push_back("nvml: " + library + " lacks the expected symbols");
     return nullptr;
   }
   nvmlReturn_t rc = lib->init();

@@ -13,6 +13,8 @@
 
 namespace edp::power {
 
-std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log);
+// `library` is what dlopen is given; tests pass the path of a fake NVML.
+std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log,
+                                      const std::string& library = "libnvidia-ml.so.1");
 
 }  // namespace edp::power

@@ -19,7 +19,6 @@
 #include "power/energy_meter.h"
 #include "power/hwmon.h"
 #include "power/jetson_rails.h"
-#include "power/nvml.h"
 #include "power/rapl.h"
 
 using namespace edp::power;
@@ -183,17 +182,6 @@ TEST_CASE("a requested source that is missing is a usage error naming where", "[
   CHECK_THROWS_WITH(discover_sensors(o), Catch::Contains("ina3221x"));
   o.source = "watts";
   CHECK_THROWS_WITH(discover_sensors(o), Catch::Contains("valid: auto, jetson"));
-}
-
-TEST_CASE("nvml without the driver library is simply not found", "[nvml]") {
-  std::vector<std::string> log;
-  auto s = discover_nvml(&log);
-  if (s) {
-    WARN("libnvidia-ml.so.1 is present here; found " << s->rails().size() << " GPU(s)");
-    return;
-  }
-  REQUIRE_FALSE(log.empty());
-  CHECK_THAT(log.front(), Catch::StartsWith("nvml:"));
 }
 
 TEST_CASE("the meter measures the update interval of a slowly updating rail", "[jetson]") {
