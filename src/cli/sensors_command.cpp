@@ -19,6 +19,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     std::string ina226;
     int samples = 1;
     double interval_s = 0.5;
+    double measure_s = 0;
     bool csv = false;
   };
   auto opt = std::make_shared<Options>();
@@ -41,12 +42,21 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       ->type_name("N");
   sub.add_option("--interval-s", opt->interval_s, "Seconds between readings (default 0.5)")
       ->type_name("S");
+  sub.add_option("--measure-s", opt->measure_s,
+                 "Then sample for S seconds and show distinct values and the observed update "
+                 "interval per rail")
+      ->type_name("S");
+  sub.add_option("--rate-hz", opt->power.rate_hz, "Sampling rate for --measure-s (default 100)")
+      ->type_name("HZ");
   sub.add_flag("--csv", opt->csv, "Print sensor,rail,voltage_v,current_a,power_w rows");
 
   return [opt]() {
     using namespace edp::power;
     if (opt->samples < 1) throw edp::UsageError("--samples must be at least 1");
     if (!(opt->interval_s >= 0)) throw edp::UsageError("--interval-s must not be negative");
+    if (!(opt->measure_s >= 0)) throw edp::UsageError("--measure-s must not be negative");
+    if (opt->csv && opt->measure_s > 0)
+      throw edp::UsageError("--measure-s prints a table; it cannot be combined with --csv");
     PowerOptions power = opt->power;
     if (!opt->ina226.empty()) {
       parse_ina226_device(opt->ina226, &power.ina226);
@@ -69,6 +79,11 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       for (const auto& r : rows) any_ok |= r.ok;
       std::cout << (opt->csv ? readout_csv(rows) : readout_text(rows));
       std::cout.flush();
+    }
+    if (opt->measure_s > 0) {
+      meter.begin_window("sensors");
+      std::this_thread::sleep_for(std::chrono::duration<double>(opt->measure_s));
+      std::cout << "\n" << measurement_text(meter.end_window("sensors"));
     }
     if (!any_ok) std::cerr << "edpbench: every sensor read failed\n";
     return any_ok && std::cout ? 0 : 1;

@@ -65,6 +65,27 @@ std::string readout_text(const std::vector<SensorReadout>& rows) {
   return s;
 }
 
+std::string measurement_text(const Measurement& m) {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "window of %.2f s: %zu sampler ticks, %zu read failures, %zu missed deadlines\n",
+                m.time_s(), m.samples, m.read_failures, m.missed_deadlines);
+  s += line;
+  std::snprintf(line, sizeof(line), "%-22s %10s %10s %9s %16s %14s\n", "rail", "energy_j",
+                "power_w", "distinct", "update_interval_s", "largest_gap_s");
+  s += line;
+  for (const auto& r : m.rails) {
+    std::snprintf(line, sizeof(line), "%-22s %10.3f %10.3f %9zu %16s %14.3f\n", r.rail.c_str(),
+                  r.energy_j, r.power_w_mean, r.distinct_values,
+                  r.update_interval_s > 0 ? number(r.update_interval_s, "%.3f").c_str() : "-",
+                  r.largest_gap_s);
+    s += line;
+  }
+  if (!m.error.empty()) s += "first failure: " + m.error + "\n";
+  return s;
+}
+
 std::string discovery_text(const EnergyMeter& meter) {
   std::string s = "source: " + meter.source_name() + "\n";
   for (const auto& line : meter.discovery_log()) s += "  " + line + "\n";

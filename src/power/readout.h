@@ -21,6 +21,10 @@ std::string readout_csv(const std::vector<SensorReadout>& rows);
 // Aligned table for people.
 std::string readout_text(const std::vector<SensorReadout>& rows);
 
+// Per-rail mean power, distinct values and observed update interval of a
+// measurement window (`sensors --measure-s`).
+std::string measurement_text(const Measurement& m);
+
 // "source: jetson" plus the discovery log, one item per line.
 std::string discovery_text(const EnergyMeter& meter);
 

@@ -57,3 +57,12 @@ TEST_CASE("sensors exits 2 for a requested source that is missing", "[cli]") {
   CHECK(run("sensors --ina226 /dev/i2c-1:0x99").exit_code == 2);
   CHECK(run("sensors --source bogus").exit_code == 2);
 }
+
+TEST_CASE("sensors --measure-s shows distinct values and failures per rail", "[cli]") {
+  const std::string trace = EDPBENCH_FIXTURES "/power/traces/vdd_in_fails.csv";
+  Result r = run("sensors --source trace --trace " + trace + " --measure-s 0.5");
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("update_interval_s"));
+  CHECK_THAT(r.out, Catch::Contains("first failure: trace: no value for VDD_IN_w at t="));
+  CHECK(run("sensors --source trace --trace " + trace + " --measure-s 1 --csv").exit_code == 2);
+}
