@@ -256,15 +256,20 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
     const auto t0 = Clock::now();
     s.meter.begin_window(window);
     int blocks = 0;
-    do {
-      for (int i = 0; i < cfg.iterations; ++i) {
-        throw_if_stop_requested();
-        mlp->step();
-        if (s.progress) s.progress->advance(blocks == 0 ? units_per_iteration : 0, label);
-      }
-      ++blocks;
-      be.synchronize();
-    } while (seconds_since(t0) < cfg.power.min_run_s);
+    try {
+      do {
+        for (int i = 0; i < cfg.iterations; ++i) {
+          throw_if_stop_requested();
+          mlp->step();
+          if (s.progress) s.progress->advance(blocks == 0 ? units_per_iteration : 0, label);
+        }
+        ++blocks;
+        be.synchronize();
+      } while (seconds_since(t0) < cfg.power.min_run_s);
+    } catch (...) {
+      s.meter.end_window(window);  // the sampler must not keep integrating it
+      throw;
+    }
     const double window_s = seconds_since(t0);
     const power::Measurement m = s.meter.end_window(window);
     const double gpu_s = be.device_elapsed_s();
