@@ -1,0 +1,55 @@
+// The cpu backend pins its OpenMP workers to the configured CPU set, turns on
+// flush-to-zero in each of them, and gives the caller its CPUs back after.
+#include <catch2/catch.hpp>
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <set>
+
+#include "workloads/cpu_backend.h"
+
+namespace {
+
+std::set<int> affinity_of_this_thread() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  pthread_getaffinity_np(pthread_self(), sizeof set, &set);
+  std::set<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.insert(c);
+  return cpus;
+}
+
+}  // namespace
+
+TEST_CASE("cpu backend pins each worker to its CPU and restores the caller", "[cpu][affinity]") {
+  const std::set<int> before = affinity_of_this_thread();
+  REQUIRE_FALSE(before.empty());
+  const int cpu = *before.rbegin();  // a CPU this process may use
+  {
+    edp::CpuOptions o;
+    o.threads = 2;
+    o.cpus = {cpu};
+    o.gemm = "eigen";
+    auto be = edp::make_cpu_backend(o);
+    CHECK(be->describe().at("cpus") == std::to_string(cpu));
+    CHECK(be->describe().at("threads") == "2");
+    std::vector<std::set<int>> seen(2);
+    std::vector<float> tiny(2, 0.0f);
+#pragma omp parallel num_threads(2)
+    {
+      const int t = omp_get_thread_num();
+      seen[static_cast<size_t>(t)] = affinity_of_this_thread();
+      // Flush-to-zero: the smallest normal float halved underflows to 0.
+      volatile float smallest = 1.17549435e-38f;
+      tiny[static_cast<size_t>(t)] = smallest * 0.5f;
+    }
+    for (int t = 0; t < 2; ++t) {
+      INFO("worker " << t);
+      CHECK(seen[static_cast<size_t>(t)] == std::set<int>{cpu});
+      CHECK(tiny[static_cast<size_t>(t)] == 0.0f);
+    }
+  }
+  CHECK(affinity_of_this_thread() == before);
+}
