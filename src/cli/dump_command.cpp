@@ -18,7 +18,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--device", a->opt.device, "cpu (default), gpu or reference");
   sub.add_option("--iterations", a->opt.iterations, "Iterations to record in loss.csv")
       ->required()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000000));
   sub.add_option("--out", a->opt.out_dir, "Output directory")->required();
   return [a] {
     const edp::bench::Config cfg = edp::bench::load_config(a->config);

@@ -16,14 +16,15 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   auto a = std::make_shared<RunArgs>();
   sub.add_option("--config", a->config, "YAML configuration (see configs/)")->required();
   sub.add_option("--out", a->out, "Output directory (default: output.dir of the config)");
-  sub.add_flag("--resume", a->resume, "Continue the sweep in --out, skipping finished configurations");
+  sub.add_flag("--resume", a->resume,
+               "Continue the sweep in --out, skipping finished configurations");
   sub.add_option("--workloads", a->workloads, "Only these workloads (tensors,autograd,custom_relu)")
       ->delimiter(',');
   sub.add_option("--sizes", a->sizes, "Only these sizes (e.g. small,medium)")->delimiter(',');
   sub.add_option("--devices", a->devices, "Only these devices (cpu,gpu,reference)")->delimiter(',');
-  sub.add_option("--runs", a->runs, "Override the number of runs")->check(CLI::PositiveNumber);
+  sub.add_option("--runs", a->runs, "Override the number of runs")->check(CLI::Range(1, 100000000));
   sub.add_option("--iterations", a->iterations, "Override iterations per run")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000000));
   sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
   return [a] {
     edp::bench::Config cfg = edp::bench::load_config(a->config);
@@ -36,7 +37,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   };
 }
 
-const edp::cli::CommandRegistration reg(10, "run", "Run the sweep of a config and write CSV results",
-                                        setup);
+const edp::cli::CommandRegistration reg(10, "run",
+                                        "Run the sweep of a config and write CSV results", setup);
 
 }  // namespace
