@@ -49,8 +49,8 @@ class Reader {
     for (const auto& kv : map) {
       const std::string key = kv.first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-        fail(kv.first, "unknown key '" + key + "' in " + section + " (valid keys: " +
-                           join(allowed) + ")");
+        fail(kv.first,
+             "unknown key '" + key + "' in " + section + " (valid keys: " + join(allowed) + ")");
     }
   }
 
@@ -115,8 +115,8 @@ class Reader {
   std::string origin_;
 };
 
-const std::vector<std::string> kSources{"auto", "jetson", "ina226", "hwmon", "rapl",
-                                        "nvml", "trace",  "none"};
+const std::vector<std::string> kSources{"auto", "jetson", "ina226", "hwmon",
+                                        "rapl", "nvml",   "trace",  "none"};
 
 void parse_sizes(const Reader& r, const YAML::Node& n, Config& c) {
   r.expect_map(n, "sizes");
@@ -143,7 +143,8 @@ void check_cpu_set_syntax(const Reader& r, const YAML::Node& n) {
   const std::string s = r.scalar(n, "cpus");
   static const std::regex list("^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$");
   if (s == "all" || s == "a57" || s == "denver" || std::regex_match(s, list)) return;
-  r.fail(n, "'cpus' = '" + s + "' is not valid (expected all, a57, denver or a list like \"0,3-5\")");
+  r.fail(n,
+         "'cpus' = '" + s + "' is not valid (expected all, a57, denver or a list like \"0,3-5\")");
 }
 
 void parse_devices(const Reader& r, const YAML::Node& n, Config& c) {
@@ -188,7 +189,8 @@ void parse_power(const Reader& r, const YAML::Node& n, PowerConfig& p) {
   if (n["total_rails"]) p.total_rails = r.string_list(n["total_rails"], "total_rails");
   if (n["baseline_s"]) p.baseline_s = r.number(n["baseline_s"], "baseline_s", 0, 3600);
   if (n["baseline_every"])
-    p.baseline_every = static_cast<int>(r.integer(n["baseline_every"], "baseline_every", 0, 1000000));
+    p.baseline_every =
+        static_cast<int>(r.integer(n["baseline_every"], "baseline_every", 0, 1000000));
   if (n["min_run_s"]) p.min_run_s = r.number(n["min_run_s"], "min_run_s", 0, 86400);
   if (n["sampler_cpu"])
     p.sampler_cpu = static_cast<int>(r.integer(n["sampler_cpu"], "sampler_cpu", -1, 4095));
@@ -249,41 +251,49 @@ Config parse_config(const std::string& text, const std::string& origin) {
   }
   Config c;
   c.source_path = origin;
-  if (!root.IsMap()) r.fail(root, "the config must be a mapping of settings (see configs/default.yaml)");
-  r.check_keys(root,
-               {"name", "iterations", "runs", "warmup_iterations", "seed", "learning_rate",
-                "init_scale", "workloads", "sizes", "devices", "power", "gpu", "output",
-                "cooldown_s", "max_start_temp_c"},
-               "the config");
+  if (!root.IsMap())
+    r.fail(root, "the config must be a mapping of settings (see configs/default.yaml)");
+  r.check_keys(
+      root,
+      {"name", "iterations", "runs", "warmup_iterations", "seed", "learning_rate", "init_scale",
+       "workloads", "sizes", "devices", "power", "gpu", "output", "cooldown_s", "max_start_temp_c"},
+      "the config");
   if (root["name"]) c.name = r.scalar(root["name"], "name");
-  if (root["iterations"]) c.iterations = static_cast<int>(r.integer(root["iterations"], "iterations", 1, 100000000));
+  if (root["iterations"])
+    c.iterations = static_cast<int>(r.integer(root["iterations"], "iterations", 1, 100000000));
   if (root["runs"]) c.runs = static_cast<int>(r.integer(root["runs"], "runs", 1, 100000));
   if (root["warmup_iterations"])
-    c.warmup_iterations = static_cast<int>(r.integer(root["warmup_iterations"], "warmup_iterations", 0, 1000000));
+    c.warmup_iterations =
+        static_cast<int>(r.integer(root["warmup_iterations"], "warmup_iterations", 0, 1000000));
   if (root["seed"])
-    c.seed = static_cast<uint64_t>(r.integer(root["seed"], "seed", 0, std::numeric_limits<int64_t>::max()));
-  if (root["learning_rate"]) c.learning_rate = r.number(root["learning_rate"], "learning_rate", 0, 1e3);
+    c.seed = static_cast<uint64_t>(
+        r.integer(root["seed"], "seed", 0, std::numeric_limits<int64_t>::max()));
+  if (root["learning_rate"])
+    c.learning_rate = r.number(root["learning_rate"], "learning_rate", 0, 1e3);
   if (root["init_scale"]) c.init_scale = r.number(root["init_scale"], "init_scale", 1e-12, 1e6);
   if (root["workloads"]) {
     c.workloads = r.string_list(root["workloads"], "workloads");
     for (size_t i = 0; i < c.workloads.size(); ++i) {
       const auto& known = known_workloads();
       if (std::find(known.begin(), known.end(), c.workloads[i]) == known.end())
-        r.fail(root["workloads"][i], "unknown workload '" + c.workloads[i] +
-                                          "' (valid: " + join(known) + ")");
+        r.fail(root["workloads"][i],
+               "unknown workload '" + c.workloads[i] + "' (valid: " + join(known) + ")");
     }
-    if (c.workloads.empty()) r.fail(root["workloads"], "'workloads' must name at least one workload");
+    if (c.workloads.empty())
+      r.fail(root["workloads"], "'workloads' must name at least one workload");
   }
   if (root["sizes"]) {
     parse_sizes(r, root["sizes"], c);
   } else {
-    c.sizes = {{"small", 64, 15000, 100, 150}, {"medium", 192, 20000, 300, 200},
+    c.sizes = {{"small", 64, 15000, 100, 150},
+               {"medium", 192, 20000, 300, 200},
                {"large", 384, 40000, 600, 400}};
   }
   if (root["devices"]) {
     parse_devices(r, root["devices"], c);
   } else {
-    c.devices = {DeviceSpec{"cpu", 0, "all", "auto", 0, "cpu"}, DeviceSpec{"gpu", 0, "all", "auto", 0, "gpu"}};
+    c.devices = {DeviceSpec{"cpu", 0, "all", "auto", 0, "cpu"},
+                 DeviceSpec{"gpu", 0, "all", "auto", 0, "gpu"}};
   }
   if (root["power"]) parse_power(r, root["power"], c.power);
   if (const YAML::Node g = root["gpu"]) {
@@ -300,7 +310,8 @@ Config parse_config(const std::string& text, const std::string& origin) {
   if (root["max_start_temp_c"])
     c.max_start_temp_c = r.number(root["max_start_temp_c"], "max_start_temp_c", 0, 150);
   // A relative trace file is relative to the config file, not to the cwd.
-  if (!c.power.trace.file.empty() && c.power.trace.file[0] != '/' && origin.find('/') != std::string::npos)
+  if (!c.power.trace.file.empty() && c.power.trace.file[0] != '/' &&
+      origin.find('/') != std::string::npos)
     c.power.trace.file = directory_of(origin) + "/" + c.power.trace.file;
   return c;
 }
@@ -357,9 +368,9 @@ std::string to_yaml(const Config& c) {
   e << YAML::Key << "bus" << YAML::Value << p.ina226.bus << YAML::Key << "address" << YAML::Value
     << p.ina226.address << YAML::Key << "shunt_ohm" << YAML::Value << p.ina226.shunt_ohm
     << YAML::Key << "max_current_a" << YAML::Value << p.ina226.max_current_a << YAML::Key
-    << "averages" << YAML::Value << p.ina226.averages << YAML::Key << "conversion_us"
-    << YAML::Value << p.ina226.conversion_us << YAML::Key << "poll_ready" << YAML::Value
-    << p.ina226.poll_ready << YAML::Key << "force" << YAML::Value << p.ina226.force;
+    << "averages" << YAML::Value << p.ina226.averages << YAML::Key << "conversion_us" << YAML::Value
+    << p.ina226.conversion_us << YAML::Key << "poll_ready" << YAML::Value << p.ina226.poll_ready
+    << YAML::Key << "force" << YAML::Value << p.ina226.force;
   e << YAML::EndMap;
   e << YAML::Key << "trace" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "file"
     << YAML::Value << p.trace.file << YAML::Key << "loop" << YAML::Value << p.trace.loop
@@ -397,9 +408,12 @@ void keep_only(std::vector<T>& items, const std::vector<std::string>& wanted, Na
 void apply_filters(Config& c, const std::vector<std::string>& workloads,
                    const std::vector<std::string>& sizes, const std::vector<std::string>& devices,
                    int runs, int iterations) {
-  keep_only(c.workloads, workloads, [](const std::string& s) { return s; }, "workload");
-  keep_only(c.sizes, sizes, [](const SizeSpec& s) { return s.name; }, "size");
-  keep_only(c.devices, devices, [](const DeviceSpec& d) { return d.label; }, "device");
+  keep_only(
+      c.workloads, workloads, [](const std::string& s) { return s; }, "workload");
+  keep_only(
+      c.sizes, sizes, [](const SizeSpec& s) { return s.name; }, "size");
+  keep_only(
+      c.devices, devices, [](const DeviceSpec& d) { return d.label; }, "device");
   if (runs > 0) c.runs = runs;
   if (iterations > 0) c.iterations = iterations;
 }

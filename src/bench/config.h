@@ -12,17 +12,15 @@ struct SizeSpec {
   std::string name;  // small | medium | large | any user-defined name
   int64_t n = 0, d_in = 0, h = 0, d_out = 0;
   // GEMM FLOPs per training iteration (DESIGN §2): 4*N*D_in*H + 6*N*H*D_out.
-  double gemm_flop_per_iteration() const {
-    return 4.0 * n * d_in * h + 6.0 * n * h * d_out;
-  }
+  double gemm_flop_per_iteration() const { return 4.0 * n * d_in * h + 6.0 * n * h * d_out; }
 };
 
 struct DeviceSpec {
-  std::string kind;            // cpu | gpu | reference
-  int threads = 0;             // cpu: 0 = every CPU of the set
-  std::string cpus = "all";    // cpu: all | a57 | denver | "0,3-5"
-  std::string gemm = "auto";   // cpu: auto | eigen | openblas
-  int index = 0;               // gpu: CUDA device ordinal
+  std::string kind;           // cpu | gpu | reference
+  int threads = 0;            // cpu: 0 = every CPU of the set
+  std::string cpus = "all";   // cpu: all | a57 | denver | "0,3-5"
+  std::string gemm = "auto";  // cpu: auto | eigen | openblas
+  int index = 0;              // gpu: CUDA device ordinal
   // The name used in CSV rows: "cpu", "gpu" or "reference" (with a suffix
   // when the same kind appears more than once: "cpu#2").
   std::string label;
@@ -33,14 +31,14 @@ struct Ina226Config {
   int address = 0x40;
   double shunt_ohm = 0.01;
   double max_current_a = 3.2;
-  int averages = 4;           // 1,4,16,64,128,256,512,1024
-  int conversion_us = 1100;   // 140,204,332,588,1100,2116,4156,8244
-  bool poll_ready = false;    // wait for CVRF before each read
-  bool force = false;         // I2C_SLAVE_FORCE: only when the user asks
+  int averages = 4;          // 1,4,16,64,128,256,512,1024
+  int conversion_us = 1100;  // 140,204,332,588,1100,2116,4156,8244
+  bool poll_ready = false;   // wait for CVRF before each read
+  bool force = false;        // I2C_SLAVE_FORCE: only when the user asks
 };
 
 struct TraceConfig {
-  std::string file;   // resolved against the config file's directory
+  std::string file;  // resolved against the config file's directory
   bool loop = true;
 };
 
@@ -49,9 +47,9 @@ struct PowerConfig {
   double rate_hz = 100;
   std::vector<std::string> total_rails;  // empty = every rail of the source
   double baseline_s = 5;
-  int baseline_every = 0;   // re-measure idle power every N configurations (0 = once)
+  int baseline_every = 0;  // re-measure idle power every N configurations (0 = once)
   double min_run_s = 0;
-  int sampler_cpu = -1;     // pin the sampler thread; -1 = not pinned
+  int sampler_cpu = -1;  // pin the sampler thread; -1 = not pinned
   Ina226Config ina226;
   TraceConfig trace;
 };
@@ -74,8 +72,8 @@ struct Config {
   std::vector<DeviceSpec> devices;
   PowerConfig power;
   GpuConfig gpu;
-  double cooldown_s = 0;          // pause between runs
-  double max_start_temp_c = 0;    // wait until every thermal zone is below (0 = off)
+  double cooldown_s = 0;        // pause between runs
+  double max_start_temp_c = 0;  // wait until every thermal zone is below (0 = off)
   std::string output_dir = "results";
 };
 
@@ -93,7 +91,7 @@ std::string to_yaml(const Config& c);
 // Applies the CLI filters of `run` (--workloads, --sizes, --devices, --runs,
 // --iterations); unknown names throw UsageError listing the valid ones.
 void apply_filters(Config& c, const std::vector<std::string>& workloads,
-                   const std::vector<std::string>& sizes,
-                   const std::vector<std::string>& devices, int runs, int iterations);
+                   const std::vector<std::string>& sizes, const std::vector<std::string>& devices,
+                   int runs, int iterations);
 
 }  // namespace edp::bench

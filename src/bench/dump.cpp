@@ -42,8 +42,8 @@ void run_dump(const Config& cfg, const DumpOptions& o) {
 
   BackendSetup setup = make_backend_for(device, size, c, platform::probe());
   if (!setup.backend) throw std::runtime_error(setup.skip_reason);
-  auto mlp = make_mlp_workload(o.workload, *setup.backend, init,
-                               static_cast<float>(c.learning_rate));
+  auto mlp =
+      make_mlp_workload(o.workload, *setup.backend, init, static_cast<float>(c.learning_rate));
   std::string csv = report::csv_line({"iteration", "loss"});
   for (int i = 0; i < o.iterations; ++i) {
     mlp->step();

@@ -49,8 +49,9 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
   }
   t = report::read_csv_file(path);
   if (t.header != columns)
-    throw UsageError(path + " was written by a different edpbench version (its columns differ); "
-                            "resume into a new --out directory instead");
+    throw UsageError(path +
+                     " was written by a different edpbench version (its columns differ); "
+                     "resume into a new --out directory instead");
   return t;
 }
 
@@ -65,7 +66,8 @@ std::string first_difference(const std::string& a, const std::string& b) {
     if (!ga && !gb) return "";
     if (!ga) la = "<end>";
     if (!gb) lb = "<end>";
-    if (la != lb) return "line " + std::to_string(line) + ": sweep has '" + la + "', now '" + lb + "'";
+    if (la != lb)
+      return "line " + std::to_string(line) + ": sweep has '" + la + "', now '" + lb + "'";
   }
 }
 
@@ -83,8 +85,9 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
   const std::string cfg_path = path("config.yaml");
   const bool have_sweep = exists(path("results.csv")) || exists(cfg_path);
   if (have_sweep && !resume)
-    throw UsageError(dir_ + " already holds a sweep; use --resume to continue it, or choose "
-                            "another --out directory");
+    throw UsageError(dir_ +
+                     " already holds a sweep; use --resume to continue it, or choose "
+                     "another --out directory");
   if (resume && exists(cfg_path)) {
     const std::string old = read_all(cfg_path);
     if (old != config_yaml)

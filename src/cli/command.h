@@ -26,7 +26,8 @@ std::vector<CommandSpec>& command_registry();
 
 struct CommandRegistration {
   CommandRegistration(int order, std::string name, std::string description, CommandSetup setup) {
-    command_registry().push_back({order, std::move(name), std::move(description), std::move(setup)});
+    command_registry().push_back(
+        {order, std::move(name), std::move(description), std::move(setup)});
   }
 };
 

@@ -9,11 +9,21 @@ std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -68,8 +78,10 @@ JsonObject& JsonObject::set_raw(const std::string& key, const std::string& json)
 
 std::string JsonObject::str(int indent, int depth) const {
   if (fields_.empty()) return "{}";
-  const std::string pad = indent ? "\n" + std::string(static_cast<size_t>(indent * (depth + 1)), ' ') : "";
-  const std::string end = indent ? "\n" + std::string(static_cast<size_t>(indent * depth), ' ') : "";
+  const std::string pad =
+      indent ? "\n" + std::string(static_cast<size_t>(indent * (depth + 1)), ' ') : "";
+  const std::string end =
+      indent ? "\n" + std::string(static_cast<size_t>(indent * depth), ' ') : "";
   std::string out = "{";
   for (size_t i = 0; i < fields_.size(); ++i) {
     out += (i ? "," : "") + pad + json_string(fields_[i].first) + (indent ? ": " : ":") +

@@ -15,9 +15,13 @@ std::string json_number(double v);
 class JsonObject {
  public:
   JsonObject& set(const std::string& key, const std::string& value);
-  JsonObject& set(const std::string& key, const char* value) { return set(key, std::string(value)); }
+  JsonObject& set(const std::string& key, const char* value) {
+    return set(key, std::string(value));
+  }
   JsonObject& set(const std::string& key, double value);
-  JsonObject& set(const std::string& key, int value) { return set(key, static_cast<double>(value)); }
+  JsonObject& set(const std::string& key, int value) {
+    return set(key, static_cast<double>(value));
+  }
   JsonObject& set(const std::string& key, bool value);
   JsonObject& set(const std::string& key, const JsonObject& value);
   JsonObject& set(const std::string& key, const std::map<std::string, std::string>& value);

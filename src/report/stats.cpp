@@ -32,10 +32,10 @@ double student_t975(int dof) {
   // t_{0.975, dof}, from the standard table (e.g. NIST/SEMATECH e-Handbook
   // 1.3.6.7.2); beyond 30 the Cornish-Fisher expansion around z = 1.959964
   // is accurate to better than 1e-4.
-  static const double table[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                                 2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                                 2.120,  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                                 2.064,  2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                 2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                 2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                 2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
   if (dof < 1) return std::numeric_limits<double>::quiet_NaN();
   if (dof <= 30) return table[dof];
   const double z = 1.959964, z3 = z * z * z, z5 = z3 * z * z, n = dof;

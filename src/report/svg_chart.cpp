@@ -168,8 +168,8 @@ std::string render_bar_chart_svg(const BarChart& chart) {
   s += "<rect x=\"0\" y=\"0\" width=\"" + num(W) + "\" height=\"" + num(H) +
        "\" fill=\"#ffffff\"/>\n";
   s += "<text x=\"" + num(left) +
-       "\" y=\"24\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">" + html_escape(chart.title) +
-       "</text>\n";
+       "\" y=\"24\" font-size=\"17\" font-weight=\"bold\" fill=\"#222\">" +
+       html_escape(chart.title) + "</text>\n";
   s +=
       "<text x=\"" + num(left) + "\" y=\"43\" font-size=\"12\" fill=\"#555\">" +
       (axis.log ? std::string("log scale: one gridline per decade") : std::string("linear scale")) +
@@ -252,8 +252,9 @@ std::string render_bar_chart_svg(const BarChart& chart) {
       s += "<rect x=\"" + num(x + 1) + "\" y=\"" + num(bar_top) + "\" width=\"" + num(bw - 2) +
            "\" height=\"" + num(bar_h) + "\" fill=\"" +
            series_color(b.series, series_index(b.series)) + "\"><title>" +
-           html_escape(g.supergroup + (g.supergroup.empty() ? "" : "/") + g.label + " " + b.series + ": " +
-               format_number(v) + (b.error ? " \xC2\xB1 " + format_number(*b.error) : "")) +
+           html_escape(g.supergroup + (g.supergroup.empty() ? "" : "/") + g.label + " " + b.series +
+                       ": " + format_number(v) +
+                       (b.error ? " \xC2\xB1 " + format_number(*b.error) : "")) +
            "</title></rect>\n";
       double label_y = std::min(y, y_base) - 4;
       if (b.error && *b.error > 0) {
@@ -267,8 +268,8 @@ std::string render_bar_chart_svg(const BarChart& chart) {
       }
       if (bw >= 30)
         s += "<text x=\"" + num(cx) + "\" y=\"" + num(label_y) +
-             "\" font-size=\"10.5\" fill=\"#333\" text-anchor=\"middle\">" + html_escape(format_number(v)) +
-             "</text>\n";
+             "\" font-size=\"10.5\" fill=\"#333\" text-anchor=\"middle\">" +
+             html_escape(format_number(v)) + "</text>\n";
     }
   }
   s += "</g>\n";

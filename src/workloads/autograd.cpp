@@ -40,8 +40,7 @@ class ClampMin final : public Function {
  public:
   std::string name() const override { return "clamp_min"; }
   Tensor forward(Context& ctx, const std::vector<Tensor>& in) override {
-    if (ctx.attribute != 0.0f)
-      throw std::invalid_argument("clamp_min: only min = 0 is supported");
+    if (ctx.attribute != 0.0f) throw std::invalid_argument("clamp_min: only min = 0 is supported");
     Tensor y = ctx.backend().empty(in[0].rows(), in[0].cols());
     ctx.backend().relu(in[0], y);
     ctx.save_for_backward({in[0]});

@@ -46,8 +46,8 @@ class Backend {
   // ---- BLAS ----------------------------------------------------------------
   // c = alpha * op(a) * op(b) + beta * c. With beta == 0, c is not read (it
   // may hold NaN). op(x) is x or x^T. Shapes are checked.
-  virtual void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b,
-                    float beta, Tensor& c) = 0;
+  virtual void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
+                    Tensor& c) = 0;
   // y += alpha * x
   virtual void axpy(float alpha, const Tensor& x, Tensor& y) = 0;
 

@@ -178,9 +178,8 @@ class CpuBackend final : public Backend {
   }
   void sum(const Tensor& x, Tensor& out) override {
     check_scalar("sum", out);
-    out.data()[0] = static_cast<float>(reduce(x.numel(), [&](int64_t b, int64_t n) {
-      return carr(x, b, n).cast<double>().sum();
-    }));
+    out.data()[0] = static_cast<float>(reduce(
+        x.numel(), [&](int64_t b, int64_t n) { return carr(x, b, n).cast<double>().sum(); }));
   }
   void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) override {
     check_same_shape("sub_square_sum", a, b);

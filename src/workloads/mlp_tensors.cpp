@@ -24,14 +24,14 @@ class TensorsMlp final : public MlpWorkload {
 
   void step() override {
     Backend& b = backend_;
-    b.gemm(Trans::N, Trans::N, 1.0f, x_, w1_, 0.0f, h_);                // h = x w1
-    b.relu(h_, h_relu_);                                                // h_relu = max(h, 0)
-    b.gemm(Trans::N, Trans::N, 1.0f, h_relu_, w2_, 0.0f, y_pred_);      // y_pred = h_relu w2
-    b.sub_square_sum(y_pred_, y_, diff_, loss_);                        // loss = sum(diff^2)
-    b.gemm(Trans::N, Trans::T, 2.0f, diff_, w2_, 0.0f, grad_h_);        // g w2^T, g = 2 diff
-    b.relu_backward(grad_h_, h_, grad_h_);                              // masked where h < 0
+    b.gemm(Trans::N, Trans::N, 1.0f, x_, w1_, 0.0f, h_);                 // h = x w1
+    b.relu(h_, h_relu_);                                                 // h_relu = max(h, 0)
+    b.gemm(Trans::N, Trans::N, 1.0f, h_relu_, w2_, 0.0f, y_pred_);       // y_pred = h_relu w2
+    b.sub_square_sum(y_pred_, y_, diff_, loss_);                         // loss = sum(diff^2)
+    b.gemm(Trans::N, Trans::T, 2.0f, diff_, w2_, 0.0f, grad_h_);         // g w2^T, g = 2 diff
+    b.relu_backward(grad_h_, h_, grad_h_);                               // masked where h < 0
     b.gemm(Trans::T, Trans::N, -2.0f * lr_, h_relu_, diff_, 1.0f, w2_);  // w2 -= lr h_relu^T g
-    b.gemm(Trans::T, Trans::N, -lr_, x_, grad_h_, 1.0f, w1_);           // w1 -= lr x^T grad_h
+    b.gemm(Trans::T, Trans::N, -lr_, x_, grad_h_, 1.0f, w1_);            // w1 -= lr x^T grad_h
   }
 
  private:

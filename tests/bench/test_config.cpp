@@ -61,11 +61,9 @@ TEST_CASE("config errors give file, line and column", "[config]") {
              Catch::StartsWith("test.yaml:2:23: 'cpus' = 'fast' is not valid"));
   CHECK_THAT(error_of("devices:\n  - {kind: gpu, threads: 2}\n"),
              Catch::StartsWith("test.yaml:2:17: unknown key 'threads' in a gpu device"));
-  CHECK_THAT(error_of("sizes:\n  tiny: {n: 1, d_in: 2, h: 3}\n"),
-             Catch::Contains("missing d_out"));
+  CHECK_THAT(error_of("sizes:\n  tiny: {n: 1, d_in: 2, h: 3}\n"), Catch::Contains("missing d_out"));
   CHECK_THAT(error_of("runs: [1\n"), Catch::StartsWith("test.yaml:2:1: YAML syntax error"));
-  CHECK_THAT(error_of("power: {source: trace}\n"),
-             Catch::Contains("power.trace.file is not set"));
+  CHECK_THAT(error_of("power: {source: trace}\n"), Catch::Contains("power.trace.file is not set"));
 }
 
 TEST_CASE("filters reject unknown names and list the valid ones", "[config]") {
@@ -108,8 +106,8 @@ TEST_CASE("the CLI exits 2 with file:line:column on a config error", "[config][c
   const auto missing = edp::testing::edpbench("run --config " + dir + "/nope.yaml --out " + dir);
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.err, Catch::Contains("cannot read config file"));
-  const auto bad_size = edp::testing::edpbench("run --config " EDPBENCH_CONFIGS
-                                               "/quick.yaml --sizes huge --out " + dir + "/o2");
+  const auto bad_size = edp::testing::edpbench(
+      "run --config " EDPBENCH_CONFIGS "/quick.yaml --sizes huge --out " + dir + "/o2");
   CHECK(bad_size.exit_code == 2);
   CHECK_THAT(bad_size.err, Catch::Contains("unknown size 'huge'"));
 }

@@ -12,12 +12,13 @@ namespace {
 std::string config(const std::string& dir, const std::string& trace, const std::string& extra) {
   const std::string path = dir + "/trace.yaml";
   edp::testing::write_text(
-      path, "name: trace-test\niterations: 30\nruns: 3\nwarmup_iterations: 1\n"
-            "learning_rate: 1.0e-5\ninit_scale: 0.5\nworkloads: [tensors, autograd]\n"
-            "sizes: {tiny: {n: 8, d_in: 2000, h: 32, d_out: 4}}\n"
-            "devices: [{kind: cpu, threads: 1}]\n"
-            "power:\n  source: trace\n  trace: {file: " EDPBENCH_FIXTURES "/cli/" + trace +
-                "}\n" + extra);
+      path,
+      "name: trace-test\niterations: 30\nruns: 3\nwarmup_iterations: 1\n"
+      "learning_rate: 1.0e-5\ninit_scale: 0.5\nworkloads: [tensors, autograd]\n"
+      "sizes: {tiny: {n: 8, d_in: 2000, h: 32, d_out: 4}}\n"
+      "devices: [{kind: cpu, threads: 1}]\n"
+      "power:\n  source: trace\n  trace: {file: " EDPBENCH_FIXTURES "/cli/" +
+          trace + "}\n" + extra);
   return path;
 }
 
@@ -85,8 +86,8 @@ TEST_CASE("a sensor failing mid-run fails that configuration and the sweep goes 
   for (size_t i = 0; i < 2; ++i) {
     INFO(results.get(i, "note"));
     CHECK(results.get(i, "status") == "failed");
-    CHECK_THAT(results.get(i, "note"), Catch::Contains("energy incomplete") &&
-                                           Catch::Contains("no value for VDD_IN_w"));
+    CHECK_THAT(results.get(i, "note"),
+               Catch::Contains("energy incomplete") && Catch::Contains("no value for VDD_IN_w"));
     CHECK(num(results, i, "time_s_mean") > 0);  // the times are kept
     CHECK(results.get(i, "energy_j_mean").empty());
   }

@@ -1,12 +1,12 @@
 // Sweeps that survive: SIGTERM/SIGINT in the middle of a sweep save what is
 // complete and exit 143/130; --resume finishes it without duplicating or
 // recomputing anything, and refuses a different configuration.
-#include <catch2/catch.hpp>
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <chrono>
 #include <set>
@@ -79,12 +79,14 @@ TEST_CASE("SIGTERM mid-sweep then --resume gives one row per configuration", "[c
   const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + out + " --resume");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.err, Catch::Contains("resuming: " + std::to_string(done) + " configuration(s) already done"));
+  CHECK_THAT(r.err, Catch::Contains("resuming: " + std::to_string(done) +
+                                    " configuration(s) already done"));
   const auto results = edp::report::read_csv_file(out + "/results.csv");
   CHECK(results.rows.size() == 6);
   std::set<std::string> keys;
   for (size_t i = 0; i < results.rows.size(); ++i)
-    keys.insert(results.get(i, "workload") + "/" + results.get(i, "size") + "/" + results.get(i, "device"));
+    keys.insert(results.get(i, "workload") + "/" + results.get(i, "size") + "/" +
+                results.get(i, "device"));
   CHECK(keys.size() == 6);
   CHECK(rows_in(out + "/runs.csv") == 6 * 3);
   CHECK_THAT(edp::testing::slurp(out + "/context.json"), Catch::Contains("\"complete\": true"));
@@ -103,8 +105,7 @@ TEST_CASE("SIGINT mid-sweep exits 130 after saving", "[cli][resume]") {
   CHECK(rows_in(out + "/results.csv") >= 1);
 }
 
-TEST_CASE("resume refuses a different configuration and names the difference",
-          "[cli][resume]") {
+TEST_CASE("resume refuses a different configuration and names the difference", "[cli][resume]") {
   const std::string dir = edp::testing::temp_dir("resume-diff");
   const std::string cfg = sweep_config(dir), out = dir + "/out";
   const auto first = edp::testing::edpbench("run --config " + cfg + " --out " + out +

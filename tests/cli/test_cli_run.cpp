@@ -1,7 +1,7 @@
 // End-to-end CLI behaviour: run on quick.yaml with tiny sizes, dump checked
 // by an independent NumPy implementation, --version and --help.
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include "report/csv.h"
 #include "report/results_csv.h"
@@ -11,11 +11,33 @@ using edp::testing::edpbench;
 
 namespace {
 
-const std::vector<std::string> kRequired{
-    "workload", "size", "n", "d_in", "h", "d_out", "device", "threads", "iterations", "runs",
-    "status", "time_s_mean", "time_s_std", "time_s_ci95", "energy_j_mean", "energy_j_std",
-    "energy_j_ci95", "dynamic_energy_j_mean", "power_w_mean", "edp_js_mean", "edp_js_std",
-    "power_source", "energy_rails", "samples_per_run", "final_loss", "diverged", "note"};
+const std::vector<std::string> kRequired{"workload",
+                                         "size",
+                                         "n",
+                                         "d_in",
+                                         "h",
+                                         "d_out",
+                                         "device",
+                                         "threads",
+                                         "iterations",
+                                         "runs",
+                                         "status",
+                                         "time_s_mean",
+                                         "time_s_std",
+                                         "time_s_ci95",
+                                         "energy_j_mean",
+                                         "energy_j_std",
+                                         "energy_j_ci95",
+                                         "dynamic_energy_j_mean",
+                                         "power_w_mean",
+                                         "edp_js_mean",
+                                         "edp_js_std",
+                                         "power_source",
+                                         "energy_rails",
+                                         "samples_per_run",
+                                         "final_loss",
+                                         "diverged",
+                                         "note"};
 
 // quick.yaml with its sizes replaced by tiny ones and the power source set.
 std::string tiny_quick(const std::string& dir, const std::string& source = "none") {
@@ -52,8 +74,8 @@ TEST_CASE("run on quick.yaml with tiny sizes writes one row per configuration", 
 
   const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
   REQUIRE(results.header.size() >= kRequired.size());
-  CHECK(std::vector<std::string>(results.header.begin(), results.header.begin() + kRequired.size()) ==
-        kRequired);
+  CHECK(std::vector<std::string>(results.header.begin(),
+                                 results.header.begin() + kRequired.size()) == kRequired);
   const YAML::Node q = YAML::LoadFile(EDPBENCH_CONFIGS "/quick.yaml");
   const size_t configs = q["workloads"].size() * 2 * q["devices"].size();
   CHECK(results.rows.size() == configs);
@@ -89,8 +111,10 @@ TEST_CASE("run on quick.yaml with tiny sizes writes one row per configuration", 
 
 TEST_CASE("paper.yaml's setting is flagged as diverged", "[cli][run]") {
   const std::string dir = edp::testing::temp_dir("paper");
-  const auto r = edpbench("run --config " EDPBENCH_CONFIGS "/paper.yaml --sizes small --devices cpu "
-                          "--workloads tensors --runs 1 --iterations 10 --out " + dir + "/out");
+  const auto r = edpbench("run --config " EDPBENCH_CONFIGS
+                          "/paper.yaml --sizes small --devices cpu "
+                          "--workloads tensors --runs 1 --iterations 10 --out " +
+                          dir + "/out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
@@ -132,7 +156,8 @@ TEST_CASE("dump writes npy tensors whose NumPy training loss matches loss.csv", 
       "print('ok', len(ref))\n";
   edp::testing::write_text(dir + "/check.py", py);
   for (const std::string w : {"tensors", "custom_relu"}) {
-    const auto r = edp::testing::run("/usr/bin/python3 " + dir + "/check.py " + dir + "/" + w + " " + lr);
+    const auto r =
+        edp::testing::run("/usr/bin/python3 " + dir + "/check.py " + dir + "/" + w + " " + lr);
     INFO(w << ": " << r.err);
     CHECK(r.exit_code == 0);
     CHECK(r.out == "ok 6\n");

@@ -47,7 +47,9 @@ inline Result run(const std::string& args) {
   return r;
 }
 
-inline Result edpbench(const std::string& args) { return run(std::string(EDPBENCH_BINARY) + " " + args); }
+inline Result edpbench(const std::string& args) {
+  return run(std::string(EDPBENCH_BINARY) + " " + args);
+}
 
 inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

@@ -95,8 +95,8 @@ TEST_CASE("clamp_min gradient is the input gradient where x >= 0 and zero below"
   // Values kept away from 0 so that a finite-difference step never crosses the kink.
   Host x = random_host(4, 6, 3, 0.2f, 1.0f);
   for (size_t i = 0; i < x.v.size(); i += 2) x.v[i] = -x.v[i];
-  check_gradients([](Tape& t, std::vector<Variable>& v) { return weighted(t, t.clamp_min(v[0], 0), 9); },
-                  {x});
+  check_gradients(
+      [](Tape& t, std::vector<Variable>& v) { return weighted(t, t.clamp_min(v[0], 0), 9); }, {x});
 }
 
 TEST_CASE("sub gradient is +1 for the first operand and -1 for the second", "[autograd]") {
@@ -106,9 +106,8 @@ TEST_CASE("sub gradient is +1 for the first operand and -1 for the second", "[au
 }
 
 TEST_CASE("square gradient is 2x", "[autograd]") {
-  check_gradients(
-      [](Tape& t, std::vector<Variable>& v) { return t.sum(t.square(t.square(v[0]))); },
-      {random_host(2, 5, 6)}, 1e-3);
+  check_gradients([](Tape& t, std::vector<Variable>& v) { return t.sum(t.square(t.square(v[0]))); },
+                  {random_host(2, 5, 6)}, 1e-3);
 }
 
 TEST_CASE("sum gradient broadcasts the upstream gradient", "[autograd]") {

@@ -1,9 +1,9 @@
 // The cpu backend pins its OpenMP workers to the configured CPU set, turns on
 // flush-to-zero in each of them, and gives the caller its CPUs back after.
-#include <catch2/catch.hpp>
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <catch2/catch.hpp>
 
 #include <set>
 
