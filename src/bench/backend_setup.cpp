@@ -6,7 +6,7 @@
 
 namespace edp::bench {
 
-BackendSetup make_backend_for(const DeviceSpec& dev, const SizeSpec& size, const Config& cfg,
+BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
                               const platform::Platform& platform) {
   BackendSetup out;
   if (dev.kind == "reference") {
@@ -30,10 +30,6 @@ BackendSetup make_backend_for(const DeviceSpec& dev, const SizeSpec& size, const
   o.cpus = platform::resolve_cpu_set(platform, dev.cpus);
   o.threads = dev.threads;
   o.gemm = dev.gemm;
-  // The two GEMMs that dominate every workload (DESIGN §2): h = x w1 and the
-  // weight gradient x^T grad_h, timed to choose between Eigen and OpenBLAS.
-  o.probe_shapes = {{Trans::N, Trans::N, size.n, size.h, size.d_in},
-                    {Trans::T, Trans::N, size.d_in, size.h, size.n}};
   out.cpus = o.cpus;
   out.threads = o.threads > 0 ? o.threads : static_cast<int>(o.cpus.size());
   out.backend = make_cpu_backend(o);

@@ -21,7 +21,7 @@ struct BackendSetup {
 
 // Throws UsageError for a CPU set this platform does not have, and
 // std::runtime_error for a backend that fails to start.
-BackendSetup make_backend_for(const DeviceSpec& dev, const SizeSpec& size, const Config& cfg,
+BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
                               const platform::Platform& platform);
 
 }  // namespace edp::bench

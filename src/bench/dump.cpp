@@ -40,7 +40,7 @@ void run_dump(const Config& cfg, const DumpOptions& o) {
   report::write_npy(o.out_dir + "/w1.npy", init.w1.data(), {size.d_in, size.h});
   report::write_npy(o.out_dir + "/w2.npy", init.w2.data(), {size.h, size.d_out});
 
-  BackendSetup setup = make_backend_for(device, size, c, platform::probe());
+  BackendSetup setup = make_backend_for(device, c, platform::probe());
   if (!setup.backend) throw std::runtime_error(setup.skip_reason);
   auto mlp =
       make_mlp_workload(o.workload, *setup.backend, init, static_cast<float>(c.learning_rate));

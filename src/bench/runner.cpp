@@ -173,6 +173,36 @@ double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
 
 double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }
 
+// `gemm: auto` (DESIGN §2: "choose the GEMM path by measurement"): times a
+// few whole training steps with each path the backend offers and keeps the
+// fastest. Whole steps, because a GEMM timed alone hides what matters on a
+// small machine: OpenBLAS's own thread pool spinning against the OpenMP
+// workers of the element-wise work in between.
+void choose_gemm_path(Backend& be, MlpWorkload& mlp, const MlpData& init) {
+  const std::vector<std::string> paths = be.gemm_paths();
+  if (paths.size() < 2) return;
+  constexpr int kSteps = 2;
+  std::vector<double> ms;
+  for (const auto& path : paths) {
+    be.set_gemm_path(path, "being measured");
+    mlp.reset(init);
+    mlp.step();  // wakes this path's thread pool
+    be.synchronize();
+    const auto t0 = Clock::now();
+    for (int i = 0; i < kSteps; ++i) {
+      throw_if_stop_requested();
+      mlp.step();
+    }
+    be.synchronize();
+    ms.push_back(seconds_since(t0) * 1e3 / kSteps);
+  }
+  const size_t best = static_cast<size_t>(std::min_element(ms.begin(), ms.end()) - ms.begin());
+  std::string why = "auto: fastest per training step,";
+  for (size_t i = 0; i < paths.size(); ++i) why += " " + paths[i] + " " + fmt("%.3g ms", ms[i]);
+  be.set_gemm_path(paths[best], why);
+  mlp.reset(init);
+}
+
 // Waits for cooldown_s and for the hottest zone to fall below
 // max_start_temp_c (at most 10 minutes), so runs start from the same state.
 std::string cool_down(Sweep& s) {
@@ -217,7 +247,7 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
 
   // 1. Set-up: backend, data from the seed, allocation and copy to the device.
   const auto t_setup = Clock::now();
-  BackendSetup setup = make_backend_for(dev, size, cfg, s.prober.platform());
+  BackendSetup setup = make_backend_for(dev, cfg, s.prober.platform());
   if (!setup.backend) {
     rec.status = "skipped";
     rec.note = setup.skip_reason;
@@ -225,12 +255,13 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
   }
   Backend& be = *setup.backend;
   rec.threads = setup.threads;
-  s.backends[dev.label] = be.describe();
   const MlpShape shape{size.n, size.d_in, size.h, size.d_out};
   const MlpData init = make_initial_data(shape, cfg.seed, cfg.init_scale);
   auto mlp = make_mlp_workload(workload, be, init, static_cast<float>(cfg.learning_rate));
   be.synchronize();
   rec.setup_s = seconds_since(t_setup);
+  if (dev.kind == "cpu" && dev.gemm == "auto") choose_gemm_path(be, *mlp, init);
+  s.backends[dev.label] = be.describe();
 
   // 2. Warm-up, starting with the step whose loss is the initial loss.
   mlp->step();

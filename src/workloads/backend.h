@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "workloads/tensor.h"
 
@@ -74,6 +75,16 @@ class Backend {
   virtual void synchronize() = 0;
 
   // ---- optional ------------------------------------------------------------
+  // Interchangeable GEMM implementations of the same math (the CPU backend's
+  // Eigen and OpenBLAS); empty when there is only one. The runner's `auto`
+  // times whole training steps with each and keeps the fastest: a GEMM timed
+  // alone misleads when two thread pools contend for the cores.
+  virtual std::vector<std::string> gemm_paths() const { return {}; }
+  // Switches path; `why` is recorded in describe() (how it was chosen).
+  virtual void set_gemm_path(const std::string& path, const std::string& why) {
+    (void)path;
+    (void)why;
+  }
   // Time of the work queued since the last call, measured on the device
   // (CUDA events); a negative value means "not available".
   virtual double device_elapsed_s() { return -1.0; }

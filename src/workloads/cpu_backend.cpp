@@ -6,7 +6,6 @@
 
 #include <Eigen/Core>
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -74,7 +73,8 @@ class CpuBackend final : public Backend {
       use_openblas_ = o.gemm == "openblas";
       gemm_choice_ = o.gemm + " (configured)";
     } else if (o.gemm == "auto") {
-      choose_gemm(o.probe_shapes);
+      gemm_choice_ =
+          cpu_has_openblas() ? "eigen (not yet measured)" : "eigen (OpenBLAS is not in this build)";
     } else {
       throw std::invalid_argument("cpu gemm: unknown path '" + o.gemm +
                                   "' (expected auto, eigen or openblas)");
@@ -197,6 +197,17 @@ class CpuBackend final : public Backend {
   }
   void synchronize() override {}
 
+  std::vector<std::string> gemm_paths() const override {
+    if (cpu_has_openblas()) return {"eigen", "openblas"};
+    return {};
+  }
+  void set_gemm_path(const std::string& path, const std::string& why) override {
+    if (path != "eigen" && !(path == "openblas" && cpu_has_openblas()))
+      throw std::invalid_argument("cpu gemm: no path '" + path + "' in this build");
+    use_openblas_ = path == "openblas";
+    gemm_choice_ = path + " (" + why + ")";
+  }
+
  private:
   static ArrMap arr(Tensor& t, int64_t begin, int64_t n) { return ArrMap(t.data() + begin, n); }
   static ConstArrMap carr(const Tensor& t, int64_t begin, int64_t n) {
@@ -288,47 +299,6 @@ class CpuBackend final : public Backend {
                 static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
                 n);
 #endif
-  }
-
-  // Times both GEMM paths on the configuration's own shapes and keeps the
-  // faster; the figures go into describe() and from there into context.json.
-  void choose_gemm(const std::vector<GemmShape>& shapes) {
-    if (!cpu_has_openblas() || shapes.empty()) {
-      use_openblas_ = false;
-      gemm_choice_ = cpu_has_openblas() ? "eigen (no shapes to measure)"
-                                        : "eigen (OpenBLAS not in this build)";
-      return;
-    }
-    auto time_path = [&](bool openblas) {
-      use_openblas_ = openblas;
-      double total = 0;
-      for (const GemmShape& s : shapes) {
-        Tensor a = ta_shape(s.ta, s.m, s.k), b = ta_shape(s.tb, s.k, s.n), c = empty(s.m, s.n);
-        fill(a, 0.5f);
-        fill(b, 0.25f);
-        double best = 1e300;
-        for (int rep = 0; rep < 3; ++rep) {  // first rep warms caches and thread pools
-          const auto t0 = std::chrono::steady_clock::now();
-          gemm(s.ta, s.tb, 1.0f, a, b, 0.0f, c);
-          const double dt =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          if (rep > 0) best = std::min(best, dt);
-        }
-        total += best;
-      }
-      return total;
-    };
-    const double eigen_s = time_path(false);
-    const double openblas_s = time_path(true);
-    use_openblas_ = openblas_s < eigen_s;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s (measured on this size: eigen %.3g ms, openblas %.3g ms)",
-                  use_openblas_ ? "openblas" : "eigen", eigen_s * 1e3, openblas_s * 1e3);
-    gemm_choice_ = buf;
-  }
-
-  Tensor ta_shape(Trans t, int64_t rows, int64_t cols) {
-    return t == Trans::N ? empty(rows, cols) : empty(cols, rows);
   }
 
   std::vector<int> cpus_;

@@ -11,18 +11,12 @@
 
 namespace edp {
 
-struct GemmShape {
-  Trans ta = Trans::N, tb = Trans::N;
-  int64_t m = 0, n = 0, k = 0;
-};
-
 struct CpuOptions {
   int threads = 0;        // 0 = one per CPU in `cpus` (or per online CPU)
   std::vector<int> cpus;  // pin worker i to cpus[i % size]; empty = no pinning
-  // "eigen", "openblas" or "auto": time both on `probe_shapes` and keep the
-  // faster (Eigen when OpenBLAS is not in the build).
+  // "eigen", "openblas", or "auto": start with Eigen and let the caller
+  // choose between gemm_paths() by timing real work (bench/backend_setup).
   std::string gemm = "auto";
-  std::vector<GemmShape> probe_shapes;
 };
 
 std::unique_ptr<Backend> make_cpu_backend(const CpuOptions& options);
