@@ -16,9 +16,13 @@ rc=0
 "$bin" run --config "$config" --out "$out" || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 # EDP needs energy; on a machine without a power sensor, decide by time.
-if ! "$bin" recommend "$out/results.csv" --csv "$out/recommendation.csv" 2>/dev/null; then
+objective=edp
+if ! "$bin" recommend "$out/results.csv" --objective edp >/dev/null 2>&1; then
   echo "run.sh: no energy was measured here (see 'edpbench sensors'); recommending by time" >&2
-  "$bin" recommend "$out/results.csv" --objective time --csv "$out/recommendation.csv" || true
+  objective=time
 fi
+"$bin" recommend "$out/results.csv" --objective "$objective" || true
+"$bin" recommend "$out/results.csv" --objective "$objective" --csv "$out/recommendation.csv" \
+  >/dev/null 2>&1 || true
 "$bin" report "$out" -o "$out/report.html"
 echo "results: $out (results.csv, runs.csv, rails.csv, context.json, report.html)" >&2
