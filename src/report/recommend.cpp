@@ -3,6 +3,8 @@
 // than being compared on a number it does not have.
 #include "report/recommend.h"
 
+#include "report/results_csv.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -113,37 +115,6 @@ std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) 
 }
 
 }  // namespace
-
-const std::vector<std::string>& required_result_columns() {
-  static const std::vector<std::string> cols{"workload",
-                                             "size",
-                                             "n",
-                                             "d_in",
-                                             "h",
-                                             "d_out",
-                                             "device",
-                                             "threads",
-                                             "iterations",
-                                             "runs",
-                                             "status",
-                                             "time_s_mean",
-                                             "time_s_std",
-                                             "time_s_ci95",
-                                             "energy_j_mean",
-                                             "energy_j_std",
-                                             "energy_j_ci95",
-                                             "dynamic_energy_j_mean",
-                                             "power_w_mean",
-                                             "edp_js_mean",
-                                             "edp_js_std",
-                                             "power_source",
-                                             "energy_rails",
-                                             "samples_per_run",
-                                             "final_loss",
-                                             "diverged",
-                                             "note"};
-  return cols;
-}
 
 std::vector<std::string> missing_columns(const CsvTable& table,
                                          const std::vector<std::string>& required) {

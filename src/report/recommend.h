@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/csv.h"
+#include "report/results_csv.h"
 
 namespace edp::report {
 
@@ -55,7 +56,6 @@ struct Recommendation {
 };
 
 // The columns every results.csv has (DESIGN §5), in order.
-const std::vector<std::string>& required_result_columns();
 // Names from `required` that `table` lacks, in the order of `required`.
 std::vector<std::string> missing_columns(const CsvTable& table,
                                          const std::vector<std::string>& required);

@@ -5,18 +5,49 @@
 
 namespace edp::report {
 
+const std::vector<std::string>& required_result_columns() {
+  // DESIGN §5: the columns other tools rely on, in this order.
+  static const std::vector<std::string> cols{"workload",
+                                             "size",
+                                             "n",
+                                             "d_in",
+                                             "h",
+                                             "d_out",
+                                             "device",
+                                             "threads",
+                                             "iterations",
+                                             "runs",
+                                             "status",
+                                             "time_s_mean",
+                                             "time_s_std",
+                                             "time_s_ci95",
+                                             "energy_j_mean",
+                                             "energy_j_std",
+                                             "energy_j_ci95",
+                                             "dynamic_energy_j_mean",
+                                             "power_w_mean",
+                                             "edp_js_mean",
+                                             "edp_js_std",
+                                             "power_source",
+                                             "energy_rails",
+                                             "samples_per_run",
+                                             "final_loss",
+                                             "diverged",
+                                             "note"};
+  return cols;
+}
+
 const std::vector<std::string>& results_columns() {
-  static const std::vector<std::string> cols{
-      // required (DESIGN §5)
-      "workload", "size", "n", "d_in", "h", "d_out", "device", "threads", "iterations", "runs",
-      "status", "time_s_mean", "time_s_std", "time_s_ci95", "energy_j_mean", "energy_j_std",
-      "energy_j_ci95", "dynamic_energy_j_mean", "power_w_mean", "edp_js_mean", "edp_js_std",
-      "power_source", "energy_rails", "samples_per_run", "final_loss", "diverged", "note",
-      // extras
-      "time_s_median", "time_s_min", "energy_j_median", "energy_j_min", "dynamic_energy_j_std",
-      "dynamic_energy_j_ci95", "dynamic_energy_j_median", "dynamic_energy_j_min", "edp_js_ci95",
-      "edp_js_median", "edp_js_min", "ed2p_js2_mean", "gpu_time_s_mean", "time_per_iteration_s",
-      "gflops", "setup_s", "initial_loss", "low_confidence_runs", "throttled_runs"};
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> c = required_result_columns();
+    for (const char* extra :
+         {"time_s_median", "time_s_min", "energy_j_median", "energy_j_min", "dynamic_energy_j_std",
+          "dynamic_energy_j_ci95", "dynamic_energy_j_median", "dynamic_energy_j_min", "edp_js_ci95",
+          "edp_js_median", "edp_js_min", "ed2p_js2_mean", "gpu_time_s_mean", "time_per_iteration_s",
+          "gflops", "setup_s", "initial_loss", "low_confidence_runs", "throttled_runs"})
+      c.push_back(extra);
+    return c;
+  }();
   return cols;
 }
 

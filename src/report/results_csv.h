@@ -10,6 +10,9 @@
 
 namespace edp::report {
 
+// The 27 columns DESIGN §5 requires, in order (what readers may rely on).
+const std::vector<std::string>& required_result_columns();
+// The required columns followed by the extras this version writes.
 const std::vector<std::string>& results_columns();
 const std::vector<std::string>& runs_columns();
 const std::vector<std::string>& rails_columns();

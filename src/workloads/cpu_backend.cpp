@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "edpbench/config.h"
-#include "workloads/host_pool.h"
+#include "workloads/host_backend.h"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -58,7 +58,7 @@ int online_cpus() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public HostBackend {
  public:
   explicit CpuBackend(const CpuOptions& o) : cpus_(o.cpus) {
     threads_ = o.threads > 0 ? o.threads
@@ -108,13 +108,6 @@ class CpuBackend final : public Backend {
     return d;
   }
 
-  Tensor empty(int64_t rows, int64_t cols) override { return pool_->allocate(rows, cols); }
-  void upload(const float* host, Tensor& t) override {
-    std::memcpy(t.data(), host, sizeof(float) * t.numel());
-  }
-  void download(const Tensor& t, float* host) override {
-    std::memcpy(host, t.data(), sizeof(float) * t.numel());
-  }
   void fill(Tensor& t, float value) override {
     for_chunks(t.numel(), [&](int64_t b, int64_t n) { arr(t, b, n).setConstant(value); });
   }
@@ -191,11 +184,6 @@ class CpuBackend final : public Backend {
       return d.cast<double>().square().sum();
     }));
   }
-  float read_scalar(const Tensor& s) override {
-    check_scalar("read_scalar", s);
-    return s.data()[0];
-  }
-  void synchronize() override {}
 
   std::vector<std::string> gemm_paths() const override {
     if (cpu_has_openblas()) return {"eigen", "openblas"};
@@ -306,7 +294,6 @@ class CpuBackend final : public Backend {
   bool use_openblas_ = false;
   std::string gemm_choice_;
   cpu_set_t saved_mask_{};
-  std::shared_ptr<HostPool> pool_ = HostPool::create();
 };
 
 }  // namespace

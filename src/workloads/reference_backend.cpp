@@ -3,26 +3,19 @@
 #include <cstring>
 #include <vector>
 
-#include "workloads/host_pool.h"
+#include "workloads/host_backend.h"
 
 namespace edp {
 
 namespace {
 
-class ReferenceBackend final : public Backend {
+class ReferenceBackend final : public HostBackend {
  public:
   std::string name() const override { return "reference"; }
   std::map<std::string, std::string> describe() const override {
     return {{"backend", "reference"}, {"threads", "1"}, {"gemm_path", "naive loops"}};
   }
 
-  Tensor empty(int64_t rows, int64_t cols) override { return pool_->allocate(rows, cols); }
-  void upload(const float* host, Tensor& t) override {
-    std::memcpy(t.data(), host, sizeof(float) * t.numel());
-  }
-  void download(const Tensor& t, float* host) override {
-    std::memcpy(host, t.data(), sizeof(float) * t.numel());
-  }
   void fill(Tensor& t, float value) override {
     for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = value;
   }
@@ -110,11 +103,6 @@ class ReferenceBackend final : public Backend {
     }
     out.data()[0] = static_cast<float>(acc);
   }
-  float read_scalar(const Tensor& s) override {
-    check_scalar("read_scalar", s);
-    return s.data()[0];
-  }
-  void synchronize() override {}
 
  private:
   template <class F>
@@ -123,8 +111,6 @@ class ReferenceBackend final : public Backend {
     check_same_shape(op, a, out);
     for (int64_t i = 0; i < a.numel(); ++i) out.data()[i] = f(a.data()[i], b.data()[i]);
   }
-
-  std::shared_ptr<HostPool> pool_ = HostPool::create();
 };
 
 }  // namespace
