@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "power/options.h"
+
 namespace edp::bench {
 
 struct SizeSpec {
@@ -26,16 +28,9 @@ struct DeviceSpec {
   std::string label;
 };
 
-struct Ina226Config {
-  std::string bus = "/dev/i2c-1";
-  int address = 0x40;
-  double shunt_ohm = 0.01;
-  double max_current_a = 3.2;
-  int averages = 4;          // 1,4,16,64,128,256,512,1024
-  int conversion_us = 1100;  // 140,204,332,588,1100,2116,4156,8244
-  bool poll_ready = false;   // wait for CVRF before each read
-  bool force = false;        // I2C_SLAVE_FORCE: only when the user asks
-};
+// The INA226 settings are the power library's own options (bench depends on
+// power, so the config stores them as the library takes them).
+using Ina226Config = power::Ina226Options;
 
 struct TraceConfig {
   std::string file;  // resolved against the config file's directory

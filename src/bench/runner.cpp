@@ -53,14 +53,7 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
   o.sysfs_root = sysfs_root;
   o.rate_hz = p.rate_hz;
   o.sampler_cpu = p.sampler_cpu;
-  o.ina226.bus = p.ina226.bus;
-  o.ina226.address = p.ina226.address;
-  o.ina226.shunt_ohm = p.ina226.shunt_ohm;
-  o.ina226.max_current_a = p.ina226.max_current_a;
-  o.ina226.averages = p.ina226.averages;
-  o.ina226.conversion_us = p.ina226.conversion_us;
-  o.ina226.poll_ready = p.ina226.poll_ready;
-  o.ina226.force = p.ina226.force;
+  o.ina226 = p.ina226;
   o.trace_file = p.trace.file;
   o.trace_loop = p.trace.loop;
   return o;
