@@ -236,13 +236,16 @@ class CpuBackend final : public HostBackend {
   // worker (MXCSR/FPCR are per thread). libgomp reuses the same pool threads
   // for later teams of the same size, which Eigen's GEMM also uses.
   void pin_team() {
-    auto setup = [this](int tid) {
+    // Exceptions must not leave an OpenMP region: collect the first failure.
+    std::vector<int> failed(static_cast<size_t>(threads_), 0);
+    auto setup = [&](int tid) {
       enable_flush_to_zero();
       if (cpus_.empty()) return;
       cpu_set_t set;
       CPU_ZERO(&set);
       CPU_SET(cpus_[static_cast<size_t>(tid) % cpus_.size()], &set);
-      ::pthread_setaffinity_np(::pthread_self(), sizeof(set), &set);
+      failed[static_cast<size_t>(tid)] =
+          ::pthread_setaffinity_np(::pthread_self(), sizeof(set), &set);
     };
 #if defined(_OPENMP)
 #pragma omp parallel num_threads(threads_)
@@ -250,6 +253,17 @@ class CpuBackend final : public HostBackend {
 #else
     setup(0);
 #endif
+    for (int tid = 0; tid < threads_; ++tid) {
+      if (const int err = failed[static_cast<size_t>(tid)]) {
+        ::pthread_setaffinity_np(::pthread_self(), sizeof(saved_mask_), &saved_mask_);
+        throw std::runtime_error(
+            "cannot pin CPU worker " + std::to_string(tid) + " to CPU " +
+            std::to_string(cpus_[static_cast<size_t>(tid) % cpus_.size()]) + ": " +
+            std::strerror(err) +
+            " (is the CPU online, and allowed to this process? see `edpbench probe` and "
+            "the cgroup's cpuset)");
+      }
+    }
   }
 
   void gemm_eigen(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,

@@ -53,3 +53,16 @@ TEST_CASE("cpu backend pins each worker to its CPU and restores the caller", "[c
   }
   CHECK(affinity_of_this_thread() == before);
 }
+
+TEST_CASE("a CPU the process may not use is an error naming the CPU", "[cpu][affinity]") {
+  const std::set<int> allowed = affinity_of_this_thread();
+  int outside = 0;
+  while (allowed.count(outside)) ++outside;  // the first CPU not in our mask
+  edp::CpuOptions o;
+  o.threads = 1;
+  o.cpus = {outside};
+  o.gemm = "eigen";
+  CHECK_THROWS_WITH(edp::make_cpu_backend(o),
+                    Catch::Contains("cannot pin CPU worker 0 to CPU " + std::to_string(outside)));
+  CHECK(affinity_of_this_thread() == allowed);  // nothing left pinned
+}
