@@ -1,5 +1,7 @@
 #include "bench/backend_setup.h"
 
+#include <sched.h>
+
 #include "workloads/cpu_backend.h"
 #include "workloads/cuda_factory.h"
 #include "workloads/reference_backend.h"
@@ -28,6 +30,18 @@ BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
   }
   CpuOptions o;
   o.cpus = platform::resolve_cpu_set(platform, dev.cpus);
+  if (dev.cpus == "all") {
+    // "all" means every CPU this process may run on: a cgroup cpuset,
+    // taskset or systemd's AllowedCPUs can hold back some online CPUs.
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (::sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+      std::vector<int> usable;
+      for (int c : o.cpus)
+        if (c < CPU_SETSIZE && CPU_ISSET(c, &allowed)) usable.push_back(c);
+      if (!usable.empty()) o.cpus = usable;
+    }
+  }
   o.threads = dev.threads;
   o.gemm = dev.gemm;
   out.cpus = o.cpus;

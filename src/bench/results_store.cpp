@@ -98,7 +98,17 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
   results_ = load_table(path("results.csv"), report::results_columns());
   runs_ = load_table(path("runs.csv"), report::runs_columns());
   rails_ = load_table(path("rails.csv"), report::rails_columns());
-  for (const auto& r : results_.rows) done_.insert({r[0], r[1], r[6]});
+  // Only configurations that succeeded are finished: a failed or skipped one
+  // (out of memory, a sensor glitch, a GPU that was busy) is measured again,
+  // and its old rows are dropped so that it never appears twice.
+  const int status = results_.column("status");
+  std::vector<std::vector<std::string>> finished;
+  for (auto& r : results_.rows) {
+    if (r[static_cast<size_t>(status)] != "ok") continue;
+    done_.insert({r[0], r[1], r[6]});
+    finished.push_back(std::move(r));
+  }
+  results_.rows = std::move(finished);
   auto keep_completed = [this](report::CsvTable& t) {
     std::vector<std::vector<std::string>> kept;
     for (auto& r : t.rows)

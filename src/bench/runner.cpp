@@ -62,7 +62,6 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
 // Everything a sweep shares between configurations.
 struct Sweep {
   const Config& cfg;
-  const RunOptions& opt;
   platform::Prober prober;
   power::EnergyMeter meter;
   std::vector<std::string> total_rails;  // rails that make "energy"
@@ -165,6 +164,18 @@ double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
 }
 
 double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }
+
+// Usage errors a device entry can only reveal on this machine: a CPU set the
+// platform lacks, or a cuDNN ReLU in a build without cuDNN.
+void validate_devices(const Config& cfg, const platform::Platform& platform) {
+  for (const auto& d : cfg.devices) {
+    if (d.kind == "cpu") platform::resolve_cpu_set(platform, d.cpus);  // throws UsageError
+    if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
+      throw UsageError(cfg.source_path +
+                       ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
+                       "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
+  }
+}
 
 // `gemm: auto` (DESIGN §2: "choose the GEMM path by measurement"): times a
 // few whole training steps with each path the backend offers and keeps the
@@ -322,20 +333,35 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
       r.low_confidence = m.update_interval_s > 0 && window_s < 10 * m.update_interval_s;
       for (const auto& rail : m.rails)
         r.rails.push_back({rail.rail, rail.energy_j / blocks, rail.power_w_mean});
-      if (!m.complete) {
+      // Only failures on the rails that make "energy" spoil it; a flaky rail
+      // outside the total is reported but does not discard good data.
+      std::string total_failure, other_failure;
+      for (const auto& rail : m.rails) {
+        const bool total =
+            std::find(s.total_rails.begin(), s.total_rails.end(), rail.rail) != s.total_rails.end();
+        if (rail.read_failures == 0 && !std::isnan(rail.energy_j)) continue;
+        std::string& why = total ? total_failure : other_failure;
+        if (why.empty())
+          why = rail.rail + ": " + std::to_string(rail.read_failures) + " failed read(s)" +
+                (m.error.empty() ? "" : " (" + m.error + ")");
+      }
+      if (total_failure.empty() && !m.complete && m.read_failures == 0)
+        total_failure = m.error;  // the sampler did not cover the window's end
+      if (!total_failure.empty()) {
         rec.status = "failed";
-        const std::string err = "energy incomplete: " + std::to_string(m.read_failures) +
-                                " sensor read(s) failed in run " + std::to_string(run) +
-                                (m.error.empty() ? "" : " (" + m.error + ")");
+        const std::string err =
+            "energy incomplete in run " + std::to_string(run) + ": " + total_failure;
         if (rec.note.find("energy incomplete") == std::string::npos)
           rec.note += (rec.note.empty() ? "" : "; ") + err;
         r.note += (r.note.empty() ? "" : "; ") + err;
       } else {
         r.energy_j = m.energy_j(s.total_rails) / blocks;
-        r.power_w_mean = r.energy_j / r.time_s;
+        r.power_w_mean = m.power_w_mean(s.total_rails);  // over the window's own edges
         r.edp_js = r.energy_j * r.time_s;
         if (!std::isnan(s.idle_total_w))
           r.dynamic_energy_j = r.energy_j - s.idle_total_w * r.time_s;
+        if (!other_failure.empty())
+          r.note += (r.note.empty() ? "" : "; ") + ("outside the total: " + other_failure);
       }
     }
     rec.run_records.push_back(r);
@@ -365,11 +391,10 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
 }  // namespace
 
 int run_sweep(const Config& cfg, const RunOptions& opt) {
-  ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
-  install_stop_handlers();
-
+  // Everything that can be wrong with the config or this machine is checked
+  // before the output directory is touched, so a fixed config can start
+  // afresh in the same --out (and a usage error exits 2, not as a failed row).
   Sweep s{cfg,
-          opt,
           platform::Prober(opt.sysfs_root),
           power::EnergyMeter::open(power_options(cfg.power, opt.sysfs_root)),
           {},
@@ -387,6 +412,13 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       throw UsageError(cfg.source_path + ": power.total_rails names '" + r + "', which the " +
                        s.meter.source_name() + " source does not have (it has: " + have + ")");
     }
+  validate_devices(cfg, s.prober.platform());
+  // The sampler thread starts now, before any backend pins this thread: it
+  // inherits this thread's CPU mask (unless power.sampler_cpu pins it).
+  s.meter.start();
+
+  ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
+  install_stop_handlers();
 
   // The plan, and how much of it is left (progress counts GEMM FLOPs).
   struct Item {

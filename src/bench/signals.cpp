@@ -6,7 +6,16 @@ namespace edp::bench {
 
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_stop(int sig) { g_signal = sig; }
+extern "C" void on_stop(int sig) {
+  g_signal = sig;
+  // A second SIGINT/SIGTERM takes the default action: the way out of a hang
+  // (a GPU that never finishes a synchronize) is always one more Ctrl-C.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGINT, &dfl, nullptr);
+  sigaction(SIGTERM, &dfl, nullptr);
+}
 }  // namespace
 
 void install_stop_handlers() {

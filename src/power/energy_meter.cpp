@@ -69,6 +69,10 @@ std::vector<std::string> EnergyMeter::discovery_log() const {
 
 bool EnergyMeter::measures_energy() const { return !impl_->sensors.empty(); }
 
+void EnergyMeter::start() {
+  if (measures_energy()) impl_->sampler->start();
+}
+
 void EnergyMeter::begin_window(const std::string& name) { impl_->sampler->begin_window(name); }
 
 Measurement EnergyMeter::end_window(const std::string& name) {

@@ -50,6 +50,10 @@ class EnergyMeter {
   std::vector<std::string> discovery_log()
       const;                     // human-readable lines: what was tried, found, missing
   bool measures_energy() const;  // false for none
+  // Starts the sampler thread now (begin_window otherwise starts it lazily).
+  // Call it before pinning the calling thread: the sampler inherits the
+  // caller's CPU mask unless power.sampler_cpu pins it.
+  void start();
   void begin_window(const std::string& name);  // starts the sampler lazily
   Measurement end_window(const std::string& name);
   // Idle power per rail measured over `seconds` (watts), for the baseline.

@@ -17,6 +17,7 @@ struct RailMeasurement {
   size_t distinct_values;        // 1 + number of value changes between those readings
   double largest_gap_s;          // longest stretch without a valid reading, edges included
   double update_interval_s = 0;  // mean time between value changes, 0 if < 2 changes
+  size_t read_failures = 0;      // failed reads of this rail inside the window
 };
 
 struct Measurement {

@@ -159,6 +159,9 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
     if (t >= w.t0) {
       w.failures += failed;
       if (failed > 0 && w.error.empty()) w.error = error;
+      if (failed > 0)
+        for (size_t r = 0; r < n; ++r)
+          if (std::isnan(current_[r])) ++w.rail_failures[r];
     }
     // The first tick at or after t1 covers the trailing edge. A rail that
     // failed in it is held from its last valid reading (and the window is
@@ -176,6 +179,7 @@ void Sampler::begin_window(const std::string& name) {
   w.missed_at_begin = missed_;
   const size_t n = rails_.size();
   w.integrators.reserve(n);
+  w.rail_failures.assign(n, 0);
   for (size_t r = 0; r < n; ++r) {
     w.integrators.emplace_back(rails_[r].kind, w.t0);
     // Leading edge: the latest valid reading of this rail before t0.
@@ -221,6 +225,7 @@ Measurement Sampler::end_window(const std::string& name) {
     RailMeasurement rm = w.integrators[r].finish();
     rm.sensor = rails_[r].sensor_name;
     rm.rail = rails_[r].rail;
+    rm.read_failures = w.rail_failures[r];
     if (rm.update_interval_s > m.update_interval_s) m.update_interval_s = rm.update_interval_s;
     if (std::isnan(rm.energy_j)) m.complete = false;
     m.rails.push_back(std::move(rm));

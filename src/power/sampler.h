@@ -72,6 +72,7 @@ class Sampler {
     double t0 = 0, t1 = std::numeric_limits<double>::infinity();
     bool ending = false, done = false;
     size_t ticks = 0, failures = 0, missed_at_begin = 0;
+    std::vector<size_t> rail_failures;  // failed reads per rail inside the window
     std::string error;
     std::vector<RailIntegrator> integrators;
   };

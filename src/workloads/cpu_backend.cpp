@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -252,6 +253,22 @@ class CpuBackend final : public HostBackend {
     setup(omp_get_thread_num());
 #else
     setup(0);
+#endif
+#if EDPBENCH_HAVE_OPENBLAS
+    // OpenBLAS has its own pthread pool, created when the library loaded
+    // (before any pinning): pin its workers too, or the OpenBLAS GEMM path
+    // would run outside the configured CPU set. Worker i of OpenBLAS's pool
+    // helps the calling thread (OpenMP worker 0), so it takes cpus[i + 1].
+    if (!cpus_.empty()) {
+      openblas_set_num_threads(threads_);
+      for (int i = 0; i + 1 < threads_; ++i) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpus_[static_cast<size_t>(i + 1) % cpus_.size()], &set);
+        if (openblas_setaffinity(i, sizeof(set), &set) != 0 && failed[0] == 0)
+          failed[static_cast<size_t>(i + 1)] = errno ? errno : EINVAL;
+      }
+    }
 #endif
     for (int tid = 0; tid < threads_; ++tid) {
       if (const int err = failed[static_cast<size_t>(tid)]) {

@@ -11,8 +11,15 @@
 
 namespace edp {
 
+// Defined in cpu_backend.cpp: FTZ/DAZ for the calling thread.
+void enable_flush_to_zero();
+
 class HostBackend : public Backend {
  public:
+  // DESIGN §2: flush-to-zero and denormals-are-zero on the CPU, for every
+  // host backend alike, so a backend's timing never depends on which one ran
+  // first in the sweep.
+  HostBackend() { enable_flush_to_zero(); }
   Tensor empty(int64_t rows, int64_t cols) override { return pool_->allocate(rows, cols); }
   void upload(const float* host, Tensor& t) override {
     std::memcpy(t.data(), host, sizeof(float) * static_cast<size_t>(t.numel()));

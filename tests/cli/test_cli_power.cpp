@@ -92,3 +92,77 @@ TEST_CASE("a sensor failing mid-run fails that configuration and the sweep goes 
     CHECK(results.get(i, "energy_j_mean").empty());
   }
 }
+
+TEST_CASE("a failing rail outside the total rails keeps the energy and says so", "[cli][power]") {
+  const std::string dir = edp::testing::temp_dir("trace-other-rail");
+  std::string cfg = config(dir, "gpu_rail_fails.csv",
+                           "  total_rails: [VDD_IN]\n  baseline_s: 0\n  min_run_s: 0.5\n");
+  const auto r = edpbench("run --config " + cfg + " --out " + dir + "/out");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
+  REQUIRE(results.rows.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    CHECK(results.get(i, "status") == "ok");
+    CHECK(num(results, i, "power_w_mean") == Approx(5.0).epsilon(0.01));
+  }
+  const auto runs = edp::report::read_csv_file(dir + "/out/runs.csv");
+  CHECK_THAT(runs.get(runs.rows.size() - 1, "note"),
+             Catch::Contains("outside the total: VDD_SYS_GPU"));
+}
+
+TEST_CASE("resume measures failed configurations again", "[cli][power][resume]") {
+  const std::string dir = edp::testing::temp_dir("resume-failed");
+  // The config names a trace file whose content we swap between the runs.
+  const std::string trace = dir + "/power.csv";
+  edp::testing::write_text(trace,
+                           edp::testing::slurp(EDPBENCH_FIXTURES "/cli/fails_after_300ms.csv"));
+  const std::string cfg = dir + "/trace.yaml";
+  edp::testing::write_text(cfg,
+                           "name: resume-failed\niterations: 30\nruns: 2\nwarmup_iterations: 1\n"
+                           "learning_rate: 1.0e-5\ninit_scale: 0.5\nworkloads: [tensors]\n"
+                           "sizes: {tiny: {n: 8, d_in: 2000, h: 32, d_out: 4}}\n"
+                           "devices: [{kind: cpu, threads: 1}]\n"
+                           "power: {source: trace, trace: {file: " +
+                               trace + ", loop: false}, baseline_s: 0, min_run_s: 0.5}\n");
+  const auto first = edpbench("run --config " + cfg + " --out " + dir + "/out");
+  REQUIRE(first.exit_code == 1);
+  auto results = edp::report::read_csv_file(dir + "/out/results.csv");
+  REQUIRE(results.rows.size() == 1);
+  CHECK(results.get(0, "status") == "failed");
+
+  edp::testing::write_text(trace, edp::testing::slurp(EDPBENCH_FIXTURES "/cli/constant_7w5.csv"));
+  const auto again = edpbench("run --config " + cfg + " --out " + dir + "/out --resume");
+  INFO(again.err);
+  REQUIRE(again.exit_code == 0);
+  results = edp::report::read_csv_file(dir + "/out/results.csv");
+  REQUIRE(results.rows.size() == 1);  // replaced, not duplicated
+  CHECK(results.get(0, "status") == "ok");
+  CHECK(edp::report::read_csv_file(dir + "/out/runs.csv").rows.size() == 2);
+}
+
+TEST_CASE("a missing power source or CPU set exits 2 and leaves --out reusable",
+          "[cli][power][config]") {
+  const std::string dir = edp::testing::temp_dir("usage-before-out");
+  const std::string empty_root = edp::testing::temp_dir("empty-root");
+  const std::string base =
+      "name: usage\niterations: 2\nruns: 1\nwarmup_iterations: 0\nworkloads: [tensors]\n"
+      "sizes: {tiny: {n: 4, d_in: 16, h: 4, d_out: 2}}\n";
+  edp::testing::write_text(dir + "/rapl.yaml",
+                           base + "devices: [{kind: cpu}]\npower: {source: rapl}\n");
+  auto r = edpbench("run --config " + dir + "/rapl.yaml --sysfs-root " + empty_root + " --out " +
+                    dir + "/out");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("'rapl' requested but not found"));
+  edp::testing::write_text(
+      dir + "/cpus.yaml", base + "devices: [{kind: cpu, cpus: \"4000\"}]\npower: {source: none}\n");
+  r = edpbench("run --config " + dir + "/cpus.yaml --out " + dir + "/out");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("4000"));
+  // Nothing was written, so the corrected config starts afresh in the same place.
+  edp::testing::write_text(dir + "/ok.yaml",
+                           base + "devices: [{kind: cpu}]\npower: {source: none}\n");
+  r = edpbench("run --config " + dir + "/ok.yaml --out " + dir + "/out");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+}

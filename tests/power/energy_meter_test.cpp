@@ -110,6 +110,9 @@ TEST_CASE("a sensor that starts failing mid-run makes the window incomplete", "[
   CHECK(rail(m, "VDD_SYS_GPU").energy_j == Approx(1.0 * m.time_s()).epsilon(1e-9));
   CHECK(rail(m, "VDD_IN").largest_gap_s > 0.2);
   CHECK(meter.sampler_overhead().read_failures >= m.read_failures);
+  // Failures are counted per rail, so a caller can judge only the rails it sums.
+  CHECK(rail(m, "VDD_IN").read_failures == m.read_failures);
+  CHECK(rail(m, "VDD_SYS_GPU").read_failures == 0);
 }
 
 TEST_CASE("windows nest and overlap by name", "[meter]") {

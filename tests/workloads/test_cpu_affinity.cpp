@@ -6,8 +6,11 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <thread>
 
+#include "edpbench/config.h"
 #include "workloads/cpu_backend.h"
+#include "workloads/reference_backend.h"
 
 namespace {
 
@@ -66,3 +69,33 @@ TEST_CASE("a CPU the process may not use is an error naming the CPU", "[cpu][aff
                     Catch::Contains("cannot pin CPU worker 0 to CPU " + std::to_string(outside)));
   CHECK(affinity_of_this_thread() == allowed);  // nothing left pinned
 }
+
+TEST_CASE("every host backend runs with flush-to-zero on its calling thread", "[cpu][ftz]") {
+  float result = -1.0f;
+  std::thread t([&] {  // a fresh thread: MXCSR/FPCR start with denormals on
+    auto be = edp::make_reference_backend();
+    volatile float smallest = 1.17549435e-38f;
+    result = smallest * 0.5f;
+  });
+  t.join();
+  CHECK(result == 0.0f);
+}
+
+#if EDPBENCH_HAVE_OPENBLAS
+extern "C" int openblas_getaffinity(int thread_idx, size_t cpusetsize, cpu_set_t* cpu_set);
+
+TEST_CASE("the OpenBLAS thread pool is pinned to the CPU set too", "[cpu][affinity]") {
+  const std::set<int> before = affinity_of_this_thread();
+  const int cpu = *before.begin();
+  edp::CpuOptions o;
+  o.threads = 2;
+  o.cpus = {cpu};
+  o.gemm = "openblas";
+  auto be = edp::make_cpu_backend(o);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  REQUIRE(openblas_getaffinity(0, sizeof set, &set) == 0);  // OpenBLAS worker 0
+  CHECK(CPU_COUNT(&set) == 1);
+  CHECK(CPU_ISSET(cpu, &set));
+}
+#endif
