@@ -89,7 +89,12 @@ void measure_baseline(Sweep& s) {
   if (s.progress)
     s.progress->line("edpbench: measuring idle power for " + fmt("%.1f", s.cfg.power.baseline_s) +
                      " s");
-  s.idle_w = s.meter.measure_idle_w(s.cfg.power.baseline_s);
+  s.idle_w = s.meter.measure_idle_w(s.cfg.power.baseline_s, [] { return stop_signal() == 0; });
+  throw_if_stop_requested();
+  for (const auto& rail : s.total_rails)
+    if (!s.idle_w.count(rail) && s.progress)
+      s.progress->line("edpbench: warning: no idle baseline for " + rail +
+                       " (its reads failed); dynamic energy stays empty");
   s.idle_total_w = idle_total(s);
 }
 
@@ -435,7 +440,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         plan.push_back({w, &size, &dev});
         total_units += size.gemm_flop_per_iteration() * cfg.iterations * cfg.runs;
       }
-  if (!opt.quiet) s.progress = std::make_unique<Progress>(total_units, Progress::stderr_is_tty());
+  s.progress = std::make_unique<Progress>(total_units, Progress::stderr_is_tty());
   if (s.progress) {
     for (const auto& l : s.meter.discovery_log()) s.progress->line("edpbench: power: " + l);
     if (!s.meter.measures_energy())

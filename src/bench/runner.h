@@ -12,7 +12,6 @@ struct RunOptions {
   std::string out_dir;
   bool resume = false;
   std::string sysfs_root;  // re-roots /sys, /proc and /dev for sensors and the probe
-  bool quiet = false;      // no progress output (tests)
 };
 
 // Returns the process exit code: 0 when at least one configuration was

@@ -28,6 +28,5 @@ void install_stop_handlers() {
 }
 
 int stop_signal() { return g_signal; }
-void reset_stop_signal() { g_signal = 0; }
 
 }  // namespace edp::bench

@@ -8,7 +8,6 @@ namespace edp::bench {
 void install_stop_handlers();
 // 0 while no stop was requested, else the signal number (SIGINT or SIGTERM).
 int stop_signal();
-void reset_stop_signal();  // for tests
 
 // Thrown inside a configuration when a stop was requested.
 struct Interrupted {

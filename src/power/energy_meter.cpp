@@ -1,6 +1,10 @@
 // EnergyMeter: discovery + sampler + windows (see energy_meter.h).
 #include "power/energy_meter.h"
 
+#include <functional>
+
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -79,16 +83,30 @@ Measurement EnergyMeter::end_window(const std::string& name) {
   return impl_->sampler->end_window(name);
 }
 
-std::map<std::string, double> EnergyMeter::measure_idle_w(double seconds) {
+std::map<std::string, double> EnergyMeter::measure_idle_w(double seconds,
+                                                          const std::function<bool()>& keep_going) {
   std::map<std::string, double> idle;
   if (!measures_energy()) return idle;
   if (!(seconds > 0))
     throw UsageError("idle baseline needs a positive duration (power.baseline_s)");
   const std::string name = "__idle_baseline_" + std::to_string(impl_->idle_windows++);
   begin_window(name);
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  while (std::chrono::steady_clock::now() < until) {
+    if (keep_going && !keep_going()) {
+      end_window(name);
+      return {};
+    }
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        until - std::chrono::steady_clock::now(), std::chrono::milliseconds(50)));
+  }
   const Measurement m = end_window(name);
-  for (const auto& r : m.rails) idle[r.rail] = r.power_w_mean;
+  // A rail whose reads failed during the baseline gets none: no baseline (and
+  // so no dynamic energy) is better than a wrong one.
+  for (const auto& r : m.rails)
+    if (r.read_failures == 0 && !std::isnan(r.power_w_mean)) idle[r.rail] = r.power_w_mean;
   return idle;
 }
 

@@ -10,6 +10,7 @@
 // first window) and is move-only.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -56,8 +57,11 @@ class EnergyMeter {
   void start();
   void begin_window(const std::string& name);  // starts the sampler lazily
   Measurement end_window(const std::string& name);
-  // Idle power per rail measured over `seconds` (watts), for the baseline.
-  std::map<std::string, double> measure_idle_w(double seconds);
+  // Idle power per rail over `seconds` (watts), for the baseline. Rails whose
+  // reads failed meanwhile are left out. `keep_going` is polled every 50 ms;
+  // when it returns false the measurement is abandoned (empty result).
+  std::map<std::string, double> measure_idle_w(double seconds,
+                                               const std::function<bool()>& keep_going = {});
   struct Overhead {
     double cpu_s;
     double wall_s;

@@ -30,7 +30,6 @@ class Variable {
   const Tensor& value() const { return d_->value; }
   Tensor& value() { return d_->value; }
   const Tensor& grad() const { return d_->grad; }
-  void zero_grad() { d_->grad = Tensor(); }  // like PyTorch's `w.grad = None`
   bool requires_grad() const { return d_->requires_grad; }
   const std::shared_ptr<VariableData>& data() const { return d_; }
 

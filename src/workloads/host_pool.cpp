@@ -40,11 +40,4 @@ void HostPool::release(float* p, size_t bytes) {
   free_.emplace(bytes, p);
 }
 
-size_t HostPool::cached_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  size_t total = 0;
-  for (auto& [bytes, p] : free_) total += bytes;
-  return total;
-}
-
 }  // namespace edp

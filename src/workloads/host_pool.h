@@ -20,7 +20,6 @@ class HostPool : public std::enable_shared_from_this<HostPool> {
   static std::shared_ptr<HostPool> create() { return std::shared_ptr<HostPool>(new HostPool()); }
   ~HostPool();
   Tensor allocate(int64_t rows, int64_t cols);
-  size_t cached_bytes() const;
 
  private:
   HostPool() = default;

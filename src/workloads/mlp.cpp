@@ -63,13 +63,6 @@ void MlpWorkload::reset(const MlpData& init) {
   backend_.upload(init.w2.data(), w2_);
 }
 
-void MlpWorkload::download_weights(std::vector<float>& w1, std::vector<float>& w2) {
-  w1.resize(static_cast<size_t>(w1_.numel()));
-  w2.resize(static_cast<size_t>(w2_.numel()));
-  backend_.download(w1_, w1.data());
-  backend_.download(w2_, w2.data());
-}
-
 const std::vector<std::string>& mlp_workload_names() {
   static const std::vector<std::string> names{"tensors", "autograd", "custom_relu"};
   return names;

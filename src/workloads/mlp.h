@@ -46,7 +46,6 @@ class MlpWorkload {
   const Tensor& loss() const { return loss_; }
   // Puts the weights back to their initial values (x and y never change).
   void reset(const MlpData& init);
-  void download_weights(std::vector<float>& w1, std::vector<float>& w2);
   Backend& backend() const { return backend_; }
 
  protected:

@@ -211,3 +211,15 @@ TEST_CASE("end_window covers the trailing edge without waiting for the next dead
   CHECK(m.energy_j({"VDD_IN"}) == Approx(4.5 * m.time_s()).epsilon(1e-9));
   CHECK(meter.sampler_overhead().missed_deadlines == 0);
 }
+
+TEST_CASE("the idle baseline leaves out failing rails and can be abandoned", "[meter]") {
+  auto meter = EnergyMeter::open(trace_options("vdd_in_fails.csv"));
+  const auto idle = meter.measure_idle_w(0.5);  // VDD_IN stops answering at 0.25 s
+  CHECK(idle.count("VDD_IN") == 0);
+  REQUIRE(idle.count("VDD_SYS_GPU") == 1);
+  CHECK(idle.at("VDD_SYS_GPU") == Approx(1.0).epsilon(1e-9));
+  const auto t0 = std::chrono::steady_clock::now();
+  int polls = 0;
+  CHECK(meter.measure_idle_w(10.0, [&] { return ++polls < 3; }).empty());
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+}
