@@ -101,6 +101,32 @@ bool skip_label(const std::string& label) {
   return label.empty() || lower == "nc" || lower.rfind("sum", 0) == 0;
 }
 
+// One INA3221 channel `k` in `dir`, whatever the layout: the label decides
+// whether it is a rail; power may be absent when voltage and current exist.
+void add_channel(const std::string& dir, const std::string& k, const std::string& label,
+                 const std::string& power_file, const std::string& voltage_file,
+                 const std::string& current_file, std::vector<Channel>* out,
+                 std::vector<std::string>* log) {
+  if (skip_label(label) || !path_exists(dir + "/" + current_file)) {
+    log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
+                   (label.empty() ? "no label" : label) + ")");
+    return;
+  }
+  Channel c;
+  c.rail = label;
+  c.where = dir;
+  std::string err;
+  if (!power_file.empty()) c.power_mw = open_read_only(dir + "/" + power_file, &err);
+  c.voltage_mv = open_read_only(dir + "/" + voltage_file, &err);
+  c.current_ma = open_read_only(dir + "/" + current_file, &err);
+  if (!c.power_mw.valid() && (!c.voltage_mv.valid() || !c.current_ma.valid())) {
+    log->push_back("jetson: " + label + " skipped: " + err);
+    return;
+  }
+  log->push_back("jetson: found " + label + " at " + dir + " channel " + k);
+  out->push_back(std::move(c));
+}
+
 // JetPack 4: iio layout.
 void scan_ina3221x(const std::string& root, std::vector<Channel>* out,
                    std::vector<std::string>* log) {
@@ -119,24 +145,8 @@ void scan_ina3221x(const std::string& root, std::vector<Channel>* out,
         const std::string k = file.substr(10);
         std::string label;
         if (!read_text(dir + "/" + file, &label)) continue;
-        if (skip_label(label)) {
-          log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
-                         (label.empty() ? "no label" : label) + ")");
-          continue;
-        }
-        Channel c;
-        c.rail = label;
-        c.where = dir;
-        std::string err;
-        c.power_mw = open_read_only(dir + "/in_power" + k + "_input", &err);
-        c.voltage_mv = open_read_only(dir + "/in_voltage" + k + "_input", &err);
-        c.current_ma = open_read_only(dir + "/in_current" + k + "_input", &err);
-        if (!c.power_mw.valid() && (!c.voltage_mv.valid() || !c.current_ma.valid())) {
-          log->push_back("jetson: " + label + " skipped: " + err);
-          continue;
-        }
-        log->push_back("jetson: found " + label + " at " + dir + " channel " + k);
-        out->push_back(std::move(c));
+        add_channel(dir, k, label, "in_power" + k + "_input", "in_voltage" + k + "_input",
+                    "in_current" + k + "_input", out, log);
       }
     }
   }
@@ -167,23 +177,8 @@ void scan_ina3221(const std::string& root, std::vector<Channel>* out, double* up
         const std::string k = file.substr(2, file.size() - 8);
         std::string label;
         if (!read_text(dir + "/" + file, &label)) continue;
-        if (skip_label(label) || !path_exists(dir + "/curr" + k + "_input")) {
-          log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
-                         (label.empty() ? "no label" : label) + ")");
-          continue;
-        }
-        Channel c;
-        c.rail = label;
-        c.where = dir;
-        std::string err;
-        c.voltage_mv = open_read_only(dir + "/in" + k + "_input", &err);
-        c.current_ma = open_read_only(dir + "/curr" + k + "_input", &err);
-        if (!c.voltage_mv.valid() || !c.current_ma.valid()) {
-          log->push_back("jetson: " + label + " skipped: " + err);
-          continue;
-        }
-        log->push_back("jetson: found " + label + " at " + dir + " channel " + k);
-        out->push_back(std::move(c));
+        // No power file in this layout: P = V x I.
+        add_channel(dir, k, label, "", "in" + k + "_input", "curr" + k + "_input", out, log);
       }
     }
   }
