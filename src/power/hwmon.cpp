@@ -50,27 +50,12 @@ class HwmonSensor final : public Sensor {
 
  private:
   static bool read_one(const Monitor& m, RailReading* r, bool detail, std::string* error) {
-    long long uw = 0, mv = 0, ma = 0;
     std::string why;
-    auto fail = [&](const char* what) {
-      if (error) *error = "hwmon: " + m.rail + ": " + what + ": " + why;
-      return false;
-    };
-    if (detail || !m.power_uw.valid()) {
-      if (!m.voltage_mv.valid() || !pread_integer(m.voltage_mv.get(), &mv, &why))
-        return fail("in1_input");
-      if (!m.current_ma.valid() || !pread_integer(m.current_ma.get(), &ma, &why))
-        return fail("curr1_input");
-      r->voltage_v = mv * 1e-3;
-      r->current_a = ma * 1e-3;
-    }
-    if (m.power_uw.valid()) {
-      if (!pread_integer(m.power_uw.get(), &uw, &why)) return fail("power1_input");
-      r->power_w = uw * 1e-6;
-    } else {
-      r->power_w = (mv * 1e-3) * (ma * 1e-3);
-    }
-    return true;
+    // power1_input is in uW (Documentation/hwmon/sysfs-interface).
+    const char* failed =
+        read_vip_channel(m.voltage_mv, m.current_ma, m.power_uw, 1e-6, detail, r, &why);
+    if (failed && error) *error = "hwmon: " + m.rail + ": " + failed + ": " + why;
+    return failed == nullptr;
   }
 
   std::vector<Monitor> monitors_;

@@ -54,26 +54,13 @@ class JetsonRails final : public Sensor {
  private:
   static bool read_channel(const Channel& c, RailReading* r, bool detail, std::string* error,
                            size_t failed_so_far) {
-    long long mw = 0, mv = 0, ma = 0;
     std::string why;
-    auto fail = [&](const char* file) {
-      if (failed_so_far == 0 && error) *error = "jetson: " + c.rail + ": " + file + ": " + why;
-      return false;
-    };
-    const bool need_vi = detail || !c.power_mw.valid();
-    if (need_vi) {
-      if (!pread_integer(c.voltage_mv.get(), &mv, &why)) return fail("voltage");
-      if (!pread_integer(c.current_ma.get(), &ma, &why)) return fail("current");
-      r->voltage_v = mv * 1e-3;
-      r->current_a = ma * 1e-3;
-    }
-    if (c.power_mw.valid()) {
-      if (!pread_integer(c.power_mw.get(), &mw, &why)) return fail("power");
-      r->power_w = mw * 1e-3;
-    } else {
-      r->power_w = (mv * 1e-3) * (ma * 1e-3);
-    }
-    return true;
+    // in_powerK_input is in mW (the L4T ina3221x driver).
+    const char* failed =
+        read_vip_channel(c.voltage_mv, c.current_ma, c.power_mw, 1e-3, detail, r, &why);
+    if (failed && failed_so_far == 0 && error)
+      *error = "jetson: " + c.rail + ": " + failed + ": " + why;
+    return failed == nullptr;
   }
 
   std::vector<Channel> channels_;

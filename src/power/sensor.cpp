@@ -7,6 +7,27 @@
 
 namespace edp::power {
 
+const char* read_vip_channel(const FileHandle& voltage_mv, const FileHandle& current_ma,
+                             const FileHandle& power, double power_to_w, bool detail,
+                             RailReading* r, std::string* why) noexcept {
+  long long mv = 0, ma = 0, p = 0;
+  if (detail || !power.valid()) {
+    if (!voltage_mv.valid()) return *why = "no voltage file", "voltage";
+    if (!pread_integer(voltage_mv.get(), &mv, why)) return "voltage";
+    if (!current_ma.valid()) return *why = "no current file", "current";
+    if (!pread_integer(current_ma.get(), &ma, why)) return "current";
+    r->voltage_v = mv * 1e-3;
+    r->current_a = ma * 1e-3;
+  }
+  if (power.valid()) {
+    if (!pread_integer(power.get(), &p, why)) return "power";
+    r->power_w = p * power_to_w;
+  } else {
+    r->power_w = (mv * 1e-3) * (ma * 1e-3);
+  }
+  return nullptr;
+}
+
 size_t Sensor::read_detail(std::vector<RailReading>* out, std::string* error) noexcept {
   const auto& r = rails();
   std::vector<double> values(r.size());
