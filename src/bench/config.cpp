@@ -186,12 +186,20 @@ void parse_power(const Reader& r, const YAML::Node& n, PowerConfig& p) {
                "power");
   if (n["source"]) p.source = r.one_of(n["source"], "source", kSources);
   if (n["rate_hz"]) p.rate_hz = r.number(n["rate_hz"], "rate_hz", 1, 10000);
-  if (n["total_rails"]) p.total_rails = r.string_list(n["total_rails"], "total_rails");
+  if (const YAML::Node t = n["total_rails"]) {
+    if (t.IsScalar() && t.as<std::string>() == "auto")
+      p.total_rails.clear();
+    else
+      p.total_rails = r.string_list(t, "total_rails");
+  }
   if (n["baseline_s"]) p.baseline_s = r.number(n["baseline_s"], "baseline_s", 0, 3600);
   if (n["baseline_every"])
     p.baseline_every =
         static_cast<int>(r.integer(n["baseline_every"], "baseline_every", 0, 1000000));
-  if (n["min_run_s"]) p.min_run_s = r.number(n["min_run_s"], "min_run_s", 0, 86400);
+  if (const YAML::Node m = n["min_run_s"]) {
+    p.min_run_auto = m.IsScalar() && m.as<std::string>() == "auto";
+    if (!p.min_run_auto) p.min_run_s = r.number(m, "min_run_s", 0, 86400);
+  }
   if (n["sampler_cpu"])
     p.sampler_cpu = static_cast<int>(r.integer(n["sampler_cpu"], "sampler_cpu", -1, 4095));
   if (const YAML::Node i = n["ina226"]) {
@@ -298,8 +306,9 @@ Config parse_config(const std::string& text, const std::string& origin) {
   if (root["power"]) parse_power(r, root["power"], c.power);
   if (const YAML::Node g = root["gpu"]) {
     r.expect_map(g, "gpu");
-    r.check_keys(g, {"relu"}, "gpu");
+    r.check_keys(g, {"relu", "sync"}, "gpu");
     if (g["relu"]) c.gpu.relu = r.one_of(g["relu"], "relu", {"kernel", "cudnn"});
+    if (g["sync"]) c.gpu.sync = r.one_of(g["sync"], "sync", {"block", "yield", "spin"});
   }
   if (const YAML::Node o = root["output"]) {
     r.expect_map(o, "output");
@@ -359,10 +368,16 @@ std::string to_yaml(const Config& c) {
   e << YAML::Key << "power" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "source" << YAML::Value << p.source;
   e << YAML::Key << "rate_hz" << YAML::Value << p.rate_hz;
-  e << YAML::Key << "total_rails" << YAML::Value << YAML::Flow << p.total_rails;
+  if (p.total_rails.empty())
+    e << YAML::Key << "total_rails" << YAML::Value << "auto";
+  else
+    e << YAML::Key << "total_rails" << YAML::Value << YAML::Flow << p.total_rails;
   e << YAML::Key << "baseline_s" << YAML::Value << p.baseline_s;
   e << YAML::Key << "baseline_every" << YAML::Value << p.baseline_every;
-  e << YAML::Key << "min_run_s" << YAML::Value << p.min_run_s;
+  if (p.min_run_auto)
+    e << YAML::Key << "min_run_s" << YAML::Value << "auto";
+  else
+    e << YAML::Key << "min_run_s" << YAML::Value << p.min_run_s;
   e << YAML::Key << "sampler_cpu" << YAML::Value << p.sampler_cpu;
   e << YAML::Key << "ina226" << YAML::Value << YAML::Flow << YAML::BeginMap;
   e << YAML::Key << "bus" << YAML::Value << p.ina226.bus << YAML::Key << "address" << YAML::Value
@@ -377,7 +392,8 @@ std::string to_yaml(const Config& c) {
     << YAML::EndMap;
   e << YAML::EndMap;
   e << YAML::Key << "gpu" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "relu"
-    << YAML::Value << c.gpu.relu << YAML::EndMap;
+    << YAML::Value << c.gpu.relu << YAML::Key << "sync" << YAML::Value << c.gpu.sync
+    << YAML::EndMap;
   e << YAML::Key << "cooldown_s" << YAML::Value << c.cooldown_s;
   e << YAML::Key << "max_start_temp_c" << YAML::Value << c.max_start_temp_c;
   e << YAML::Key << "output" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "dir"

@@ -40,17 +40,23 @@ struct TraceConfig {
 struct PowerConfig {
   std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
   double rate_hz = 100;
-  std::vector<std::string> total_rails;  // empty = every rail of the source
+  // The rails whose sum is "energy" (DESIGN §4.1); empty = auto: rails that
+  // do not nest, chosen by power::choose_total_rails.
+  std::vector<std::string> total_rails;
   double baseline_s = 5;
   int baseline_every = 0;  // re-measure idle power every N configurations (0 = once)
   double min_run_s = 0;
-  int sampler_cpu = -1;  // pin the sampler thread; -1 = not pinned
+  bool min_run_auto = false;  // min_run_s: auto = at least 20 sensor updates per window
+  int sampler_cpu = -1;       // pin the sampler thread; -1 = not pinned
   Ina226Config ina226;
   TraceConfig trace;
 };
 
 struct GpuConfig {
   std::string relu = "kernel";  // kernel | cudnn
+  // How the host thread waits for the GPU: block (sleeps on an interrupt;
+  // the default, so a waiting core costs no energy), yield, spin.
+  std::string sync = "block";
 };
 
 struct Config {

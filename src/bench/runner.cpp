@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "bench/backend_setup.h"
+#include "bench/gemm_choice.h"
 #include "bench/progress.h"
 #include "bench/results_store.h"
 #include "bench/signals.h"
@@ -180,36 +181,6 @@ void validate_devices(const Config& cfg, const platform::Platform& platform) {
                        ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
                        "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
   }
-}
-
-// `gemm: auto` (DESIGN §2: "choose the GEMM path by measurement"): times a
-// few whole training steps with each path the backend offers and keeps the
-// fastest. Whole steps, because a GEMM timed alone hides what matters on a
-// small machine: OpenBLAS's own thread pool spinning against the OpenMP
-// workers of the element-wise work in between.
-void choose_gemm_path(Backend& be, MlpWorkload& mlp, const MlpData& init) {
-  const std::vector<std::string> paths = be.gemm_paths();
-  if (paths.size() < 2) return;
-  constexpr int kSteps = 2;
-  std::vector<double> ms;
-  for (const auto& path : paths) {
-    be.set_gemm_path(path, "being measured");
-    mlp.reset(init);
-    mlp.step();  // wakes this path's thread pool
-    be.synchronize();
-    const auto t0 = Clock::now();
-    for (int i = 0; i < kSteps; ++i) {
-      throw_if_stop_requested();
-      mlp.step();
-    }
-    be.synchronize();
-    ms.push_back(seconds_since(t0) * 1e3 / kSteps);
-  }
-  const size_t best = static_cast<size_t>(std::min_element(ms.begin(), ms.end()) - ms.begin());
-  std::string why = "auto: fastest per training step,";
-  for (size_t i = 0; i < paths.size(); ++i) why += " " + paths[i] + " " + fmt("%.3g ms", ms[i]);
-  be.set_gemm_path(paths[best], why);
-  mlp.reset(init);
 }
 
 // Waits for cooldown_s and for the hottest zone to fall below

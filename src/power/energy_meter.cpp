@@ -64,6 +64,16 @@ std::vector<std::string> EnergyMeter::rail_names() const {
   return names;
 }
 
+std::vector<EnergyMeter::Rail> EnergyMeter::rails() const {
+  std::vector<Rail> out;
+  for (const auto& r : impl_->sampler->rails()) {
+    Rail rail{r.sensor_name, r.info};
+    rail.info.rail = r.rail;
+    out.push_back(std::move(rail));
+  }
+  return out;
+}
+
 std::vector<std::string> EnergyMeter::discovery_log() const {
   std::vector<std::string> log = impl_->log;
   const std::string pin = impl_->sampler->pin_error();

@@ -48,6 +48,13 @@ class EnergyMeter {
 
   std::string source_name() const;              // e.g. "jetson", "rapl+nvml", "trace", "none"
   std::vector<std::string> rail_names() const;  // "VDD_IN", "package-0", ...
+  // Every rail as its sensor declared it (timing, parent, device), with the
+  // unique name of rail_names() in .rail, and the sensor's name.
+  struct Rail {
+    std::string sensor;
+    RailInfo info;
+  };
+  std::vector<Rail> rails() const;
   std::vector<std::string> discovery_log()
       const;                     // human-readable lines: what was tried, found, missing
   bool measures_energy() const;  // false for none

@@ -13,6 +13,7 @@ namespace {
 
 struct Monitor {
   std::string rail;
+  double interval_s = 0;  // update_interval: the driver sets the chip's averaging to it
   FileHandle power_uw, voltage_mv, current_ma;
 };
 
@@ -20,7 +21,15 @@ class HwmonSensor final : public Sensor {
  public:
   HwmonSensor(std::vector<Monitor> monitors, double interval_s)
       : monitors_(std::move(monitors)), interval_s_(interval_s) {
-    for (const auto& m : monitors_) rails_.push_back({m.rail, ValueKind::power_w});
+    // The ina2xx driver programs the chip's averaging so that one result
+    // spans update_interval (Documentation/hwmon/ina2xx.rst), held until the
+    // next: an averaging rail (DESIGN §4.2).
+    for (const auto& m : monitors_) {
+      RailInfo info{m.rail, ValueKind::power_w};
+      info.timing = Timing::averaging;
+      info.averaging_s = m.interval_s;
+      rails_.push_back(std::move(info));
+    }
   }
   std::string name() const override { return "hwmon"; }
   const std::vector<RailInfo>& rails() const override { return rails_; }
@@ -109,8 +118,10 @@ std::unique_ptr<Sensor> discover_hwmon(const std::string& sysfs_root,
       continue;
     }
     long long ms = 0;
-    if (read_integer(dir + "/update_interval", &ms) && ms > 0)
-      interval_s = std::max(interval_s, ms * 1e-3);
+    if (read_integer(dir + "/update_interval", &ms) && ms > 0) {
+      m.interval_s = ms * 1e-3;
+      interval_s = std::max(interval_s, m.interval_s);
+    }
     log->push_back("hwmon: found " + m.rail + " at " + dir + " (" + name + ")");
     monitors.push_back(std::move(m));
   }

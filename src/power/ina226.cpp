@@ -232,7 +232,7 @@ bool Ina226::conversion_ready(bool* ready) {
 
 Ina226Sensor::Ina226Sensor(std::unique_ptr<Ina226> chip, std::string rail, bool poll_ready)
     : chip_(std::move(chip)),
-      rails_{{std::move(rail), ValueKind::power_w}},
+      rails_{{std::move(rail), ValueKind::power_w, Timing::averaging}},
       poll_ready_(poll_ready) {}
 
 size_t Ina226Sensor::read(double* values, std::string* error) noexcept {

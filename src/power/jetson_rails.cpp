@@ -14,7 +14,9 @@ namespace {
 
 struct Channel {
   std::string rail;
-  std::string where;  // directory, for messages
+  std::string where;       // directory, for messages
+  std::string device;      // the INA3221's I2C device, "0-0041"
+  double averaging_s = 0;  // the driver's update_interval (JetPack 5/6), 0 = measure
   FileHandle power_mw, voltage_mv, current_ma;
 };
 
@@ -22,7 +24,15 @@ class JetsonRails final : public Sensor {
  public:
   JetsonRails(std::vector<Channel> channels, double update_interval_s)
       : channels_(std::move(channels)), update_interval_s_(update_interval_s) {
-    for (const auto& c : channels_) rails_.push_back({c.rail, ValueKind::power_w});
+    // The INA3221 averages continuously and the driver holds the result
+    // until the next conversion cycle: an averaging rail (DESIGN §4.2).
+    for (const auto& c : channels_) {
+      RailInfo info{c.rail, ValueKind::power_w};
+      info.timing = Timing::averaging;
+      info.averaging_s = c.averaging_s;
+      info.device = c.device;
+      rails_.push_back(std::move(info));
+    }
   }
   std::string name() const override { return "jetson"; }
   const std::vector<RailInfo>& rails() const override { return rails_; }
@@ -90,10 +100,10 @@ bool skip_label(const std::string& label) {
 
 // One INA3221 channel `k` in `dir`, whatever the layout: the label decides
 // whether it is a rail; power may be absent when voltage and current exist.
-void add_channel(const std::string& dir, const std::string& k, const std::string& label,
-                 const std::string& power_file, const std::string& voltage_file,
-                 const std::string& current_file, std::vector<Channel>* out,
-                 std::vector<std::string>* log) {
+void add_channel(const std::string& dir, const std::string& device, double averaging_s,
+                 const std::string& k, const std::string& label, const std::string& power_file,
+                 const std::string& voltage_file, const std::string& current_file,
+                 std::vector<Channel>* out, std::vector<std::string>* log) {
   if (skip_label(label) || !path_exists(dir + "/" + current_file)) {
     log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
                    (label.empty() ? "no label" : label) + ")");
@@ -102,6 +112,8 @@ void add_channel(const std::string& dir, const std::string& k, const std::string
   Channel c;
   c.rail = label;
   c.where = dir;
+  c.device = device;
+  c.averaging_s = averaging_s;
   std::string err;
   if (!power_file.empty()) c.power_mw = open_read_only(dir + "/" + power_file, &err);
   c.voltage_mv = open_read_only(dir + "/" + voltage_file, &err);
@@ -132,7 +144,7 @@ void scan_ina3221x(const std::string& root, std::vector<Channel>* out,
         const std::string k = file.substr(10);
         std::string label;
         if (!read_text(dir + "/" + file, &label)) continue;
-        add_channel(dir, k, label, "in_power" + k + "_input", "in_voltage" + k + "_input",
+        add_channel(dir, dev, 0, k, label, "in_power" + k + "_input", "in_voltage" + k + "_input",
                     "in_current" + k + "_input", out, log);
       }
     }
@@ -165,7 +177,8 @@ void scan_ina3221(const std::string& root, std::vector<Channel>* out, double* up
         std::string label;
         if (!read_text(dir + "/" + file, &label)) continue;
         // No power file in this layout: P = V x I.
-        add_channel(dir, k, label, "", "in" + k + "_input", "curr" + k + "_input", out, log);
+        add_channel(dir, dev, interval_ms * 1e-3, k, label, "", "in" + k + "_input",
+                    "curr" + k + "_input", out, log);
       }
     }
   }

@@ -63,8 +63,11 @@ class NvmlSensor final : public Sensor {
  public:
   NvmlSensor(std::unique_ptr<NvmlLibrary> lib, std::vector<Gpu> gpus)
       : lib_(std::move(lib)), gpus_(std::move(gpus)) {
-    for (const auto& g : gpus_)
-      rails_.push_back({g.rail, g.counter ? ValueKind::energy_j : ValueKind::power_w});
+    for (const auto& g : gpus_) {
+      RailInfo info{g.rail, g.counter ? ValueKind::energy_j : ValueKind::power_w};
+      info.timing = g.counter ? Timing::counter : Timing::instantaneous;
+      rails_.push_back(std::move(info));
+    }
   }
   std::string name() const override { return "nvml"; }
   const std::vector<RailInfo>& rails() const override { return rails_; }

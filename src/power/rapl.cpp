@@ -11,6 +11,7 @@ namespace {
 
 struct Zone {
   std::string rail;
+  std::string parent;  // the package of a subzone, "" for a package or psys
   FileHandle energy_uj;
   double max_range_uj = 0;
   double last_raw_uj = 0;
@@ -20,7 +21,12 @@ struct Zone {
 class RaplSensor final : public Sensor {
  public:
   explicit RaplSensor(std::vector<Zone> zones) : zones_(std::move(zones)) {
-    for (const auto& z : zones_) rails_.push_back({z.rail, ValueKind::energy_j});
+    for (const auto& z : zones_) {
+      RailInfo info{z.rail, ValueKind::energy_j};
+      info.timing = Timing::counter;
+      info.parent = z.parent;
+      rails_.push_back(std::move(info));
+    }
   }
   std::string name() const override { return "rapl"; }
   const std::vector<RailInfo>& rails() const override { return rails_; }
@@ -67,13 +73,14 @@ std::unique_ptr<Sensor> discover_rapl(const std::string& sysfs_root,
     std::string name;
     if (!read_text(dir + "/name", &name)) continue;
     const size_t second_colon = entry.find(':', 11);
+    std::string parent;
     if (second_colon != std::string::npos) {
-      std::string parent;
       if (read_text(cls + "/" + entry.substr(0, second_colon) + "/name", &parent))
         name = parent + "/" + name;
     }
     Zone z;
     z.rail = name;
+    z.parent = parent;
     std::string err;
     z.energy_uj = open_read_only(dir + "/energy_uj", &err);
     long long raw = 0, max_range = 0;

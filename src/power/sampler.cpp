@@ -33,7 +33,7 @@ Sampler::Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t h
   for (size_t s = 0; s < sensors_.size(); ++s) {
     offsets_.push_back(rails_.size());
     for (const auto& r : sensors_[s]->rails())
-      rails_.push_back({s, sensors_[s]->name(), r.rail, r.kind});
+      rails_.push_back({s, sensors_[s]->name(), r.rail, r.kind, r});
   }
   // Two sources may use the same rail name; keep names unique by prefixing
   // the later one's source ("nvml:gpu0").

@@ -26,8 +26,9 @@ namespace edp::power {
 struct SamplerRail {
   size_t sensor;  // index into the sensor list
   std::string sensor_name;
-  std::string rail;
+  std::string rail;  // unique among all sensors ("nvml:gpu0" when two share a name)
   ValueKind kind;
+  RailInfo info;  // as the sensor declared it (info.rail is the sensor's own name)
 };
 
 class Sampler {

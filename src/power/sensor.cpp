@@ -7,6 +7,18 @@
 
 namespace edp::power {
 
+const char* timing_name(Timing t) {
+  switch (t) {
+    case Timing::counter:
+      return "counter";
+    case Timing::instantaneous:
+      return "instantaneous";
+    case Timing::averaging:
+      return "averaging";
+  }
+  return "?";
+}
+
 const char* read_vip_channel(const FileHandle& voltage_mv, const FileHandle& current_ma,
                              const FileHandle& power, double power_to_w, bool detail,
                              RailReading* r, std::string* why) noexcept {

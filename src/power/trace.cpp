@@ -99,7 +99,9 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
 
 TraceSensor::TraceSensor(TraceData data, bool loop, double start_s)
     : data_(std::move(data)), loop_(loop), start_s_(start_s) {
-  for (const auto& r : data_.rails) rails_.push_back({r, ValueKind::power_w});
+  // A trace is the true power at each of its timestamps: instantaneous.
+  for (const auto& r : data_.rails)
+    rails_.push_back({r, ValueKind::power_w, Timing::instantaneous});
   const size_t n = data_.t_s.size();
   if (n >= 2) {
     spacing_s_ = data_.t_s[n - 1] / static_cast<double>(n - 1);
