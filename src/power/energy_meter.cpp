@@ -87,6 +87,10 @@ void EnergyMeter::start() {
   if (measures_energy()) impl_->sampler->start();
 }
 
+void EnergyMeter::set_total_rails(const std::vector<std::string>& rails) {
+  impl_->sampler->set_total_rails(rails);
+}
+
 void EnergyMeter::begin_window(const std::string& name) { impl_->sampler->begin_window(name); }
 
 Measurement EnergyMeter::end_window(const std::string& name) {

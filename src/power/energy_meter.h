@@ -62,6 +62,13 @@ class EnergyMeter {
   // Call it before pinning the calling thread: the sampler inherits the
   // caller's CPU mask unless power.sampler_cpu pins it.
   void start();
+  // The rails whose sum is "energy" (power::choose_total_rails). They alone
+  // decide the update interval, the frozen flag and how long end_window
+  // keeps sampling after the window for the lag correction. Default: all.
+  void set_total_rails(const std::vector<std::string>& rails);
+  // end_window returns once every averaging total rail has published the
+  // values that cover the window's end (up to ~2 update intervals after it,
+  // DESIGN §4.2); the Measurement's t1 is the moment end_window was called.
   void begin_window(const std::string& name);  // starts the sampler lazily
   Measurement end_window(const std::string& name);
   // Idle power per rail over `seconds` (watts), for the baseline. Rails whose

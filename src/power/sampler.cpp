@@ -43,6 +43,7 @@ Sampler::Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t h
         rails_[i].rail = rails_[i].sensor_name + ":" + rails_[i].rail;
   current_.assign(rails_.size(), 0.0);
   changes_.assign(rails_.size(), ChangeTracker{});
+  total_.assign(rails_.size(), true);
   ring_t_.assign(history_, 0.0);
   ring_values_.assign(history_ * rails_.size(), 0.0);
 }
@@ -193,6 +194,13 @@ void Sampler::begin_window(const std::string& name) {
     }
   }
   windows_.emplace(name, std::move(w));
+}
+
+void Sampler::set_total_rails(const std::vector<std::string>& rails) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t r = 0; r < rails_.size(); ++r)
+    total_[r] =
+        rails.empty() || std::find(rails.begin(), rails.end(), rails_[r].rail) != rails.end();
 }
 
 Measurement Sampler::end_window(const std::string& name) {

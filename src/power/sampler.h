@@ -52,6 +52,8 @@ class Sampler {
   // that is already open / not open.
   void begin_window(const std::string& name);
   Measurement end_window(const std::string& name);
+  // See EnergyMeter::set_total_rails. Unknown names are ignored.
+  void set_total_rails(const std::vector<std::string>& rails);
 
   struct Stats {
     double cpu_s = 0;   // CPU time of the sampler thread
@@ -108,6 +110,7 @@ class Sampler {
   size_t ring_head_ = 0, ring_count_ = 0, history_;
   std::map<std::string, Window> windows_;
   std::vector<ChangeTracker> changes_;
+  std::vector<bool> total_;  // per rail: part of the total
   size_t ticks_ = 0, missed_ = 0, failures_ = 0;
   double start_s_ = 0, stop_s_ = 0, final_cpu_s_ = 0;
   std::string pin_error_;
