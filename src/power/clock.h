@@ -4,6 +4,7 @@
 
 namespace edp::power {
 
-double now_s();  // steady_clock now in seconds
+double now_s();       // steady_clock now in seconds (CLOCK_MONOTONIC on Linux)
+double unix_now_s();  // CLOCK_REALTIME now, seconds since the epoch: for aligning an external log
 
 }  // namespace edp::power

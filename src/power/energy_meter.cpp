@@ -97,31 +97,69 @@ Measurement EnergyMeter::end_window(const std::string& name) {
   return impl_->sampler->end_window(name);
 }
 
-std::map<std::string, double> EnergyMeter::measure_idle_w(double seconds,
-                                                          const std::function<bool()>& keep_going) {
-  std::map<std::string, double> idle;
-  if (!measures_energy()) return idle;
-  if (!(seconds > 0))
-    throw UsageError("idle baseline needs a positive duration (power.baseline_s)");
-  const std::string name = "__idle_baseline_" + std::to_string(impl_->idle_windows++);
-  begin_window(name);
-  const auto until = std::chrono::steady_clock::now() +
-                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                         std::chrono::duration<double>(seconds));
+namespace {
+
+// Sleeps until `until` in steps of 50 ms; false when keep_going said stop.
+bool sleep_polling(std::chrono::steady_clock::time_point until,
+                   const std::function<bool()>& keep_going) {
   while (std::chrono::steady_clock::now() < until) {
-    if (keep_going && !keep_going()) {
-      end_window(name);
-      return {};
-    }
+    if (keep_going && !keep_going()) return false;
     std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
         until - std::chrono::steady_clock::now(), std::chrono::milliseconds(50)));
   }
+  return !keep_going || keep_going();
+}
+
+std::chrono::steady_clock::duration seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+EnergyMeter::IdleBaseline EnergyMeter::measure_idle(double duration_s,
+                                                    const std::function<bool()>& keep_going) {
+  IdleBaseline idle;
+  if (!measures_energy()) return idle;
+  if (!(duration_s > 0))
+    throw UsageError("idle baseline needs a positive duration (power.baseline_s)");
+  start();
+  // Settle: the update that follows the end of the work may still average
+  // some of it; two more updates are idle through and through.
+  const auto t_call = std::chrono::steady_clock::now();
+  constexpr double kMinSettleS = 0.5, kUnknownIntervalCapS = 5;
+  double interval = observed_update_interval_s();
+  while (interval == 0 &&
+         std::chrono::steady_clock::now() - t_call < seconds(kUnknownIntervalCapS)) {
+    if (!sleep_polling(std::chrono::steady_clock::now() + std::chrono::milliseconds(50),
+                       keep_going))
+      return {};
+    interval = observed_update_interval_s();
+  }
+  if (interval == 0) interval = reported_update_interval_s();
+  if (!sleep_polling(t_call + seconds(std::max(kMinSettleS, 3 * interval)), keep_going)) return {};
+  idle.settle_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_call).count();
+  idle.update_interval_s = interval;
+
+  const std::string name = "__idle_baseline_" + std::to_string(impl_->idle_windows++);
+  begin_window(name);
+  if (!sleep_polling(std::chrono::steady_clock::now() + seconds(duration_s), keep_going)) {
+    end_window(name);
+    return {};
+  }
   const Measurement m = end_window(name);
+  idle.duration_s = m.time_s();
+  idle.start_unix_s = m.t0_unix_s;
   // A rail whose reads failed during the baseline gets none: no baseline (and
   // so no dynamic energy) is better than a wrong one.
   for (const auto& r : m.rails)
-    if (r.read_failures == 0 && !std::isnan(r.power_w_mean)) idle[r.rail] = r.power_w_mean;
+    if (r.read_failures == 0 && !std::isnan(r.power_w_mean)) idle.power_w[r.rail] = r.power_w_mean;
   return idle;
+}
+
+std::map<std::string, double> EnergyMeter::measure_idle_w(double duration_s,
+                                                          const std::function<bool()>& keep_going) {
+  return measure_idle(duration_s, keep_going).power_w;
 }
 
 EnergyMeter::Overhead EnergyMeter::sampler_overhead() const {

@@ -71,9 +71,23 @@ class EnergyMeter {
   // DESIGN §4.2); the Measurement's t1 is the moment end_window was called.
   void begin_window(const std::string& name);  // starts the sampler lazily
   Measurement end_window(const std::string& name);
-  // Idle power per rail over `seconds` (watts), for the baseline. Rails whose
-  // reads failed meanwhile are left out. `keep_going` is polled every 50 ms;
-  // when it returns false the measurement is abandoned (empty result).
+  // The idle baseline (DESIGN §3): first lets the sensor settle, that is
+  // waits until the total rails have published at least two updates after
+  // the one that can still hold the last run's power (3 update intervals
+  // from the call, at least 0.5 s for the clocks to drop; while the interval
+  // is unknown, until it is known or 5 s passed), then measures mean power
+  // per rail over `seconds`. Rails whose reads failed meanwhile are left out.
+  // `keep_going` is polled every 50 ms; when it returns false the
+  // measurement is abandoned (empty power_w).
+  struct IdleBaseline {
+    std::map<std::string, double> power_w;  // per rail
+    double settle_s = 0;                    // waited before measuring
+    double duration_s = 0;                  // measured over
+    double start_unix_s = 0;                // when the measurement window opened
+    double update_interval_s = 0;           // of the total rails, when it was taken
+  };
+  IdleBaseline measure_idle(double seconds, const std::function<bool()>& keep_going = {});
+  // measure_idle(...).power_w
   std::map<std::string, double> measure_idle_w(double seconds,
                                                const std::function<bool()>& keep_going = {});
   struct Overhead {
@@ -86,8 +100,8 @@ class EnergyMeter {
   Overhead sampler_overhead()
       const;  // sampler thread CPU time (CLOCK_THREAD_CPUTIME_ID) and wall since start
 
-  // Mean time between value changes seen by the sampler since it started
-  // (max over rails), 0 while unknown.
+  // Update interval of the total rails as the sampler measures it (robust,
+  // DESIGN §4.2; largest over the total rails), 0 while unknown.
   double observed_update_interval_s() const;
   // Largest update interval the sensors report about themselves (0 if none
   // does); the measured one is in each Measurement.

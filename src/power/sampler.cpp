@@ -13,6 +13,7 @@
 
 #include "common/errors.h"
 #include "power/clock.h"
+#include "power/update_interval.h"
 
 namespace edp::power {
 namespace {
@@ -44,6 +45,9 @@ Sampler::Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t h
   current_.assign(rails_.size(), 0.0);
   changes_.assign(rails_.size(), ChangeTracker{});
   total_.assign(rails_.size(), true);
+  anomalies_.assign(sensors_.size(), 0);
+  anomaly_.assign(sensors_.size(), std::string());
+  for (size_t s = 0; s < sensors_.size(); ++s) anomalies_[s] = sensors_[s]->anomalies();
   ring_t_.assign(history_, 0.0);
   ring_values_.assign(history_ * rails_.size(), 0.0);
 }
@@ -108,6 +112,13 @@ void Sampler::run() {
     const double t = (ta + now_s()) / 2;  // a read's time is the middle of its span
 
     std::unique_lock<std::mutex> lock(mutex_);
+    for (size_t s = 0; s < sensors_.size(); ++s) {
+      const size_t a = sensors_[s]->anomalies();
+      if (a != anomalies_[s]) {
+        anomalies_[s] = a;
+        anomaly_[s] = sensors_[s]->last_anomaly();
+      }
+    }
     tick(t, failed, error);
     lock.unlock();
     tick_cv_.notify_all();
@@ -146,16 +157,22 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
     if (std::isnan(v)) continue;
     ChangeTracker& c = changes_[r];
     if (c.have_value && v != c.value) {
-      if (c.changes++ == 0) c.first_change_s = t;
-      c.last_change_s = t;
+      // The update happened between the two reads.
+      c.last_change_s = (c.last_t + t) / 2;
+      c.ring[c.changes % ChangeTracker::kRing] = c.last_change_s;
+      ++c.changes;
     }
     c.value = v;
+    c.last_t = t;
     c.have_value = true;
   }
 
   for (auto& [name, w] : windows_) {
     if (w.done) continue;
-    for (size_t r = 0; r < n; ++r) w.integrators[r].add(t, current_[r]);
+    for (size_t r = 0; r < n; ++r) {
+      w.integrators[r].add(t, current_[r]);
+      if (w.correctors[r]) w.correctors[r]->add(t, current_[r]);
+    }
     if (t >= w.t0 && t <= w.t1) ++w.ticks;
     if (t >= w.t0) {
       w.failures += failed;
@@ -166,9 +183,27 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
     }
     // The first tick at or after t1 covers the trailing edge. A rail that
     // failed in it is held from its last valid reading (and the window is
-    // marked incomplete by the failure).
-    if (w.ending && t >= w.t1) w.done = true;
+    // marked incomplete by the failure). Averaging total rails keep the
+    // window open until their lag correction has what it needs.
+    if (w.ending && t >= w.t1 && window_resolved(w, t)) w.done = true;
   }
+}
+
+bool Sampler::window_resolved(const Window& w, double t) const {
+  if (t >= w.wait_until) return true;
+  for (size_t r = 0; r < rails_.size(); ++r)
+    if (total_[r] && w.correctors[r] && !w.correctors[r]->resolved()) return false;
+  return true;
+}
+
+double Sampler::rail_interval_locked(size_t r) const {
+  const ChangeTracker& c = changes_[r];
+  const size_t n = std::min(c.changes, ChangeTracker::kRing);
+  if (n < 3) return 0;
+  double times[ChangeTracker::kRing];
+  for (size_t i = 0; i < n; ++i)
+    times[i] = c.ring[(c.changes - n + i) % ChangeTracker::kRing];  // oldest first
+  return robust_update_interval(times, n);
 }
 
 void Sampler::begin_window(const std::string& name) {
@@ -177,18 +212,29 @@ void Sampler::begin_window(const std::string& name) {
   if (windows_.count(name)) throw UsageError("energy window '" + name + "' is already open");
   Window w;
   w.t0 = now_s();
+  w.t0_unix = unix_now_s();
   w.missed_at_begin = missed_;
+  w.anomalies_at_begin = anomalies_;
   const size_t n = rails_.size();
   w.integrators.reserve(n);
   w.rail_failures.assign(n, 0);
+  w.correctors.resize(n);
   for (size_t r = 0; r < n; ++r) {
     w.integrators.emplace_back(rails_[r].kind, w.t0);
+    if (rails_[r].info.timing == Timing::averaging) {
+      // The averaging period: stated by the sensor, else the update
+      // interval measured so far (unknown before 3 updates: no correction).
+      const double period =
+          rails_[r].info.averaging_s > 0 ? rails_[r].info.averaging_s : rail_interval_locked(r);
+      if (period > 0) w.correctors[r] = std::make_unique<LagCorrector>(w.t0, period);
+    }
     // Leading edge: the latest valid reading of this rail before t0.
     for (size_t k = 1; k <= ring_count_; ++k) {
       const size_t idx = (ring_head_ + history_ - k) % history_;
       const double v = ring_values_[idx * n + r];
       if (!std::isnan(v)) {
         w.integrators[r].add(ring_t_[idx], v);
+        if (w.correctors[r]) w.correctors[r]->add(ring_t_[idx], v);
         break;
       }
     }
@@ -209,37 +255,87 @@ Measurement Sampler::end_window(const std::string& name) {
   if (it == windows_.end()) throw UsageError("energy window '" + name + "' was never opened");
   Window& w = it->second;
   const double t1 = now_s();
+  const double t1_unix = unix_now_s();
   w.t1 = t1;
   w.ending = true;
-  for (auto& in : w.integrators) in.set_end(t1);
+  // The lag correction needs the updates that cover t1 (DESIGN §4.2): the
+  // window stays open until they have arrived, at most 2.5 periods.
+  double lag_wait_s = 0;
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    w.integrators[r].set_end(t1);
+    if (!w.correctors[r]) continue;
+    w.correctors[r]->set_end(t1);
+    if (total_[r]) lag_wait_s = std::max(lag_wait_s, w.correctors[r]->deadline_s() - t1);
+  }
+  w.wait_until = t1 + lag_wait_s;
   // Ask for a tick now rather than at the next deadline: the trailing edge is
   // then covered within one read, even at low sampling rates.
   tick_now_ = true;
   wake_cv_.notify_all();
-  // Wait for the tick that covers t1 (bounded: a stalled sampler leaves the
+  // Wait for the ticks that cover t1 (bounded: a stalled sampler leaves the
   // window incomplete rather than hanging the caller).
   const auto limit = std::chrono::steady_clock::now() +
                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                         std::chrono::duration<double>(3 * period_s_ + 0.5));
+                         std::chrono::duration<double>(lag_wait_s + 3 * period_s_ + 0.5));
   tick_cv_.wait_until(lock, limit, [&] { return w.done || !thread_.joinable(); });
 
   Measurement m;
   m.t0_s = w.t0;
   m.t1_s = t1;
+  m.t0_unix_s = w.t0_unix;
+  m.t1_unix_s = t1_unix;
   m.read_failures = w.failures;
   m.missed_deadlines = missed_ - w.missed_at_begin;
   m.error = w.error;
+  const double life_s = now_s() - start_s_;
   for (size_t r = 0; r < rails_.size(); ++r) {
     RailMeasurement rm = w.integrators[r].finish();
     rm.sensor = rails_[r].sensor_name;
     rm.rail = rails_[r].rail;
+    rm.timing = rails_[r].info.timing;
     rm.read_failures = w.rail_failures[r];
-    if (rm.update_interval_s > m.update_interval_s) m.update_interval_s = rm.update_interval_s;
+    rm.energy_uncorrected_j = rm.energy_j;
+    rm.update_interval_s = rail_interval_locked(r);
+    if (w.correctors[r] && !std::isnan(rm.energy_j)) {
+      rm.energy_j = w.correctors[r]->energy_j();
+      rm.lag_correction_s = w.correctors[r]->period_s();
+      const double span = t1 - w.t0;
+      if (span > 0) rm.power_w_mean = rm.energy_j / span;
+    }
+    const size_t sensor = rails_[r].sensor;
+    rm.anomalies = anomalies_[sensor] - w.anomalies_at_begin[sensor];
+    // Frozen (DESIGN §3): a held or counted value that did not move over a
+    // window spanning 3 or more expected updates. A rail that has never
+    // changed has no measured interval: after 2 s of sampling it is frozen
+    // too (a live monitor's last digit always moves). Instantaneous rails
+    // (a trace) may legitimately be constant.
+    if (rails_[r].info.timing != Timing::instantaneous && rm.samples > 0) {
+      const bool moved = rails_[r].kind == ValueKind::energy_j ? rm.energy_uncorrected_j > 0
+                                                               : rm.distinct_values > 1;
+      double expected = rm.update_interval_s;
+      if (expected == 0) expected = sensors_[sensor]->reported_update_interval_s();
+      if (!moved) {
+        if (expected > 0)
+          rm.frozen = t1 - w.t0 >= 3 * expected;
+        else
+          rm.frozen = changes_[r].changes == 0 && life_s >= 2;
+      }
+    }
+    if (total_[r]) {
+      m.update_interval_s = std::max(m.update_interval_s, rm.update_interval_s);
+      m.lag_correction_s = std::max(m.lag_correction_s, rm.lag_correction_s);
+      m.frozen = m.frozen || rm.frozen;
+      if (rm.anomalies > 0 && m.anomaly.empty()) m.anomaly = anomaly_[sensor];
+    }
     if (std::isnan(rm.energy_j)) m.complete = false;
     m.rails.push_back(std::move(rm));
   }
+  for (size_t s = 0; s < sensors_.size(); ++s) {
+    bool has_total = false;
+    for (size_t r = 0; r < rails_.size(); ++r) has_total |= total_[r] && rails_[r].sensor == s;
+    if (has_total) m.anomalies += anomalies_[s] - w.anomalies_at_begin[s];
+  }
   m.samples = w.ticks;
-  if (m.update_interval_s == 0) m.update_interval_s = observed_update_interval_locked();
   if (rails_.empty()) w.done = true;  // source none: nothing to wait for
   if (m.read_failures > 0) m.complete = false;
   if (!w.done) {
@@ -252,16 +348,29 @@ Measurement Sampler::end_window(const std::string& name) {
 
 double Sampler::observed_update_interval_locked() const {
   double interval = 0;
-  for (const auto& c : changes_) {
-    if (c.changes >= 2)
-      interval = std::max(interval, (c.last_change_s - c.first_change_s) / (c.changes - 1));
-  }
+  for (size_t r = 0; r < rails_.size(); ++r)
+    if (total_[r]) interval = std::max(interval, rail_interval_locked(r));
   return interval;
 }
 
 double Sampler::observed_update_interval_s() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return observed_update_interval_locked();
+}
+
+void Sampler::settle_state(double* since_change_s, size_t* changes) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const double now = now_s();
+  double since = std::numeric_limits<double>::infinity();
+  size_t least = std::numeric_limits<size_t>::max();
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    if (!total_[r]) continue;
+    const ChangeTracker& c = changes_[r];
+    since = std::min(since, c.changes ? now - c.last_change_s : now - start_s_);
+    least = std::min(least, c.changes);
+  }
+  *since_change_s = std::isfinite(since) ? since : 0;
+  *changes = least == std::numeric_limits<size_t>::max() ? 0 : least;
 }
 
 Sampler::Stats Sampler::stats() const {

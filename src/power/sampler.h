@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "power/integrate.h"
+#include "power/lag_correction.h"
 #include "power/measurement.h"
 #include "power/sensor.h"
 
@@ -63,32 +65,46 @@ class Sampler {
   Stats stats() const;
   const std::vector<SamplerRail>& rails() const { return rails_; }
   double period_s() const { return period_s_; }
-  // Mean time between value changes since the sampler started, max over
-  // rails; 0 while no rail changed twice. A window too short to see two
-  // changes reports this instead of its own.
+  // Update interval of the total rails (robust_update_interval over each
+  // rail's recent changes, largest over the total rails); 0 while unknown.
   double observed_update_interval_s() const;
+  // Seconds since the total rails last changed value, and how many changes
+  // they have shown since the sampler started (least over the total rails):
+  // the idle baseline waits on these for the sensor to settle.
+  void settle_state(double* since_change_s, size_t* changes) const;
   // Text of the pinning failure, empty if pinned or not asked to pin.
   std::string pin_error() const;
 
  private:
   struct Window {
     double t0 = 0, t1 = std::numeric_limits<double>::infinity();
+    double t0_unix = 0;
     bool ending = false, done = false;
+    double wait_until = 0;  // steady_clock s: latest tick the lag correction waits for
     size_t ticks = 0, failures = 0, missed_at_begin = 0;
-    std::vector<size_t> rail_failures;  // failed reads per rail inside the window
+    std::vector<size_t> rail_failures;       // failed reads per rail inside the window
+    std::vector<size_t> anomalies_at_begin;  // per sensor
     std::string error;
     std::vector<RailIntegrator> integrators;
+    // Averaging rails with a known period: the lag correction (else empty).
+    std::vector<std::unique_ptr<LagCorrector>> correctors;
   };
 
+  // Per rail, over the sampler's life: the value and when it last changed,
+  // and a ring of recent change times for the update interval.
   struct ChangeTracker {
+    static constexpr size_t kRing = 48;
     bool have_value = false;
-    double value = 0;
+    double value = 0, last_t = 0;  // last valid reading
     size_t changes = 0;
-    double first_change_s = 0, last_change_s = 0;
+    double last_change_s = 0;
+    double ring[kRing] = {};
   };
 
   void run();
+  double rail_interval_locked(size_t r) const;  // robust; 0 while unknown
   double observed_update_interval_locked() const;
+  bool window_resolved(const Window& w, double t) const;
   void tick(double t, size_t failed, const std::string& error);  // with mutex_ held
 
   std::vector<Sensor*> sensors_;
@@ -110,7 +126,9 @@ class Sampler {
   size_t ring_head_ = 0, ring_count_ = 0, history_;
   std::map<std::string, Window> windows_;
   std::vector<ChangeTracker> changes_;
-  std::vector<bool> total_;  // per rail: part of the total
+  std::vector<bool> total_;           // per rail: part of the total
+  std::vector<size_t> anomalies_;     // per sensor, as last read
+  std::vector<std::string> anomaly_;  // per sensor, the last text
   size_t ticks_ = 0, missed_ = 0, failures_ = 0;
   double start_s_ = 0, stop_s_ = 0, final_cpu_s_ = 0;
   std::string pin_error_;
