@@ -14,12 +14,14 @@
 #include "bench/gemm_choice.h"
 #include "bench/progress.h"
 #include "bench/results_store.h"
+#include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "common/errors.h"
 #include "common/json.h"
 #include "edpbench/config.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
+#include "power/total_rails.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
 #include "workloads/cuda_factory.h"
@@ -60,43 +62,92 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
   return o;
 }
 
+// One idle baseline (DESIGN §3), in the state of the configurations that
+// use it: "host" (no GPU context) or "gpu:N" (device N's context alive).
+struct Baseline {
+  std::string state;
+  power::EnergyMeter::IdleBaseline idle;
+  double total_w = NAN;  // over the total rails; NaN when one has none
+  std::string before;    // the configuration it was taken before
+};
+
 // Everything a sweep shares between configurations.
 struct Sweep {
+  Sweep(const Config& c, platform::Prober p, power::EnergyMeter m)
+      : cfg(c), prober(std::move(p)), meter(std::move(m)) {}
+
   const Config& cfg;
   platform::Prober prober;
   power::EnergyMeter meter;
-  std::vector<std::string> total_rails;  // rails that make "energy"
-  std::map<std::string, double> idle_w;  // per rail
-  double idle_total_w = NAN;
+  std::vector<std::string> total_rails;            // rails that make "energy"
+  std::string total_rails_why;                     // how they were chosen
+  std::vector<Baseline> baselines;                 // every one taken, in order
+  std::map<std::string, size_t> current_baseline;  // state -> index into baselines
+  std::map<std::string, int> since_baseline;       // state -> configurations since
   std::map<std::string, std::map<std::string, std::string>> backends;  // device -> describe()
   std::unique_ptr<Progress> progress;
   std::string start_time = utc_now();
   int measured_ok = 0;
 };
 
-double idle_total(const Sweep& s) {
-  if (s.idle_w.empty()) return NAN;
+double idle_total(const Sweep& s, const std::map<std::string, double>& idle_w) {
+  if (idle_w.empty()) return NAN;
   double total = 0;
   for (const auto& rail : s.total_rails) {
-    auto it = s.idle_w.find(rail);
-    if (it == s.idle_w.end()) return NAN;
+    auto it = idle_w.find(rail);
+    if (it == idle_w.end()) return NAN;
     total += it->second;
   }
   return total;
 }
 
-void measure_baseline(Sweep& s) {
-  if (!s.meter.measures_energy() || s.cfg.power.baseline_s <= 0) return;
+// The baseline for `state`, measured now when there is none yet or
+// power.baseline_every configurations used the last one. Returns it, or
+// nullptr when no baseline is taken (no sensor, baseline_s: 0).
+const Baseline* baseline_for(Sweep& s, const std::string& state, const std::string& label) {
+  if (!s.meter.measures_energy() || s.cfg.power.baseline_s <= 0) return nullptr;
+  auto it = s.current_baseline.find(state);
+  const int every = s.cfg.power.baseline_every;
+  if (it != s.current_baseline.end() && (every == 0 || s.since_baseline[state] < every))
+    return &s.baselines[it->second];
   if (s.progress)
-    s.progress->line("edpbench: measuring idle power for " + fmt("%.1f", s.cfg.power.baseline_s) +
-                     " s");
-  s.idle_w = s.meter.measure_idle_w(s.cfg.power.baseline_s, [] { return stop_signal() == 0; });
+    s.progress->line("edpbench: measuring idle power (" + state + ") for " +
+                     fmt("%.1f", s.cfg.power.baseline_s) + " s after the sensor settles");
+  Baseline b;
+  b.state = state;
+  b.before = label;
+  b.idle = s.meter.measure_idle(s.cfg.power.baseline_s, [] { return stop_signal() == 0; });
   throw_if_stop_requested();
   for (const auto& rail : s.total_rails)
-    if (!s.idle_w.count(rail) && s.progress)
+    if (!b.idle.power_w.count(rail) && s.progress)
       s.progress->line("edpbench: warning: no idle baseline for " + rail +
                        " (its reads failed); dynamic energy stays empty");
-  s.idle_total_w = idle_total(s);
+  b.total_w = idle_total(s, b.idle.power_w);
+  if (s.progress && !std::isnan(b.total_w))
+    s.progress->line("edpbench: idle power (" + state + "): " + fmt("%.3f W", b.total_w) +
+                     " after settling " + fmt("%.1f s", b.idle.settle_s));
+  s.baselines.push_back(std::move(b));
+  s.current_baseline[state] = s.baselines.size() - 1;
+  s.since_baseline[state] = 0;
+  return &s.baselines.back();
+}
+
+std::string baselines_json(const Sweep& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.baselines.size(); ++i) {
+    const Baseline& b = s.baselines[i];
+    JsonObject o;
+    o.set("state", b.state);
+    o.set("before", b.before);
+    o.set("start_unix_s", b.idle.start_unix_s);
+    o.set("settle_s", b.idle.settle_s);
+    o.set("duration_s", b.idle.duration_s);
+    o.set("update_interval_s", b.idle.update_interval_s);
+    o.set("total_w", b.total_w);
+    o.set("rails_w", b.idle.power_w);
+    out += (i ? "," : "") + o.str();
+  }
+  return out + "]";
 }
 
 std::string context_json(const Sweep& s, bool complete) {
@@ -123,10 +174,31 @@ std::string context_json(const Sweep& s, bool complete) {
   std::string total;
   for (const auto& r : s.total_rails) total += (total.empty() ? "" : "+") + r;
   pw.set("total_rails", total);
+  pw.set("total_rails_why", s.total_rails_why);
+  // How each rail's values relate to time (DESIGN §4.2), and the update
+  // interval the sampler measured on the total rails.
+  std::map<std::string, std::string> timing;
+  for (const auto& r : s.meter.rails()) {
+    std::string t = power::timing_name(r.info.timing);
+    if (r.info.timing == power::Timing::averaging)
+      t += r.info.averaging_s > 0 ? " over " + fmt("%.4g s", r.info.averaging_s) + " (stated)"
+                                  : " over the measured update interval";
+    timing[r.info.rail] = t;
+  }
+  pw.set("rail_timing", timing);
+  pw.set("update_interval_s", s.meter.observed_update_interval_s());
   pw.set("rate_hz", s.cfg.power.rate_hz);
   pw.set("baseline_s", s.cfg.power.baseline_s);
-  pw.set("baseline_w", s.idle_w);
-  pw.set("baseline_total_w", s.idle_total_w);
+  // The first host baseline (the one the report shows), then every one.
+  const auto host = s.current_baseline.find("host");
+  if (host != s.current_baseline.end()) {
+    pw.set("baseline_w", s.baselines[host->second].idle.power_w);
+    pw.set("baseline_total_w", s.baselines[host->second].total_w);
+  } else if (!s.baselines.empty()) {
+    pw.set("baseline_w", s.baselines.front().idle.power_w);
+    pw.set("baseline_total_w", s.baselines.front().total_w);
+  }
+  pw.set_raw("baselines", baselines_json(s));
   std::string log;
   for (const auto& l : s.meter.discovery_log()) log += l + "\n";
   pw.set("discovery", log);
@@ -169,6 +241,12 @@ double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
   return n ? sum / n : NAN;
 }
 
+std::string join_rails(const std::vector<std::string>& rails) {
+  std::string out;
+  for (const auto& r : rails) out += (out.empty() ? "" : "+") + r;
+  return out.empty() ? "(none)" : out;
+}
+
 double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }
 
 // Usage errors a device entry can only reveal on this machine: a CPU set the
@@ -206,6 +284,25 @@ std::string cool_down(Sweep& s) {
   }
 }
 
+// The rails whose sum is "energy" (DESIGN §4.1), checked against the source
+// before anything is measured: an unknown or nested explicit list is a usage
+// error. The sampler judges update interval, freezing and lag on them.
+void select_total_rails(Sweep& s) {
+  if (!s.meter.measures_energy()) return;
+  const power::TotalRails chosen = power::choose_total_rails(
+      s.meter.rails(), s.prober.platform().model, s.cfg.power.total_rails);
+  s.total_rails = chosen.rails;
+  s.total_rails_why = chosen.why;
+  s.meter.set_total_rails(s.total_rails);
+}
+
+// power.min_run_s, or with `auto` 20 update intervals of the total rails
+// (DESIGN §3), as measured so far (0 while unknown).
+double min_window_s(const Sweep& s) {
+  if (!s.cfg.power.min_run_auto) return s.cfg.power.min_run_s;
+  return 20 * s.meter.observed_update_interval_s();
+}
+
 report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, const SizeSpec& size,
                                        const DeviceSpec& dev) {
   const Config& cfg = s.cfg;
@@ -240,6 +337,12 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
   auto mlp = make_mlp_workload(workload, be, init, static_cast<float>(cfg.learning_rate));
   be.synchronize();
   rec.setup_s = seconds_since(t_setup);
+  // The idle baseline in the state of these runs: a GPU configuration's with
+  // its CUDA context alive (DESIGN §3).
+  const Baseline* baseline =
+      baseline_for(s, dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host", label);
+  ++s.since_baseline[baseline ? baseline->state : ""];
+  if (baseline) rec.baseline_w = baseline->total_w;
   if (dev.kind == "cpu" && dev.gemm == "auto") choose_gemm_path(be, *mlp, init);
   s.backends[dev.label] = be.describe();
 
@@ -255,6 +358,7 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
 
   // 3. Runs: each starts from the initial weights, inside its own window.
   const std::vector<int> cpus = setup.cpus;
+  const double min_run_s = min_window_s(s);
   for (int run = 1; run <= cfg.runs; ++run) {
     report::RunRecord r;
     r.run = run;
@@ -276,7 +380,7 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
         }
         ++blocks;
         be.synchronize();
-      } while (seconds_since(t0) < cfg.power.min_run_s);
+      } while (seconds_since(t0) < min_run_s);
     } catch (...) {
       s.meter.end_window(window);  // the sampler must not keep integrating it
       throw;
@@ -304,40 +408,15 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
         platform::throttled(s.prober.platform(), after, cpus, dev.kind == "gpu", 0.95, &why);
     if (r.throttled) r.note += (r.note.empty() ? "" : "; ") + ("throttled: " + why);
     if (s.meter.measures_energy()) {
-      r.samples = m.samples;
-      r.update_interval_s = m.update_interval_s;
-      r.low_confidence = m.update_interval_s > 0 && window_s < 10 * m.update_interval_s;
-      for (const auto& rail : m.rails)
-        r.rails.push_back({rail.rail, rail.energy_j / blocks, rail.power_w_mean});
-      // Only failures on the rails that make "energy" spoil it; a flaky rail
-      // outside the total is reported but does not discard good data.
-      std::string total_failure, other_failure;
-      for (const auto& rail : m.rails) {
-        const bool total =
-            std::find(s.total_rails.begin(), s.total_rails.end(), rail.rail) != s.total_rails.end();
-        if (rail.read_failures == 0 && !std::isnan(rail.energy_j)) continue;
-        std::string& why = total ? total_failure : other_failure;
-        if (why.empty())
-          why = rail.rail + ": " + std::to_string(rail.read_failures) + " failed read(s)" +
-                (m.error.empty() ? "" : " (" + m.error + ")");
-      }
-      if (total_failure.empty() && !m.complete && m.read_failures == 0)
-        total_failure = m.error;  // the sampler did not cover the window's end
-      if (!total_failure.empty()) {
+      WindowContext wc{s.total_rails, blocks, window_s,
+                       baseline ? baseline->total_w : static_cast<double>(NAN)};
+      const std::string failure = judge_window(m, wc, r);
+      if (!failure.empty()) {
         rec.status = "failed";
-        const std::string err =
-            "energy incomplete in run " + std::to_string(run) + ": " + total_failure;
+        const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
         if (rec.note.find("energy incomplete") == std::string::npos)
           rec.note += (rec.note.empty() ? "" : "; ") + err;
         r.note += (r.note.empty() ? "" : "; ") + err;
-      } else {
-        r.energy_j = m.energy_j(s.total_rails) / blocks;
-        r.power_w_mean = m.power_w_mean(s.total_rails);  // over the window's own edges
-        r.edp_js = r.energy_j * r.time_s;
-        if (!std::isnan(s.idle_total_w))
-          r.dynamic_energy_j = r.energy_j - s.idle_total_w * r.time_s;
-        if (!other_failure.empty())
-          r.note += (r.note.empty() ? "" : "; ") + ("outside the total: " + other_failure);
       }
     }
     rec.run_records.push_back(r);
@@ -346,7 +425,7 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
                         std::to_string(cfg.runs) + ": " + fmt("%.4f s", r.time_s);
       if (!std::isnan(r.energy_j)) msg += ", " + fmt("%.3f J", r.energy_j);
       msg += ", loss " + fmt("%.6g", r.final_loss);
-      if (r.low_confidence) msg += " (low confidence: window < 10 sensor updates)";
+      if (r.low_confidence) msg += " (low confidence)";
       s.progress->line(msg);
     }
   }
@@ -360,7 +439,8 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
   for (const auto& r : rec.run_records) low += r.low_confidence;
   if (low)
     rec.note += std::string(rec.note.empty() ? "" : "; ") + std::to_string(low) +
-                " run(s) low_confidence: shorter than 10 sensor updates; raise power.min_run_s";
+                " run(s) low_confidence (see runs.csv: shorter than 10 sensor updates, frozen, "
+                "anomalies or an unknown update interval; raise power.min_run_s or use auto)";
   return rec;
 }
 
@@ -370,24 +450,9 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   // Everything that can be wrong with the config or this machine is checked
   // before the output directory is touched, so a fixed config can start
   // afresh in the same --out (and a usage error exits 2, not as a failed row).
-  Sweep s{cfg,
-          platform::Prober(opt.sysfs_root),
-          power::EnergyMeter::open(power_options(cfg.power, opt.sysfs_root)),
-          {},
-          {},
-          NAN,
-          {},
-          nullptr};
-  s.total_rails = cfg.power.total_rails;
-  const auto rails = s.meter.rail_names();
-  if (s.total_rails.empty()) s.total_rails = rails;
-  for (const auto& r : s.total_rails)
-    if (s.meter.measures_energy() && std::find(rails.begin(), rails.end(), r) == rails.end()) {
-      std::string have;
-      for (const auto& x : rails) have += (have.empty() ? "" : ", ") + x;
-      throw UsageError(cfg.source_path + ": power.total_rails names '" + r + "', which the " +
-                       s.meter.source_name() + " source does not have (it has: " + have + ")");
-    }
+  Sweep s{cfg, platform::Prober(opt.sysfs_root),
+          power::EnergyMeter::open(power_options(cfg.power, opt.sysfs_root))};
+  select_total_rails(s);
   validate_devices(cfg, s.prober.platform());
   // The sampler thread starts now, before any backend pins this thread: it
   // inherits this thread's CPU mask (unless power.sampler_cpu pins it).
@@ -414,6 +479,9 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   s.progress = std::make_unique<Progress>(total_units, Progress::stderr_is_tty());
   if (s.progress) {
     for (const auto& l : s.meter.discovery_log()) s.progress->line("edpbench: power: " + l);
+    if (s.meter.measures_energy())
+      s.progress->line("edpbench: power: energy = " + join_rails(s.total_rails) + ": " +
+                       s.total_rails_why);
     if (!s.meter.measures_energy())
       s.progress->line("edpbench: warning: no power source; energy columns stay empty");
     if (store.completed())
@@ -423,14 +491,9 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
 
   int interrupted = 0;
   try {
-    measure_baseline(s);
-    int since_baseline = 0;
+    if (!plan.empty()) baseline_for(s, "host", "the sweep");
     for (const Item& it : plan) {
       throw_if_stop_requested();
-      if (cfg.power.baseline_every > 0 && since_baseline == cfg.power.baseline_every) {
-        measure_baseline(s);
-        since_baseline = 0;
-      }
       report::ConfigRecord rec;
       try {
         rec = run_configuration(s, it.workload, *it.size, *it.device);
@@ -452,7 +515,6 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         rec.status = "failed";
         rec.note = e.what();
       }
-      ++since_baseline;
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + it.workload + "/" + it.size->name + "/" + it.device->label +

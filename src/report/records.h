@@ -24,10 +24,22 @@ struct RunRecord {
   double power_w_mean = NAN;
   double edp_js = NAN;   // energy_j * time_s
   uint64_t samples = 0;  // sampler ticks inside the window
-  double update_interval_s = NAN;
+  // The window's evidence (DESIGN §5): its edges on both clocks, so an
+  // external meter's log can be aligned with it, and what the sensor did.
+  double start_unix_s = NAN, end_unix_s = NAN;
+  double start_monotonic_s = NAN, end_monotonic_s = NAN;
+  double update_interval_s = NAN;  // of the total rails; NaN when unknown
+  uint64_t distinct_values = 0;    // least over the total rails
+  double largest_gap_s = NAN;      // largest over the total rails
+  double lag_correction_s = 0;     // averaging period the lag correction shifted by (0 = none)
+  uint64_t read_failures = 0, missed_deadlines = 0;
+  bool frozen = false;     // a total rail did not change over >= 3 expected updates
+  uint64_t anomalies = 0;  // readings a sensor flagged (counter glitch, INA226 overflow)
   double final_loss = NAN;
-  int blocks = 1;                                 // iteration blocks repeated to reach min_run_s
-  bool low_confidence = false;                    // window shorter than 10 sensor updates
+  int blocks = 1;  // iteration blocks repeated to reach min_run_s
+  // Window shorter than 10 sensor updates, update interval unknown for an
+  // averaging total rail, a frozen total rail, or a sensor anomaly.
+  bool low_confidence = false;
   bool throttled = false;                         // a clock fell below nominal during the run
   double start_temp_c = NAN, end_temp_c = NAN;    // hottest thermal zone
   double start_cpu_mhz = NAN, end_cpu_mhz = NAN;  // mean clock of the run's CPUs
@@ -48,6 +60,7 @@ struct ConfigRecord {
   bool diverged = false;
   std::string power_source = "none";
   std::string energy_rails;  // "VDD_IN" or "package-0+gpu0"
+  double baseline_w = NAN;   // idle power of the total rails the dynamic energy used
   std::string note;
   std::vector<RunRecord> run_records;
 };

@@ -1,5 +1,8 @@
 #include "report/results_csv.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "report/csv.h"
 #include "report/stats.h"
 
@@ -40,11 +43,28 @@ const std::vector<std::string>& required_result_columns() {
 const std::vector<std::string>& results_columns() {
   static const std::vector<std::string> cols = [] {
     std::vector<std::string> c = required_result_columns();
-    for (const char* extra :
-         {"time_s_median", "time_s_min", "energy_j_median", "energy_j_min", "dynamic_energy_j_std",
-          "dynamic_energy_j_ci95", "dynamic_energy_j_median", "dynamic_energy_j_min", "edp_js_ci95",
-          "edp_js_median", "edp_js_min", "ed2p_js2_mean", "gpu_time_s_mean", "time_per_iteration_s",
-          "gflops", "setup_s", "initial_loss", "low_confidence_runs", "throttled_runs"})
+    for (const char* extra : {"time_s_median",
+                              "time_s_min",
+                              "energy_j_median",
+                              "energy_j_min",
+                              "dynamic_energy_j_std",
+                              "dynamic_energy_j_ci95",
+                              "dynamic_energy_j_median",
+                              "dynamic_energy_j_min",
+                              "edp_js_ci95",
+                              "edp_js_median",
+                              "edp_js_min",
+                              "ed2p_js2_mean",
+                              "gpu_time_s_mean",
+                              "time_per_iteration_s",
+                              "gflops",
+                              "setup_s",
+                              "initial_loss",
+                              "low_confidence_runs",
+                              "throttled_runs",
+                              "baseline_w",
+                              "frozen_runs",
+                              "lag_correction_s"})
       c.push_back(extra);
     return c;
   }();
@@ -52,29 +72,24 @@ const std::vector<std::string>& results_columns() {
 }
 
 const std::vector<std::string>& runs_columns() {
-  static const std::vector<std::string> cols{"workload",
-                                             "size",
-                                             "device",
-                                             "run",
-                                             "time_s",
-                                             "energy_j",
-                                             "dynamic_energy_j",
-                                             "edp_js",
-                                             "power_w_mean",
-                                             "samples",
-                                             "final_loss",
-                                             "gpu_time_s",
-                                             "update_interval_s",
-                                             "blocks",
-                                             "low_confidence",
-                                             "throttled",
-                                             "start_temp_c",
-                                             "end_temp_c",
-                                             "start_cpu_mhz",
-                                             "end_cpu_mhz",
-                                             "start_gpu_mhz",
-                                             "end_gpu_mhz",
-                                             "note"};
+  // DESIGN §5: the required columns first, in this order, then extras.
+  static const std::vector<std::string> cols{"workload",         "size",
+                                             "device",           "run",
+                                             "time_s",           "energy_j",
+                                             "dynamic_energy_j", "edp_js",
+                                             "power_w_mean",     "samples",
+                                             "final_loss",       "start_unix_s",
+                                             "end_unix_s",       "start_monotonic_s",
+                                             "end_monotonic_s",  "update_interval_s",
+                                             "distinct_values",  "largest_gap_s",
+                                             "lag_correction_s", "read_failures",
+                                             "missed_deadlines", "low_confidence",
+                                             "frozen",           "anomalies",
+                                             "gpu_time_s",       "blocks",
+                                             "throttled",        "start_temp_c",
+                                             "end_temp_c",       "start_cpu_mhz",
+                                             "end_cpu_mhz",      "start_gpu_mhz",
+                                             "end_gpu_mhz",      "note"};
   return cols;
 }
 
@@ -87,6 +102,15 @@ const std::vector<std::string>& rails_columns() {
 namespace {
 
 std::string b(bool v) { return v ? "true" : "false"; }
+
+// Timestamps: fixed decimals (microseconds), since %g would round a Unix time
+// to whole seconds or less.
+std::string fmt_fixed(double v, int decimals) {
+  if (std::isnan(v)) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
 
 // Values of a field over the runs that measured it (NaN skipped).
 template <class F>
@@ -121,10 +145,13 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
   const Summary x2 = have_energy ? summarize(ed2p) : Summary{};
   auto f = [](bool ok, double v) { return ok ? fmt_double(v) : std::string(); };
   const bool dyn_ok = have_energy && dyn.size() == energy.size();
-  int low = 0, thr = 0;
+  int low = 0, thr = 0, frozen = 0;
+  double lag_s = 0;
   for (const RunRecord& r : c.run_records) {
     low += r.low_confidence;
     thr += r.throttled;
+    frozen += r.frozen;
+    lag_s = std::max(lag_s, r.lag_correction_s);
   }
   const bool timed = time.n > 0;
   const double final_loss = c.run_records.empty() ? NAN : c.run_records.back().final_loss;
@@ -173,7 +200,10 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
           fmt_double(c.setup_s),
           fmt_double(c.initial_loss),
           timed ? std::to_string(low) : "",
-          timed ? std::to_string(thr) : ""};
+          timed ? std::to_string(thr) : "",
+          fmt_double(c.baseline_w),
+          timed ? std::to_string(frozen) : "",
+          timed && have_energy ? fmt_double(lag_s) : ""};
 }
 
 std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
@@ -190,10 +220,21 @@ std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
                     fmt_double(r.power_w_mean),
                     std::to_string(r.samples),
                     fmt_double(r.final_loss),
-                    fmt_double(r.gpu_time_s),
+                    fmt_fixed(r.start_unix_s, 6),
+                    fmt_fixed(r.end_unix_s, 6),
+                    fmt_fixed(r.start_monotonic_s, 6),
+                    fmt_fixed(r.end_monotonic_s, 6),
                     fmt_double(r.update_interval_s),
-                    std::to_string(r.blocks),
+                    std::to_string(r.distinct_values),
+                    fmt_double(r.largest_gap_s),
+                    fmt_double(r.lag_correction_s),
+                    std::to_string(r.read_failures),
+                    std::to_string(r.missed_deadlines),
                     b(r.low_confidence),
+                    b(r.frozen),
+                    std::to_string(r.anomalies),
+                    fmt_double(r.gpu_time_s),
+                    std::to_string(r.blocks),
                     b(r.throttled),
                     fmt_double(r.start_temp_c),
                     fmt_double(r.end_temp_c),

@@ -1,0 +1,93 @@
+// One window's energy and evidence (see run_evidence.h).
+#include "bench/run_evidence.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace edp::bench {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+void append(std::string& note, const std::string& text) {
+  note += (note.empty() ? "" : "; ") + text;
+}
+
+}  // namespace
+
+std::string judge_window(const power::Measurement& m, const WindowContext& w,
+                         report::RunRecord& r) {
+  auto is_total = [&](const std::string& rail) {
+    return std::find(w.total_rails.begin(), w.total_rails.end(), rail) != w.total_rails.end();
+  };
+  r.samples = m.samples;
+  r.start_monotonic_s = m.t0_s;
+  r.end_monotonic_s = m.t1_s;
+  r.start_unix_s = m.t0_unix_s;
+  r.end_unix_s = m.t1_unix_s;
+  r.update_interval_s = m.update_interval_s > 0 ? m.update_interval_s : NAN;
+  r.lag_correction_s = m.lag_correction_s;
+  r.read_failures = m.read_failures;
+  r.missed_deadlines = m.missed_deadlines;
+  r.frozen = m.frozen;
+  r.anomalies = m.anomalies;
+  bool first_total = true, averaging_unknown = false;
+  for (const auto& rail : m.rails) {
+    r.rails.push_back({rail.rail, rail.energy_j / w.blocks, rail.power_w_mean});
+    if (!is_total(rail.rail)) continue;
+    r.distinct_values = first_total ? rail.distinct_values
+                                    : std::min<uint64_t>(r.distinct_values, rail.distinct_values);
+    r.largest_gap_s =
+        first_total ? rail.largest_gap_s : std::max(r.largest_gap_s, rail.largest_gap_s);
+    first_total = false;
+    averaging_unknown |= rail.timing == power::Timing::averaging && rail.update_interval_s == 0;
+  }
+
+  // Only failures on the rails that make "energy" spoil it; a flaky rail
+  // outside the total is reported but does not discard good data.
+  std::string total_failure, other_failure;
+  for (const auto& rail : m.rails) {
+    std::string why;
+    if (rail.read_failures > 0 || std::isnan(rail.energy_j))
+      why = rail.rail + ": " + std::to_string(rail.read_failures) + " failed read(s)" +
+            (m.error.empty() ? "" : " (" + m.error + ")");
+    else if (rail.frozen)
+      why = "frozen sensor: " + rail.rail + " kept the value it had over the whole " +
+            fmt("%.2f s", m.time_s()) + " window" +
+            (rail.update_interval_s > 0
+                 ? " (it updates every " + fmt("%.3g s", rail.update_interval_s) + ")"
+                 : " and never changed since sampling started");
+    if (why.empty()) continue;
+    std::string& into = is_total(rail.rail) ? total_failure : other_failure;
+    if (into.empty()) into = why;
+  }
+  if (total_failure.empty() && !m.complete && m.read_failures == 0)
+    total_failure = m.error;  // the sampler did not cover the window's end
+
+  const double updates = m.update_interval_s > 0 ? w.window_s / m.update_interval_s : NAN;
+  r.low_confidence =
+      (m.update_interval_s > 0 && updates < 10) || averaging_unknown || m.frozen || m.anomalies > 0;
+  if (m.anomalies > 0)
+    append(r.note, std::to_string(m.anomalies) + " sensor anomal" +
+                       (m.anomalies == 1 ? "y" : "ies") +
+                       (m.anomaly.empty() ? "" : " (" + m.anomaly + ")"));
+  if (averaging_unknown)
+    append(r.note, "the sensor's update interval was still unknown: no lag correction");
+  if (!total_failure.empty()) return total_failure;
+
+  const double time_s = w.window_s / w.blocks;
+  r.energy_j = m.energy_j(w.total_rails) / w.blocks;
+  r.power_w_mean = m.power_w_mean(w.total_rails);  // over the window's own edges
+  r.edp_js = r.energy_j * time_s;
+  if (!std::isnan(w.baseline_total_w))
+    r.dynamic_energy_j = r.energy_j - w.baseline_total_w * time_s;
+  if (!other_failure.empty()) append(r.note, "outside the total: " + other_failure);
+  return "";
+}
+
+}  // namespace edp::bench
