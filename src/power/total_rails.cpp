@@ -422,8 +422,13 @@ TotalRails choose_auto(const std::vector<EnergyMeter::Rail>& rails, const std::s
   if (undetermined) {
     head =
         "energy is not measured: no total could be determined without guessing which rails "
-        "nest (below); a partial sum would be wrong. Name the rails whose sum is the total in "
-        "power.total_rails.";
+        "nest (below). Name the rails whose sum is the total in power.total_rails (edpbench "
+        "sensors lists them).";
+    for (const auto& p : picks)
+      if (!p.undetermined && !p.chosen.empty()) {
+        head += " The other sources' rails are not summed alone: that would read as the whole.";
+        break;
+      }
   } else {
     head = "energy = " + join(out.rails, " + ") + " (total_rails: auto)";
   }
