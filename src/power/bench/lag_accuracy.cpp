@@ -35,6 +35,8 @@ std::vector<double> parse_list(const std::string& text) {
 }
 
 double median(std::vector<double> v) {
+  for (double x : v)
+    if (std::isnan(x)) return NAN;  // a missing figure (e.g. no uncorrected energy)
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
