@@ -1,0 +1,118 @@
+// The sensor model of an averaging rail (issue 9, DESIGN §3 and §4.2), on a
+// simulated TX2 INA3221 (ina3221_sim.h) read by the real EnergyMeter: the
+// update interval comes from the total rails alone and survives a repeated
+// value, and a frozen total rail flags the run.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "power/energy_meter.h"
+#include "power/ina3221_sim.h"
+
+using namespace edp::power;
+using edp::testing::Ina3221Sim;
+using edp::testing::Ina3221SimOptions;
+
+namespace {
+
+void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+// A meter on the simulated tree, VDD_IN as the only total rail, already
+// sampling for `settle_s` so that it has seen a few updates.
+EnergyMeter open_settled(const Ina3221Sim& sim, double settle_s = 1.5) {
+  PowerOptions o;
+  o.source = "jetson";
+  o.sysfs_root = sim.root();
+  o.rate_hz = 100;
+  EnergyMeter meter = EnergyMeter::open(o);
+  meter.set_total_rails({"VDD_IN"});
+  meter.start();
+  sleep_s(settle_s);
+  return meter;
+}
+
+const RailMeasurement& rail(const Measurement& m, const std::string& name) {
+  for (const auto& r : m.rails)
+    if (r.rail == name) return r;
+  FAIL("no rail " << name);
+  return m.rails.front();
+}
+
+}  // namespace
+
+TEST_CASE("sensor model: the update interval is estimated on the total rails only",
+          "[power][sensor_model]") {
+  Ina3221SimOptions options;
+  options.device_period_s["0-0040"] = 2.0;  // GPU, SOC, WIFI: a slow, non-total chip
+  Ina3221Sim sim(options);
+  EnergyMeter meter = open_settled(sim, 2.5);
+  meter.begin_window("idle");
+  sleep_s(4.5);
+  const Measurement m = meter.end_window("idle");
+  INFO("Measurement.update_interval_s " << m.update_interval_s << ", VDD_IN "
+                                        << rail(m, "VDD_IN").update_interval_s << ", VDD_SYS_GPU "
+                                        << rail(m, "VDD_SYS_GPU").update_interval_s);
+  CHECK(rail(m, "VDD_SYS_GPU").distinct_values >= 2);  // the slow rail did change
+  CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
+  CHECK(rail(m, "VDD_IN").update_interval_s == Approx(0.43).epsilon(0.15));
+}
+
+TEST_CASE("sensor model: a value repeated every 4th update does not inflate the interval",
+          "[power][sensor_model]") {
+  Ina3221Sim sim;
+  sim.repeat_every("VDD_IN", 4);  // a quarter of VDD_IN's updates are hidden
+  EnergyMeter meter = open_settled(sim);
+  meter.begin_window("idle");
+  sleep_s(4.0);
+  const Measurement m = meter.end_window("idle");
+  INFO("Measurement.update_interval_s " << m.update_interval_s << " (true 0.43, the mean gap "
+                                        << "between changes is 0.57)");
+  CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
+}
+
+TEST_CASE("sensor model: one hidden update in a short window does not double the interval",
+          "[power][sensor_model]") {
+  Ina3221Sim sim;
+  EnergyMeter meter = open_settled(sim);
+  // A window over three updates of VDD_IN whose middle one repeats the value.
+  sim.wait_phase("VDD_IN", 0.5);
+  meter.begin_window("short");
+  sim.wait_updates("VDD_IN", 1);
+  sim.hold("VDD_IN", 1);
+  sim.wait_updates("VDD_IN", 2);
+  sleep_s(0.2);
+  const Measurement m = meter.end_window("short");
+  INFO("Measurement.update_interval_s " << m.update_interval_s << " (true 0.43), VDD_IN "
+                                        << rail(m, "VDD_IN").update_interval_s);
+  CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
+  CHECK(m.update_interval_s < 0.7);
+}
+
+TEST_CASE("sensor model: a frozen total rail flags the run, a live one does not",
+          "[power][sensor_model]") {
+  Ina3221Sim sim;
+  EnergyMeter meter = open_settled(sim);
+
+  sim.freeze("VDD_IN");
+  sleep_s(0.05);
+  meter.begin_window("frozen");
+  sleep_s(2.0);  // 4-5 expected updates of 0.43 s
+  const Measurement frozen = meter.end_window("frozen");
+  INFO("frozen window: " << frozen.time_s() << " s, VDD_IN distinct values "
+                         << rail(frozen, "VDD_IN").distinct_values << ", update interval "
+                         << frozen.update_interval_s);
+  CHECK(rail(frozen, "VDD_IN").distinct_values == 1);  // the simulator did freeze it
+  CHECK(frozen.frozen);
+  CHECK(rail(frozen, "VDD_IN").frozen);
+
+  sim.freeze("VDD_IN", false);
+  sim.freeze("VDD_SYS_GPU");  // not a total rail: no flag on the run
+  sim.wait_updates("VDD_IN", 2);
+  meter.begin_window("live");
+  sleep_s(2.0);
+  const Measurement live = meter.end_window("live");
+  CHECK(rail(live, "VDD_IN").distinct_values >= 3);
+  CHECK_FALSE(live.frozen);
+  CHECK_FALSE(rail(live, "VDD_IN").frozen);
+}
