@@ -16,7 +16,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       ->type_name("N")
       ->check(CLI::Range(0, 100000000));
   sub.add_option("--power-source", o->power.source,
-                 "auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
+                 "Power source: auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
       ->type_name("S");
   sub.add_option("--sysfs-root", o->power.sysfs_root,
                  "Prefix every /sys and /dev path with DIR (fake trees, containers)")
