@@ -21,8 +21,6 @@ if ! "$bin" recommend "$out/results.csv" --objective edp >/dev/null 2>&1; then
   echo "run.sh: no energy was measured here (see 'edpbench sensors'); recommending by time" >&2
   objective=time
 fi
-"$bin" recommend "$out/results.csv" --objective "$objective" || true
-"$bin" recommend "$out/results.csv" --objective "$objective" --csv "$out/recommendation.csv" \
-  >/dev/null 2>&1 || true
+"$bin" recommend "$out/results.csv" --objective "$objective" --csv "$out/recommendation.csv" || true
 "$bin" report "$out" -o "$out/report.html"
 echo "results: $out (results.csv, runs.csv, rails.csv, context.json, report.html)" >&2

@@ -13,9 +13,10 @@ struct DumpArgs {
 edp::cli::CommandRunner setup(CLI::App& sub) {
   auto a = std::make_shared<DumpArgs>();
   sub.add_option("--config", a->config, "YAML configuration")->required();
-  sub.add_option("--workload", a->opt.workload, "tensors, autograd or custom_relu")->required();
+  sub.add_option("--workload", a->opt.workload, "Workload: tensors, autograd or custom_relu")
+      ->required();
   sub.add_option("--size", a->opt.size, "A size defined in the config")->required();
-  sub.add_option("--device", a->opt.device, "cpu (default), gpu or reference");
+  sub.add_option("--device", a->opt.device, "Device: cpu (default), gpu or reference");
   sub.add_option("--iterations", a->opt.iterations, "Iterations to record in loss.csv")
       ->required()
       ->check(CLI::Range(1, 100000000));

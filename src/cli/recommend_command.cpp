@@ -1,6 +1,8 @@
 // `edpbench recommend RESULTS.csv [--objective edp|energy|time] [--deadline-s S]
-// [--battery-wh W] [--csv FILE]` (DESIGN §5). Exit 0 when at least one
-// (workload, size) could be decided, 1 when none could, 2 on usage errors.
+// [--battery-wh W] [--csv FILE]` (DESIGN §5): prints the table, and with
+// --csv FILE writes the CSV too (--csv - prints the CSV instead of the table).
+// Exit 0 when at least one (workload, size) could be decided, 1 when none
+// could, 2 on usage errors.
 #include <iostream>
 #include <memory>
 
@@ -46,34 +48,36 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
               << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";
     return 1;
   }
-  if (a.csv == "-") {
+  if (a.csv == "-") {  // stdout carries the CSV alone
     std::cout << recommendations_csv(recs);
-  } else if (!a.csv.empty()) {
+    return 0;
+  }
+  if (!a.csv.empty()) {
     edp::write_file_atomic(a.csv, recommendations_csv(recs));
     std::cerr << "edpbench: wrote " << recs.size() << " recommendation"
               << (recs.size() == 1 ? "" : "s") << " to " << a.csv << "\n";
-  } else {
-    std::cout << recommendations_text(recs, options);
   }
+  std::cout << recommendations_text(recs, options);
   return 0;
 }
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
   auto args = std::make_shared<RecommendArgs>();
-  sub.add_option("results", args->results, "results.csv written by `edpbench run`")->required();
-  sub.add_option("--objective", args->objective, "what to minimise: edp | energy | time")
+  sub.add_option("results", args->results, "The results.csv written by `edpbench run`")->required();
+  sub.add_option("--objective", args->objective, "What to minimise: edp | energy | time")
       ->capture_default_str();
   sub.add_option("--deadline-s", args->deadline_s,
-                 "only devices whose mean time per run is at most S seconds qualify");
+                 "Only devices whose mean time per run is at most S seconds qualify");
   sub.add_option("--battery-wh", args->battery_wh,
-                 "battery capacity in Wh: report how many runs fit in one charge");
-  sub.add_option("--csv", args->csv,
-                 "write the recommendation CSV to FILE (atomically), or to stdout with '-'");
+                 "Battery capacity in Wh: report how many runs fit in one charge");
+  sub.add_option(
+      "--csv", args->csv,
+      "Also write the recommendation CSV to FILE (atomically), or print only the CSV with '-'");
   return [args, &sub] { return run_recommend(*args, sub); };
 }
 
 edp::cli::CommandRegistration reg(30, "recommend",
-                                  "recommend CPU or GPU per workload and size from results.csv",
+                                  "Recommend CPU or GPU per workload and size from results.csv",
                                   setup);
 
 }  // namespace

@@ -15,7 +15,7 @@ struct ReportArgs {
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
   auto args = std::make_shared<ReportArgs>();
-  sub.add_option("dir", args->dir, "output directory of `edpbench run` (results.csv, ...)")
+  sub.add_option("dir", args->dir, "Output directory of `edpbench run` (results.csv, ...)")
       ->required();
   sub.add_option("-o,--output", args->out, "HTML file to write (default: DIR/report.html)");
   return [args] {
@@ -29,7 +29,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
 }
 
 edp::cli::CommandRegistration reg(35, "report",
-                                  "write a self-contained HTML report of a results directory",
+                                  "Write a self-contained HTML report of a results directory",
                                   setup);
 
 }  // namespace

@@ -24,7 +24,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   };
   auto opt = std::make_shared<Options>();
   sub.add_option("--source", opt->power.source,
-                 "auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
+                 "Power source: auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
       ->type_name("S");
   sub.add_option("--sysfs-root", opt->power.sysfs_root,
                  "Prefix every /sys and /dev path with DIR (fake trees, containers)")

@@ -390,13 +390,14 @@ TEST_CASE("recommend --csv - prints the contract CSV for the TX2 sweep", "[recom
   }
 }
 
-TEST_CASE("recommend --csv FILE writes the file and keeps stdout clean", "[recommend][cli]") {
+TEST_CASE("recommend --csv FILE writes the file and prints the table", "[recommend][cli]") {
   const std::string dir = make_temp_dir();
   const auto r = edpbench("recommend " + kSweep + " --objective energy --battery-wh 50 --csv " +
                           dir + "/recommendation.csv");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.empty());
+  CHECK_THAT(r.out, Catch::Contains("tensors") && Catch::Contains("large"));  // the table
+  CHECK_THAT(r.out, !Catch::Contains("workload,size,objective"));             // not the CSV
   const CsvTable t = parse_csv(read_all(dir + "/recommendation.csv"));
   CHECK(t.header == std::vector<std::string>{"workload", "size", "objective", "choice", "cpu_value",
                                              "gpu_value", "ratio", "confident", "runs_per_charge"});

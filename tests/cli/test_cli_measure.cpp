@@ -1,0 +1,179 @@
+// `edpbench measure -- COMMAND`: energy of a command against a known constant
+// trace power, repeated runs, failing and missing commands, signal
+// forwarding and stdin/stdout pass-through.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "report/csv.h"
+#include "support/process.h"
+
+using edp::testing::edpbench;
+
+namespace {
+
+const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";  // VDD_IN 7.5 W
+
+double num(const edp::report::CsvTable& t, size_t r, const std::string& c) {
+  return std::stod(t.get(r, c));
+}
+
+bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+}  // namespace
+
+TEST_CASE("measure: sleep 0.5 under constant trace power P gives energy P*t", "[cli][measure]") {
+  const std::string dir = edp::testing::temp_dir("measure");
+  const auto r =
+      edpbench("measure --trace " + kTrace + " --total-rails VDD_IN --baseline-s 0.3 --csv " + dir +
+               "/runs.csv --json " + dir + "/runs.json -- sleep 0.5");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.empty());  // data goes to files, the summary to stderr
+  CHECK_THAT(r.err, Catch::Contains("sleep 0.5") && Catch::Contains("energy") &&
+                        Catch::Contains("trace") && Catch::Contains("VDD_IN"));
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  REQUIRE(runs.rows.size() == 1);
+  const double t = num(runs, 0, "time_s"), e = num(runs, 0, "energy_j");
+  INFO("t=" << t << " E=" << e);
+  // The window covers fork, exec and the sleep; 0.5 s of sleep is a floor,
+  // and 3 s leaves room for a loaded CI machine.
+  CHECK(t >= 0.5);
+  CHECK(t < 3.0);
+  // Constant power makes the trapezoid integral exact, so E = P*t up to the
+  // microseconds between the energy window's edges and the wall timer's
+  // (both taken around fork/waitpid). 1% is far looser than that and far
+  // tighter than any real error: the wrong rails (10 W), a window that misses
+  // the exec or the sleep (>= 10% of 0.5 s), a missing sample stretch.
+  CHECK(e == Approx(7.5 * t).epsilon(0.01));
+  CHECK(num(runs, 0, "power_w_mean") == Approx(7.5).epsilon(0.01));
+  CHECK(num(runs, 0, "edp_js") == Approx(7.5 * t * t).epsilon(0.01));
+  // The idle baseline is the same 7.5 W: nothing is dynamic.
+  CHECK(num(runs, 0, "dynamic_energy_j") == Approx(0.0).margin(0.01 * e));
+  CHECK(num(runs, 0, "samples") > 20);  // 100 Hz over >= 0.5 s
+  CHECK(runs.get(0, "exit_status") == "0");
+  CHECK(runs.get(0, "label") == "sleep 0.5");
+  CHECK(num(runs, 0, "end_monotonic_s") - num(runs, 0, "start_monotonic_s") ==
+        Approx(t).margin(0.01));
+  CHECK(num(runs, 0, "end_unix_s") - num(runs, 0, "start_unix_s") == Approx(t).margin(0.01));
+  const std::string json = edp::testing::slurp(dir + "/runs.json");
+  CHECK_THAT(json, Catch::Contains("\"summary\"") && Catch::Contains("\"energy_j\"") &&
+                       Catch::Contains("\"total_rails\": \"VDD_IN\"") &&
+                       Catch::Contains("\"baseline_w\": 7.5"));
+}
+
+TEST_CASE("measure: --runs 3 gives 3 CSV rows and a summary with a CI", "[cli][measure]") {
+  const std::string dir = edp::testing::temp_dir("measure-runs");
+  const auto r = edpbench("measure --trace " + kTrace +
+                          " --total-rails VDD_IN --runs 3 --warmup 1 --label nap --csv " + dir +
+                          "/runs.csv -- sleep 0.1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  REQUIRE(runs.rows.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(runs.get(i, "run") == std::to_string(i + 1));  // warm-up runs are not rows
+    CHECK(runs.get(i, "label") == "nap");
+    CHECK(num(runs, i, "energy_j") == Approx(7.5 * num(runs, i, "time_s")).epsilon(0.01));
+    CHECK(runs.get(i, "dynamic_energy_j").empty());  // no --baseline-s
+  }
+  CHECK_THAT(r.err, Catch::Contains("3 runs") && Catch::Contains("95% CI"));
+}
+
+TEST_CASE("measure: a failing command's status is passed on and its run marked", "[cli][measure]") {
+  const std::string dir = edp::testing::temp_dir("measure-fail");
+  const auto r = edpbench("measure --trace " + kTrace + " --runs 3 --csv " + dir +
+                          "/runs.csv -- sh -c 'exit 3'");
+  INFO(r.err);
+  CHECK(r.exit_code == 3);
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  REQUIRE(runs.rows.size() == 1);  // measuring stops at the failed run
+  CHECK(runs.get(0, "exit_status") == "3");
+  CHECK_FALSE(runs.get(0, "energy_j").empty());  // what was measured is written
+  CHECK_THAT(r.err, Catch::Contains("failed (exit 3)"));
+
+  // Killed by a signal: 128 + signal, as a shell reports it.
+  const auto k =
+      edpbench("measure --power-source none --csv " + dir + "/killed.csv -- sh -c 'kill -USR1 $$'");
+  CHECK(k.exit_code == 128 + SIGUSR1);
+  const auto killed = edp::report::read_csv_file(dir + "/killed.csv");
+  REQUIRE(killed.rows.size() == 1);
+  CHECK(killed.get(0, "exit_status") == std::to_string(128 + SIGUSR1));
+}
+
+TEST_CASE("measure: a command that cannot be started is exit 2 with the reason", "[cli][measure]") {
+  const std::string dir = edp::testing::temp_dir("measure-missing");
+  const auto r = edpbench("measure --power-source none --csv " + dir +
+                          "/runs.csv -- /nonexistent/edpbench-no-such-command arg");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("/nonexistent/edpbench-no-such-command") &&
+                        Catch::Contains("No such file or directory"));
+  CHECK_FALSE(exists(dir + "/runs.csv"));
+
+  edp::testing::write_text(dir + "/not-executable", "#!/bin/sh\nexit 0\n");
+  const auto p = edpbench("measure --power-source none -- " + dir + "/not-executable");
+  CHECK(p.exit_code == 2);
+  CHECK_THAT(p.err, Catch::Contains("Permission denied"));
+
+  const auto none = edpbench("measure --power-source none");  // no command at all
+  CHECK(none.exit_code == 2);
+}
+
+TEST_CASE("measure: SIGTERM is forwarded to the command and the runs done are written",
+          "[cli][measure]") {
+  const std::string dir = edp::testing::temp_dir("measure-term");
+  // The first run ends at once; the second writes its pid and sleeps 30 s.
+  const std::string script = "n=$(cat " + dir + "/count 2>/dev/null || echo 0); echo $((n+1)) > " +
+                             dir + "/count; if [ $n -ge 1 ]; then echo $$ > " + dir +
+                             "/child.pid; exec sleep 30; fi";
+  const std::string cmd =
+      std::string("exec ") + EDPBENCH_BINARY + " measure --power-source none --runs 3 --csv " +
+      dir + "/runs.csv -- sh -c '" + script + "' >" + dir + "/out 2>" + dir + "/err </dev/null";
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (!exists(dir + "/child.pid") && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(exists(dir + "/child.pid"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // let `exec sleep` happen
+  const pid_t child = std::stoi(edp::testing::slurp(dir + "/child.pid"));
+  const auto sent = Clock::now();
+  REQUIRE(::kill(pid, SIGTERM) == 0);
+  int status = 0;
+  pid_t done = 0;
+  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
+         Clock::now() < sent + std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (done == 0) {  // do not leave a 30 s sleeper behind a failed test
+    ::kill(child, SIGKILL);
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  INFO(edp::testing::slurp(dir + "/err"));
+  REQUIRE(done == pid);
+  CHECK(std::chrono::duration<double>(Clock::now() - sent).count() < 5.0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 143);
+  CHECK(::kill(child, 0) == -1);  // the sleep got the signal and was reaped
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  CHECK(runs.rows.size() == 1);  // the finished run, not the interrupted one
+  CHECK_THAT(edp::testing::slurp(dir + "/err"), Catch::Contains("interrupted by SIGTERM"));
+}
+
+TEST_CASE("measure: stdin, stdout and stderr are passed through", "[cli][measure]") {
+  const auto r = edp::testing::run("(printf 'one\\ntwo\\n' | " + std::string(EDPBENCH_BINARY) +
+                                   " measure --power-source none -- sh -c 'cat; echo to-err >&2')");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "one\ntwo\n");  // the command's output alone: the summary is on stderr
+  CHECK_THAT(r.err, Catch::Contains("to-err") && Catch::Contains("no power source"));
+}
