@@ -66,7 +66,7 @@ Discovery discover_sensors(const PowerOptions& o) {
                        looked_for(s, o.sysfs_root) + last_lines(d.log, from));
     d.sensors.push_back(std::move(sensor));
   } else if (s == "ina226") {
-    d.sensors.push_back(open_ina226(o.sysfs_root, o.ina226, &d.log));
+    d.sensors.push_back(open_ina226(o.sysfs_root, o.ina226, o.rate_hz, &d.log));
   } else if (s == "trace") {
     d.sensors.push_back(open_trace(o.trace_file, o.trace_loop, &d.log));
   } else {

@@ -162,7 +162,10 @@ Ina226Settings ina226_settings(const Ina226Options& o) {
 }
 
 Ina226::Ina226(std::unique_ptr<I2cBus> bus, const Ina226Options& options, std::string where)
-    : bus_(std::move(bus)), settings_(ina226_settings(options)), where_(std::move(where)) {
+    : bus_(std::move(bus)),
+      options_(options),
+      settings_(ina226_settings(options)),
+      where_(std::move(where)) {
   const std::string hint = "; check the address with i2cdetect -y " + bus_number(options.bus);
   int man = bus_->read_word(ina226::kManufacturerId);
   if (man < 0)
@@ -223,25 +226,47 @@ bool Ina226::power_w(double* out) {
   return true;
 }
 
-bool Ina226::conversion_ready(bool* ready) {
+bool Ina226::status(bool* ready, bool* overflow) {
   uint16_t v;
   if (!read_register(ina226::kMaskEnable, &v)) return false;
   *ready = (v & ina226::kCvrf) != 0;
+  *overflow = (v & ina226::kOvf) != 0;
   return true;
 }
 
 Ina226Sensor::Ina226Sensor(std::unique_ptr<Ina226> chip, std::string rail, bool poll_ready)
     : chip_(std::move(chip)),
       rails_{{std::move(rail), ValueKind::power_w, Timing::averaging}},
-      poll_ready_(poll_ready) {}
+      poll_ready_(poll_ready) {
+  // Each result is the mean of AVG conversions of VBUSCT + VSHCT each
+  // (SBOS547, configuration register), held until the next one.
+  rails_[0].averaging_s = chip_->settings().conversion_period_s;
+}
+
+void Ina226Sensor::flag_overflow() noexcept {
+  ++anomalies_;
+  char buf[320];
+  std::snprintf(buf, sizeof(buf),
+                "ina226: %s: math overflow (OVF, mask/enable bit 2): the current exceeds "
+                "max_current_a %g A for the %g ohm shunt, so current and power are invalid; "
+                "raise max_current_a",
+                rails_[0].rail.c_str(), chip_->options().max_current_a, chip_->options().shunt_ohm);
+  last_anomaly_ = buf;
+}
 
 size_t Ina226Sensor::read(double* values, std::string* error) noexcept {
-  if (poll_ready_ && have_cached_) {
-    bool ready = false;
-    if (chip_->conversion_ready(&ready) && !ready) {
-      values[0] = cached_w_;
-      return 0;
-    }
+  // OVF describes the latest conversion; a conversion that finishes between
+  // this read and the power read below is flagged one sample late.
+  bool ready = false, overflow = false;
+  if (!chip_->status(&ready, &overflow)) {
+    values[0] = std::numeric_limits<double>::quiet_NaN();
+    if (error) *error = "ina226: " + rails_[0].rail + ": mask/enable register read failed";
+    return 1;
+  }
+  if (poll_ready_ && have_cached_ && !ready) {
+    values[0] = cached_w_;
+    if (cached_overflow_) flag_overflow();
+    return 0;
   }
   double w;
   if (!chip_->power_w(&w)) {
@@ -250,24 +275,65 @@ size_t Ina226Sensor::read(double* values, std::string* error) noexcept {
     return 1;
   }
   cached_w_ = w;
+  cached_overflow_ = overflow;
   have_cached_ = true;
   values[0] = w;
+  if (overflow) flag_overflow();
   return 0;
 }
 
 size_t Ina226Sensor::read_detail(std::vector<RailReading>* out, std::string* error) noexcept {
   out->assign(1, RailReading{});
   RailReading& r = (*out)[0];
-  if (!chip_->bus_voltage_v(&r.voltage_v) || !chip_->current_a(&r.current_a) ||
-      !chip_->power_w(&r.power_w)) {
+  bool ready = false, overflow = false;
+  if (!chip_->status(&ready, &overflow) || !chip_->bus_voltage_v(&r.voltage_v) ||
+      !chip_->current_a(&r.current_a) || !chip_->power_w(&r.power_w)) {
     if (error) *error = "ina226: " + rails_[0].rail + ": register read failed";
     return 1;
   }
+  if (overflow) flag_overflow();
   return 0;
 }
 
+std::string ina226_polling_warning(const Ina226Options& o, double rate_hz) {
+  if (!(rate_hz > 0)) return {};
+  const double poll_s = 1.0 / rate_hz;
+  const double conversion_s = ina226_settings(o).conversion_period_s;
+  if (!(poll_s > conversion_s)) return {};
+  char buf[512];
+  int n = std::snprintf(buf, sizeof(buf),
+                        "ina226: warning: polling every %.4g ms (rate_hz %g) is longer than the "
+                        "%.4g ms conversion period ((VBUSCT + VSHCT) x AVG = 2 x %d us x %d): "
+                        "results are skipped and the power is aliased; ",
+                        poll_s * 1e3, rate_hz, conversion_s * 1e3, o.conversion_us, o.averages);
+  std::string text(buf, static_cast<size_t>(n));
+  // The smallest averages, or conversion_us, that make one result span the
+  // polling period with the other setting kept.
+  std::string fixes;
+  for (int avg : kAverages) {
+    if (2.0 * o.conversion_us * 1e-6 * avg >= poll_s) {
+      std::snprintf(buf, sizeof(buf), "averages %d (%.4g ms)", avg,
+                    2.0 * o.conversion_us * 1e-3 * avg);
+      fixes += buf;
+      break;
+    }
+  }
+  for (int us : kConversionUs) {
+    if (2.0 * us * 1e-6 * o.averages >= poll_s) {
+      std::snprintf(buf, sizeof(buf), "%sconversion_us %d (%.4g ms)", fixes.empty() ? "" : " or ",
+                    us, 2.0 * us * 1e-3 * o.averages);
+      fixes += buf;
+      break;
+    }
+  }
+  if (!fixes.empty())
+    text += "raise " + fixes + " so that one result spans the polling period, or ";
+  std::snprintf(buf, sizeof(buf), "raise rate_hz to at least %.4g", 1.0 / conversion_s);
+  return text + buf;
+}
+
 std::unique_ptr<Sensor> open_ina226(const std::string& sysfs_root, const Ina226Options& options,
-                                    std::vector<std::string>* log) {
+                                    double rate_hz, std::vector<std::string>* log) {
   if (options.address < 0x40 || options.address > 0x4F)
     throw UsageError("ina226 address " + hex_address(options.address) +
                      " is outside the INA226 range 0x40-0x4f");
@@ -283,6 +349,8 @@ std::unique_ptr<Sensor> open_ina226(const std::string& sysfs_root, const Ina226O
                 where.c_str(), settings.calibration, settings.current_lsb_a,
                 settings.conversion_period_s);
   log->push_back(line);
+  if (std::string warning = ina226_polling_warning(options, rate_hz); !warning.empty())
+    log->push_back(warning);
   return std::make_unique<Ina226Sensor>(std::move(chip), "ina226_" + hex_address(options.address),
                                         options.poll_ready);
 }

@@ -39,6 +39,7 @@ constexpr uint8_t kConfig = 0x00, kShunt = 0x01, kBus = 0x02, kPower = 0x03, kCu
 constexpr uint16_t kManufacturer = 0x5449;  // "TI"
 constexpr uint16_t kDie = 0x2260;
 constexpr uint16_t kCvrf = 1u << 3;            // mask/enable: conversion ready flag
+constexpr uint16_t kOvf = 1u << 2;             // mask/enable: math overflow flag
 constexpr double kBusLsbV = 1.25e-3;           // bus voltage register LSB
 constexpr double kShuntLsbV = 2.5e-6;          // shunt voltage register LSB
 constexpr double kCalibrationScale = 0.00512;  // CAL = 0.00512 / (current_LSB * R_shunt), eq. 1
@@ -70,24 +71,33 @@ class Ina226 {
   Ina226(std::unique_ptr<I2cBus> bus, const Ina226Options& options, std::string where);
 
   const Ina226Settings& settings() const { return settings_; }
+  const Ina226Options& options() const { return options_; }
   bool bus_voltage_v(double* out);
   bool shunt_voltage_v(double* out);
   bool current_a(double* out);
   bool power_w(double* out);
-  // Reads mask/enable, which also clears CVRF (SBOS547 §7.6.7).
-  bool conversion_ready(bool* ready);
+  // One read of mask/enable (06h): CVRF (bit 3, a conversion finished since
+  // the register was last read) and OVF (bit 2, the current or power
+  // calculation of the latest conversion overflowed, so both are invalid;
+  // SBOS547 §7.6.7). Reading the register clears CVRF.
+  bool status(bool* ready, bool* overflow);
 
  private:
   bool read_register(uint8_t reg, uint16_t* value);
   std::unique_ptr<I2cBus> bus_;
+  Ina226Options options_;
   Ina226Settings settings_;
   std::string where_;
 };
 
-// One-rail sensor ("ina226_0x40") on a configured chip. With poll_ready the
-// power register is read only when CVRF reports a new conversion; otherwise
-// the previous value is returned, which costs one bus transaction instead of
-// two.
+// One-rail sensor ("ina226_0x40") on a configured chip, Timing::averaging
+// over the conversion period (VBUSCT + VSHCT) x AVG. Every read first reads
+// mask/enable once, which gives both CVRF and OVF. With poll_ready the power
+// register is read only when CVRF reports a new conversion, else the previous
+// value is returned (one bus transaction instead of two); without it, the
+// power register is read every time (CVRF, cleared by the status read, is
+// then simply ignored). A value whose conversion had OVF set is still
+// returned, and counted as an anomaly: the current exceeded max_current_a.
 class Ina226Sensor final : public Sensor {
  public:
   Ina226Sensor(std::unique_ptr<Ina226> chip, std::string rail, bool poll_ready);
@@ -98,18 +108,31 @@ class Ina226Sensor final : public Sensor {
   double reported_update_interval_s() const override {
     return chip_->settings().conversion_period_s;
   }
+  size_t anomalies() const noexcept override { return anomalies_; }
+  std::string last_anomaly() const override { return last_anomaly_; }
 
  private:
+  void flag_overflow() noexcept;
   std::unique_ptr<Ina226> chip_;
   std::vector<RailInfo> rails_;
   bool poll_ready_;
   bool have_cached_ = false;
   double cached_w_ = 0;
+  bool cached_overflow_ = false;
+  size_t anomalies_ = 0;
+  std::string last_anomaly_;
 };
 
-// Opens the configured device (sysfs_root prefixes the /dev path).
+// The discovery-log warning for polling at rate_hz a chip that publishes a
+// new result every conversion period: empty when every result is read at
+// least once, else the two periods and what to change (results are skipped,
+// so the power is aliased).
+std::string ina226_polling_warning(const Ina226Options& options, double rate_hz);
+
+// Opens the configured device (sysfs_root prefixes the /dev path); rate_hz is
+// the sampler's polling rate, for the aliasing warning.
 std::unique_ptr<Sensor> open_ina226(const std::string& sysfs_root, const Ina226Options& options,
-                                    std::vector<std::string>* log);
+                                    double rate_hz, std::vector<std::string>* log);
 
 // "0x40" for messages and rail names.
 std::string hex_address(int address);

@@ -6,7 +6,13 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <optional>
+
+#include "power/clock.h"
+#include "power/counter.h"
 
 namespace edp::power {
 namespace {
@@ -23,6 +29,30 @@ using GetNameFn = nvmlReturn_t (*)(nvmlDevice_t, char*, unsigned int);
 using GetEnergyFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*);  // mJ
 using GetPowerFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*);         // mW
 using ErrorStringFn = const char* (*)(nvmlReturn_t);
+using GetLimitFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*);  // mW
+using GetLimitRangeFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*, unsigned int*);
+using GetCudaCcFn = nvmlReturn_t (*)(nvmlDevice_t, int*, int*);
+
+// Plausibility limit of the energy counter (DESIGN §4.2, power/counter.h):
+// kLimitFactor x the largest power limit NVML states for the board, among
+// nvmlDeviceGetEnforcedPowerLimit (the limit the driver enforces after all
+// limiters), nvmlDeviceGetPowerManagementLimit and the maximum of
+// nvmlDeviceGetPowerManagementLimitConstraints (the highest limit that can be
+// set, so a limit raised during the run stays below ours); all in mW (NVML
+// API reference, "Device Queries" / power management). The power management
+// algorithm holds the *average* at the limit, and boards exceed it briefly,
+// hence a factor of 2. Without any of them: kDefaultMaxPowerW, above the
+// rating of the largest data-centre boards (about 1 kW).
+constexpr double kLimitFactor = 2;
+constexpr double kDefaultMaxPowerW = 2000;
+// NVML does not document how often the total energy counter is updated; half
+// a second of slack is an assumption that only makes the limit more generous.
+constexpr double kSlackS = 0.5;
+// nvmlDeviceGetPowerUsage: "On Ampere (except GA100) or newer GPUs, the API
+// returns power averaged over 1 sec interval. On GA100 and older
+// architectures, instantaneous power is returned" (NVML API reference). GA100
+// is compute capability 8.0; every later architecture has a higher one.
+constexpr double kPowerUsageAveragingS = 1.0;
 
 struct NvmlLibrary {
   void* handle = nullptr;
@@ -34,6 +64,12 @@ struct NvmlLibrary {
   GetEnergyFn get_energy = nullptr;
   GetPowerFn get_power = nullptr;
   ErrorStringFn error_string = nullptr;
+  // Optional: limits for the plausibility check, compute capability for the
+  // timing of nvmlDeviceGetPowerUsage.
+  GetLimitFn get_enforced_limit = nullptr;
+  GetLimitFn get_management_limit = nullptr;
+  GetLimitRangeFn get_limit_constraints = nullptr;
+  GetCudaCcFn get_cuda_cc = nullptr;
 
   NvmlLibrary() = default;
   NvmlLibrary(const NvmlLibrary&) = delete;
@@ -55,8 +91,11 @@ struct NvmlLibrary {
 struct Gpu {
   std::string rail;
   nvmlDevice_t device = nullptr;
-  bool counter = false;
-  unsigned long long first_mj = 0;  // keeps the cumulative joules small and exact
+  // The total energy counter (mJ since the driver loaded), unwrapped from the
+  // first reading so the cumulative joules stay small and exact. Empty when
+  // the GPU has none and nvmlDeviceGetPowerUsage is sampled instead.
+  std::optional<EnergyCounter> counter;
+  double power_averaging_s = 0;  // > 0: nvmlDeviceGetPowerUsage is a mean over this
 };
 
 class NvmlSensor final : public Sensor {
@@ -65,7 +104,15 @@ class NvmlSensor final : public Sensor {
       : lib_(std::move(lib)), gpus_(std::move(gpus)) {
     for (const auto& g : gpus_) {
       RailInfo info{g.rail, g.counter ? ValueKind::energy_j : ValueKind::power_w};
-      info.timing = g.counter ? Timing::counter : Timing::instantaneous;
+      if (g.counter) {
+        info.timing = Timing::counter;
+        info.max_power_w = g.counter->spec().max_power_w;
+      } else if (g.power_averaging_s > 0) {
+        info.timing = Timing::averaging;
+        info.averaging_s = g.power_averaging_s;
+      } else {
+        info.timing = Timing::instantaneous;
+      }
       rails_.push_back(std::move(info));
     }
   }
@@ -75,12 +122,20 @@ class NvmlSensor final : public Sensor {
   size_t read(double* values, std::string* error) noexcept override {
     size_t failed = 0;
     for (size_t i = 0; i < gpus_.size(); ++i) {
-      const Gpu& g = gpus_[i];
+      Gpu& g = gpus_[i];
       nvmlReturn_t rc;
       if (g.counter) {
         unsigned long long mj = 0;
         rc = lib_->get_energy(g.device, &mj);
-        values[i] = static_cast<double>(mj - g.first_mj) * 1e-3;
+        if (rc == kNvmlSuccess) {
+          const size_t before = g.counter->anomalies();
+          g.counter->feed(static_cast<double>(mj), now_s());
+          if (g.counter->anomalies() != before) {
+            anomalies_ += g.counter->anomalies() - before;
+            last_anomaly_ = "nvml: " + g.counter->last_anomaly();
+          }
+        }
+        values[i] = g.counter->joules();
       } else {
         unsigned int mw = 0;
         rc = lib_->get_power(g.device, &mw);
@@ -95,11 +150,44 @@ class NvmlSensor final : public Sensor {
     return failed;
   }
 
+  size_t anomalies() const noexcept override { return anomalies_; }
+  std::string last_anomaly() const override { return last_anomaly_; }
+
  private:
   std::unique_ptr<NvmlLibrary> lib_;
   std::vector<Gpu> gpus_;
   std::vector<RailInfo> rails_;
+  size_t anomalies_ = 0;
+  std::string last_anomaly_;
 };
+
+// kLimitFactor x the largest stated power limit, or the default; *source
+// says which, for the discovery log.
+double max_power_w(const NvmlLibrary& lib, nvmlDevice_t device, std::string* source) {
+  unsigned int largest_mw = 0, mw = 0, min_mw = 0;
+  if (lib.get_enforced_limit && lib.get_enforced_limit(device, &mw) == kNvmlSuccess)
+    largest_mw = std::max(largest_mw, mw);
+  if (lib.get_management_limit && lib.get_management_limit(device, &mw) == kNvmlSuccess)
+    largest_mw = std::max(largest_mw, mw);
+  if (lib.get_limit_constraints && lib.get_limit_constraints(device, &min_mw, &mw) == kNvmlSuccess)
+    largest_mw = std::max(largest_mw, mw);
+  char buf[96];
+  if (largest_mw > 0) {
+    std::snprintf(buf, sizeof(buf), "%g x the %g W power limit", kLimitFactor, largest_mw * 1e-3);
+    *source = buf;
+    return kLimitFactor * largest_mw * 1e-3;
+  }
+  *source = "default, NVML states no power limit";
+  return kDefaultMaxPowerW;
+}
+
+// The averaging period of nvmlDeviceGetPowerUsage: 1 s above GA100 (compute
+// capability 8.0), 0 (instantaneous) up to it or when unknown.
+double power_usage_averaging_s(const NvmlLibrary& lib, nvmlDevice_t device) {
+  int major = 0, minor = 0;
+  if (!lib.get_cuda_cc || lib.get_cuda_cc(device, &major, &minor) != kNvmlSuccess) return 0;
+  return (major > 8 || (major == 8 && minor > 0)) ? kPowerUsageAveragingS : 0;
+}
 
 template <typename Fn>
 bool bind(void* handle, const char* symbol, Fn* out) {
@@ -119,6 +207,10 @@ std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log, const std::
   bind(lib->handle, "nvmlErrorString", &lib->error_string);
   bind(lib->handle, "nvmlShutdown", &lib->shutdown);
   bind(lib->handle, "nvmlDeviceGetTotalEnergyConsumption", &lib->get_energy);
+  bind(lib->handle, "nvmlDeviceGetEnforcedPowerLimit", &lib->get_enforced_limit);
+  bind(lib->handle, "nvmlDeviceGetPowerManagementLimit", &lib->get_management_limit);
+  bind(lib->handle, "nvmlDeviceGetPowerManagementLimitConstraints", &lib->get_limit_constraints);
+  bind(lib->handle, "nvmlDeviceGetCudaComputeCapability", &lib->get_cuda_cc);
   if (!bind(lib->handle, "nvmlInit_v2", &lib->init) ||
       !bind(lib->handle, "nvmlDeviceGetCount_v2", &lib->get_count) ||
       !bind(lib->handle, "nvmlDeviceGetHandleByIndex_v2", &lib->get_handle) ||
@@ -149,17 +241,32 @@ std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log, const std::
     unsigned long long mj = 0;
     unsigned int mw = 0;
     if (lib->get_energy && lib->get_energy(g.device, &mj) == kNvmlSuccess) {
-      g.counter = true;
-      g.first_mj = mj;
-      log->push_back("nvml: found " + g.rail + " (" + name + "), total energy counter");
-    } else if (lib->get_power(g.device, &mw) == kNvmlSuccess) {
+      CounterSpec spec;
+      spec.rail = g.rail;
+      spec.unit = "mJ";
+      spec.unit_j = 1e-3;
+      spec.max_range = 0;  // unsigned long long mJ: does not wrap in practice
+      std::string limit_source;
+      spec.max_power_w = max_power_w(*lib, g.device, &limit_source);
+      spec.slack_s = kSlackS;
+      spec.resets_to_zero = true;  // driver reload, GPU reset
+      g.counter.emplace(spec);
+      g.counter->start(static_cast<double>(mj), now_s());
+      char limit[48];
+      std::snprintf(limit, sizeof(limit), "%g W", spec.max_power_w);
       log->push_back("nvml: found " + g.rail + " (" + name +
-                     "), power readings only (no energy counter)");
+                     "), total energy counter; plausibility limit " + limit + " (" + limit_source +
+                     ")");
+    } else if (lib->get_power(g.device, &mw) == kNvmlSuccess) {
+      g.power_averaging_s = power_usage_averaging_s(*lib, g.device);
+      log->push_back("nvml: found " + g.rail + " (" + name +
+                     "), power readings only (no energy counter)" +
+                     (g.power_averaging_s > 0 ? ", each a 1 s average" : ""));
     } else {
       log->push_back("nvml: " + g.rail + " (" + name + ") reports neither energy nor power");
       continue;
     }
-    gpus.push_back(g);
+    gpus.push_back(std::move(g));
   }
   if (gpus.empty()) {
     log->push_back("nvml: no GPU with energy or power readings");

@@ -1,8 +1,11 @@
 // NVIDIA GPUs through NVML, loaded with dlopen("libnvidia-ml.so.1") at run
 // time so the build has no driver dependency. Prefers the total energy
 // counter (nvmlDeviceGetTotalEnergyConsumption, mJ, Volta and newer) and
-// falls back to sampled power (nvmlDeviceGetPowerUsage, mW). Jetsons have no
-// NVML; a missing library simply means "not found".
+// falls back to sampled power (nvmlDeviceGetPowerUsage, mW; a 1 s average
+// above GA100). The counter is checked against a plausibility limit derived
+// from the board's power limit (power/counter.h): a reset (driver reload, GPU
+// reset) restarts the baseline and a jump is discarded, both counted as
+// anomalies. Jetsons have no NVML; a missing library simply means "not found".
 #pragma once
 
 #include <memory>

@@ -2,7 +2,9 @@
 // follows TI SBOS547: registers are sent MSB first, which SMBus word transfers
 // deliver byte-swapped; current = shunt * CAL / 2048 (eq. 3); power =
 // current * bus / 20000 (eq. 4); CVRF is set after a conversion and cleared by
-// reading mask/enable.
+// reading mask/enable; OVF is set by a conversion whose current or power does
+// not fit its register (the register then holds the truncated value) and
+// cleared by the next conversion that fits.
 #include <catch2/catch.hpp>
 
 #include <stdlib.h>  // mkdtemp
@@ -44,7 +46,8 @@ class SimulatedIna226 {
     if (reg == ina226::kManufacturerId) return manufacturer;
     if (reg == ina226::kDieId) return die;
     if (reg == ina226::kMaskEnable) {
-      const uint16_t v = static_cast<uint16_t>(regs_[reg] | (cvrf_ ? ina226::kCvrf : 0));
+      const uint16_t v = static_cast<uint16_t>(regs_[reg] | (cvrf_ ? ina226::kCvrf : 0) |
+                                               (ovf_ ? ina226::kOvf : 0));
       cvrf_ = false;
       return v;
     }
@@ -63,6 +66,7 @@ class SimulatedIna226 {
     regs_.clear();
     regs_[ina226::kConfig] = 0x4127;
     cvrf_ = false;
+    ovf_ = false;
   }
   double conversion_period_s() const {
     static const int avg[] = {1, 4, 16, 64, 128, 256, 512, 1024};
@@ -77,14 +81,17 @@ class SimulatedIna226 {
     regs_[ina226::kBus] = static_cast<uint16_t>(bus);
     const long cal = regs_[ina226::kCalibration];
     const long current = shunt * cal / 2048;  // C++ truncates toward zero, like the chip
-    regs_[ina226::kCurrent] = static_cast<uint16_t>(static_cast<int16_t>(current));
-    regs_[ina226::kPower] = static_cast<uint16_t>(std::labs(current) * bus / 20000);
+    const long power = std::labs(current) * bus / 20000;
+    ovf_ = current > 32767 || current < -32768 || power > 0xFFFF;
+    regs_[ina226::kCurrent] = static_cast<uint16_t>(current);
+    regs_[ina226::kPower] =
+        static_cast<uint16_t>(std::labs(static_cast<int16_t>(current)) * bus / 20000);
     cvrf_ = true;
   }
 
   double shunt_ohm_;
   double amps_ = 0, volts_ = 0, now_s_ = 0, last_conversion_s_ = 0;
-  bool cvrf_ = false;
+  bool cvrf_ = false, ovf_ = false;
   std::map<uint8_t, uint16_t> regs_;
 };
 
@@ -209,10 +216,10 @@ TEST_CASE("ina226 sensor with poll_ready reads power only after CVRF", "[ina226]
   sim.advance(0.0089);  // one 8.8 ms conversion
   double w = 0;
   std::string error;
-  REQUIRE(sensor.read(&w, &error) == 0);
+  REQUIRE(sensor.read(&w, &error) == 0);  // CVRF set: power read; the status read cleared it
   CHECK(w == Approx(7.498817245326212));
-  REQUIRE(sensor.read(&w, &error) == 0);  // CVRF still set from that conversion: read, clear
   const int power_reads = sim.reads[ina226::kPower];
+  CHECK(power_reads == 1);
   sim.set_load(1.0, 5.0);                 // no conversion yet
   REQUIRE(sensor.read(&w, &error) == 0);  // CVRF clear: cached value, no power read
   CHECK(w == Approx(7.498817245326212));
@@ -242,10 +249,10 @@ TEST_CASE("ina226 on a missing bus names the bus", "[ina226]") {
   std::vector<std::string> log;
   Ina226Options o;
   o.bus = "/dev/i2c-7";
-  CHECK_THROWS_WITH(open_ina226(EDPBENCH_FIXTURES "/power/tx2-jp4", o, &log),
+  CHECK_THROWS_WITH(open_ina226(EDPBENCH_FIXTURES "/power/tx2-jp4", o, 100, &log),
                     Catch::Contains("I2C bus /dev/i2c-7 not found"));
   o.address = 0x20;
-  CHECK_THROWS_WITH(open_ina226(EDPBENCH_FIXTURES "/power/tx2-jp4", o, &log),
+  CHECK_THROWS_WITH(open_ina226(EDPBENCH_FIXTURES "/power/tx2-jp4", o, 100, &log),
                     Catch::Contains("0x20"));
 }
 
@@ -255,7 +262,79 @@ TEST_CASE("ina226 on a node that is not an I2C adapter is refused", "[ina226]") 
   REQUIRE(std::system(("mkdir -p '" + root + "/dev' && : > '" + root + "/dev/i2c-1'").c_str()) ==
           0);
   std::vector<std::string> log;
-  CHECK_THROWS_WITH(open_ina226(root, Ina226Options{}, &log),
+  CHECK_THROWS_WITH(open_ina226(root, Ina226Options{}, 100, &log),
                     Catch::Contains("cannot select address 0x40 on /dev/i2c-1"));
   std::system(("rm -rf '" + root + "'").c_str());
+}
+
+TEST_CASE("ina226 flags a sample whose conversion overflowed (OVF)", "[ina226]") {
+  for (const bool poll_ready : {false, true}) {
+    SimulatedIna226 sim(0.01);
+    Ina226Sensor sensor(make_chip(&sim), "ina226_0x40", poll_ready);
+    sim.set_load(1.5, 5.0);
+    sim.advance(0.0089);
+    double w = 0;
+    std::string error;
+    REQUIRE(sensor.read(&w, &error) == 0);
+    CHECK(sensor.anomalies() == 0);
+    // 4 A through 10 mOhm with max_current_a 3.2 A: the current register
+    // overflows and the power register is wrong.
+    sim.set_load(4.0, 5.0);
+    sim.advance(0.0088);
+    REQUIRE(sensor.read(&w, &error) == 0);
+    CHECK_FALSE(std::isnan(w));  // still returned
+    CHECK(w < 4.0 * 5.0 * 0.9);  // and wrong, which is why it is flagged
+    CHECK(sensor.anomalies() == 1);
+    CHECK_THAT(sensor.last_anomaly(), Catch::Contains("ina226_0x40") && Catch::Contains("OVF") &&
+                                          Catch::Contains("max_current_a 3.2 A") &&
+                                          Catch::Contains("0.01 ohm shunt"));
+    REQUIRE(sensor.read(&w, &error) == 0);  // the same (cached or re-read) result: flagged again
+    CHECK(sensor.anomalies() == 2);
+    sim.set_load(1.5, 5.0);
+    sim.advance(0.0088);
+    REQUIRE(sensor.read(&w, &error) == 0);
+    CHECK(w == Approx(7.498817245326212));
+    CHECK(sensor.anomalies() == 2);
+  }
+}
+
+TEST_CASE("ina226 reads mask/enable once per sample", "[ina226]") {
+  SimulatedIna226 sim(0.01);
+  Ina226Sensor sensor(make_chip(&sim), "ina226_0x40", /*poll_ready=*/false);
+  sim.set_load(1.5, 5.0);
+  sim.advance(0.0089);
+  double w = 0;
+  std::string error;
+  for (int i = 0; i < 3; ++i) REQUIRE(sensor.read(&w, &error) == 0);
+  CHECK(sim.reads[ina226::kMaskEnable] == 3);
+  CHECK(sim.reads[ina226::kPower] == 3);
+}
+
+TEST_CASE("ina226 declares an averaging rail over the conversion period", "[ina226]") {
+  SimulatedIna226 sim(0.01);
+  Ina226Options o;
+  o.averages = 16;
+  Ina226Sensor sensor(make_chip(&sim, o), "ina226_0x40", false);
+  REQUIRE(sensor.rails().size() == 1);
+  CHECK(sensor.rails()[0].timing == Timing::averaging);
+  CHECK(sensor.rails()[0].averaging_s == Approx(2 * 1100e-6 * 16));  // 35.2 ms
+}
+
+TEST_CASE("ina226 warns when polling skips results (aliasing)", "[ina226]") {
+  Ina226Options o;                                       // 4 x (1.1 + 1.1) ms = 8.8 ms
+  const std::string w = ina226_polling_warning(o, 100);  // every 10 ms
+  CHECK_THAT(w, Catch::Contains("polling every 10 ms (rate_hz 100)") &&
+                    Catch::Contains("8.8 ms conversion period") && Catch::Contains("aliased") &&
+                    Catch::Contains("averages 16 (35.2 ms)") &&
+                    Catch::Contains("conversion_us 2116 (16.93 ms)") &&
+                    Catch::Contains("rate_hz to at least 113.6"));
+  CHECK(ina226_polling_warning(o, 200).empty());  // every 5 ms: every result is read
+  o.averages = 16;
+  CHECK(ina226_polling_warning(o, 100).empty());
+  o.averages = 1;
+  o.conversion_us = 140;
+  // No setting makes one result span 1 s: only the rate is suggested.
+  CHECK_THAT(ina226_polling_warning(o, 1),
+             Catch::Contains("polling every 1000 ms") &&
+                 Catch::Contains("aliased; raise rate_hz to at least 3571"));
 }

@@ -150,6 +150,62 @@ TEST_CASE("rapl unwraps the counter at max_energy_range_uj", "[rapl]") {
   CHECK(j[0] == Approx(0.3 + 0.02885 + 0.67115));
 }
 
+TEST_CASE("rapl: a single spurious low read of energy_uj adds nothing and is counted", "[rapl]") {
+  TempTree tree("rapl");
+  const std::string pkg = "sys/class/powercap/intel-rapl:0/energy_uj";
+  tree.write(pkg, "100000000");
+  std::vector<std::string> log;
+  auto s = discover_rapl(tree.path, &log);
+  REQUIRE(s);
+  std::vector<double> j(s->rails().size());
+  std::string error;
+  tree.write(pkg, "100300000");
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == Approx(0.3));
+  CHECK(s->anomalies() == 0);
+  tree.write(pkg, "12");  // taken as a wrap, this was ~262 kJ
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == Approx(0.3));
+  CHECK(s->anomalies() == 1);
+  CHECK_THAT(s->last_anomaly(), Catch::Contains("rapl: package-0") && Catch::Contains("glitch"));
+  tree.write(pkg, "100500000");
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == Approx(0.5));
+  CHECK(s->anomalies() == 1);
+}
+
+TEST_CASE("rapl refuses a step above the zone's plausibility limit", "[rapl]") {
+  TempTree tree("rapl");
+  const std::string pkg = "sys/class/powercap/intel-rapl:0/energy_uj";
+  tree.write(pkg, "100000000");
+  std::vector<std::string> log;
+  auto s = discover_rapl(tree.path, &log);
+  REQUIRE(s);
+  std::vector<double> j(s->rails().size());
+  std::string error;
+  tree.write(pkg, "10100000000");  // +10 kJ within milliseconds
+  REQUIRE(s->read(j.data(), &error) == 0);
+  CHECK(j[0] == 0);
+  CHECK(s->anomalies() == 1);
+  CHECK_THAT(s->last_anomaly(), Catch::Contains("rose by 10000000000 uJ"));
+}
+
+TEST_CASE("rapl takes the limit from constraint_*_max_power_uw, else a default", "[rapl]") {
+  TempTree tree("rapl");
+  tree.write("sys/class/powercap/intel-rapl:0/constraint_0_max_power_uw", "65000000");
+  tree.write("sys/class/powercap/intel-rapl:0/constraint_1_max_power_uw", "0");
+  std::vector<std::string> log;
+  auto s = discover_rapl(tree.path, &log);
+  REQUIRE(s);
+  REQUIRE(s->rails().size() == 4);
+  CHECK(s->rails()[0].max_power_w == Approx(4 * 65.0));  // package-0: 4 x 65 W
+  CHECK(s->rails()[1].max_power_w == 1000);              // core default
+  CHECK(s->rails()[2].max_power_w == 500);               // uncore default
+  CHECK(s->rails()[3].max_power_w == 500);               // dram default
+  CHECK_THAT(log[0], Catch::Contains("plausibility limit 260 W") &&
+                         Catch::Contains("constraint_*_max_power_uw"));
+}
+
 TEST_CASE("auto on a TX2 tree uses the jetson source only", "[discovery]") {
   PowerOptions o;
   o.sysfs_root = kFixtures + "/tx2-jp4";
