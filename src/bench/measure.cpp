@@ -19,6 +19,8 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/json.h"
+#include "platform/platform.h"
+#include "power/total_rails.h"
 #include "report/csv.h"
 #include "report/stats.h"
 
@@ -457,16 +459,18 @@ std::vector<std::string> warnings(const Report& rep, bool metered) {
 
 }  // namespace
 
+// The total rails, chosen as `run` chooses them (DESIGN §4.1): auto on the
+// board the platform probe names, or an explicit list checked for nesting.
 std::vector<std::string> choose_measure_total_rails(const power::EnergyMeter& meter,
-                                                    const std::vector<std::string>& requested) {
-  const std::vector<std::string> rails = meter.rail_names();
-  if (requested.empty()) return rails;  // auto: becomes power::choose_total_rails
+                                                    const std::string& sysfs_root,
+                                                    const std::vector<std::string>& requested,
+                                                    std::string* why) {
   if (!meter.measures_energy()) return {};
-  for (const auto& r : requested)
-    if (!contains(rails, r))
-      throw UsageError("--total-rails names '" + r + "', which the " + meter.source_name() +
-                       " source does not have (it has: " + join(rails, ", ") + ")");
-  return requested;
+  const platform::Prober prober(sysfs_root);
+  const power::TotalRails chosen =
+      power::choose_total_rails(meter.rails(), prober.platform().model, requested);
+  *why = chosen.why;
+  return chosen.rails;
 }
 
 std::string measure_csv(const std::string& label, const std::vector<MeasureRun>& runs) {
@@ -517,9 +521,14 @@ int run_measure(const MeasureOptions& opt) {
   rep.label = opt.label.empty() ? rep.command : opt.label;
   rep.source = meter.source_name();
   rep.rails = meter.rail_names();
-  rep.total_rails = choose_measure_total_rails(meter, opt.total_rails);
+  std::string total_why;
+  rep.total_rails =
+      choose_measure_total_rails(meter, opt.power.sysfs_root, opt.total_rails, &total_why);
   rep.warmup = opt.warmup;
   for (const auto& l : meter.discovery_log()) std::cerr << "edpbench: power: " << l << "\n";
+  if (metered)
+    std::cerr << "edpbench: power: energy = " << join(rep.total_rails, "+") << ": " << total_why
+              << "\n";
   if (metered) {
     meter.set_total_rails(rep.total_rails);
     meter.start();

@@ -7,13 +7,6 @@
 
 namespace edp::power {
 
-double counter_delta(double previous, double current, double max_range) {
-  if (current >= previous) return current - previous;
-  // One wrap: previous -> max_range -> 0 -> current.
-  if (max_range > 0 && previous <= max_range) return (max_range - previous) + current;
-  return 0;
-}
-
 RailIntegrator::RailIntegrator(ValueKind kind, double t0_s)
     : kind_(kind), t0_(t0_s), t1_(std::numeric_limits<double>::infinity()) {}
 

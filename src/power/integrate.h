@@ -14,11 +14,6 @@
 
 namespace edp::power {
 
-// Increase of a counter that wraps from max_range back to 0 (RAPL's
-// energy_uj wraps at max_energy_range_uj). A counter that went backwards by
-// more than max_range cannot be explained by one wrap; 0 is returned then.
-double counter_delta(double previous, double current, double max_range);
-
 struct TimedValue {
   double t_s;
   double value;  // NaN = failed read
