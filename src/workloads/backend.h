@@ -86,8 +86,20 @@ class Backend {
     (void)why;
   }
   // Time of the work queued since the last call, measured on the device
-  // (CUDA events); a negative value means "not available".
+  // (CUDA events); a negative value means "not available". Superseded by
+  // start_device_timer() / stop_device_timer_s(), which bracket the steps alone.
   virtual double device_elapsed_s() { return -1.0; }
+
+  // Device timer of one run (DESIGN §3: "device timers bracket the steps
+  // alone"). start_device_timer() marks the start on the device's queue; call
+  // it right before the first step. stop_device_timer_s() marks the end right
+  // after the last step, waits for that mark only (not for the host's
+  // bookkeeping, nor for unrelated work) and returns the device time between
+  // the two marks in seconds. Whatever the host does before start or after
+  // stop is not counted. Returns -1 when the backend has no device timer; a
+  // backend that has one throws std::logic_error for a stop without a start.
+  virtual void start_device_timer() {}
+  virtual double stop_device_timer_s() { return -1.0; }
 };
 
 // Shape checks shared by the implementations; they throw std::invalid_argument

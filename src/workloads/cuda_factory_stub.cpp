@@ -23,6 +23,10 @@ std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& /*options*/) {
 
 std::map<std::string, std::string> cuda_device_info(int /*index*/) { return {}; }
 
+void cuda_release_device(int /*index*/) {}
+
+bool cuda_primary_context_active(int /*index*/) { return false; }
+
 }  // namespace edp
 
 #endif  // !EDPBENCH_HAVE_CUDA

@@ -12,6 +12,11 @@
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
 #include <catch2/catch.hpp>
 
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +24,10 @@
 #include <iostream>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "edpbench/config.h"
@@ -169,6 +177,9 @@ TEST_CASE("make_cuda_backend refuses what it cannot build with a message saying 
   bogus.relu = "tensorrt";
   // Checked before the device is touched, so this holds on a machine without a GPU.
   CHECK_THROWS_WITH(edp::make_cuda_backend(bogus), Contains("kernel") && Contains("cudnn"));
+  CudaOptions poll;
+  poll.sync = "poll";
+  CHECK_THROWS_WITH(edp::make_cuda_backend(poll), Contains("block, yield, spin"));
 #if !EDPBENCH_HAVE_CUDNN
   CudaOptions cudnn;
   cudnn.relu = "cudnn";
@@ -553,6 +564,192 @@ TEST_CASE("cuda device_elapsed_s times queued work and describe names the paths"
   CHECK(busy_s < 10.0);
   const double idle_s = g->device_elapsed_s();  // nothing queued since
   CHECK(idle_s >= 0.0);
+}
+
+namespace {
+
+double seconds_between(std::chrono::steady_clock::time_point a,
+                       std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Device seconds of `steps` GEMMs of n x n, timed with the run timer.
+double timed_gemms(Backend& g, Tensor& a, Tensor& c, int steps) {
+  g.start_device_timer();
+  for (int i = 0; i < steps; ++i) g.gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
+  return g.stop_device_timer_s();
+}
+
+}  // namespace
+
+TEST_CASE("backends without a device timer answer -1", "[cuda]") {
+  auto ref = edp::make_reference_backend();
+  ref->start_device_timer();
+  CHECK(ref->stop_device_timer_s() == -1.0);
+}
+
+TEST_CASE("cuda device timer brackets the steps, not the host work around them", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  using Clock = std::chrono::steady_clock;
+  auto g = gpu();
+  CHECK_THROWS_AS(g->stop_device_timer_s(), std::logic_error);  // no start
+
+  const int64_t n = 1024;
+  Tensor a = g->empty(n, n), c = g->empty(n, n);
+  g->fill(a, 0.001f);
+  g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);  // warm-up: cuBLAS picks its kernel
+  g->synchronize();
+
+  // Enough steps for at least ~20 ms of GPU work on this GPU.
+  int steps = 4;
+  double t_steps = timed_gemms(*g, a, c, steps);
+  while (t_steps < 0.02 && steps < (1 << 16)) {
+    steps *= 2;
+    t_steps = timed_gemms(*g, a, c, steps);
+  }
+  INFO("steps " << steps << ", device time " << t_steps << " s");
+  REQUIRE(t_steps > 0.0);
+
+  // The timer grows with the work it brackets.
+  const double t_double = timed_gemms(*g, a, c, 2 * steps);
+  CHECK(t_double > 1.5 * t_steps);
+  CHECK(t_double < 2.6 * t_steps);
+
+  // Host time before start and after stop is not counted, and the device time
+  // lies inside the host's own bracket around start ... stop.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // GPU idle, before start
+  (void)g->device_elapsed_s();                                  // restarts the old timer
+  const auto w0 = Clock::now();
+  const double t = timed_gemms(*g, a, c, steps);
+  const auto w1 = Clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // "bookkeeping" after stop
+  const double old_style = g->device_elapsed_s();               // brackets the sleep too
+  INFO("timer " << t << " s, host bracket " << seconds_between(w0, w1) << " s, old timer "
+                << old_style << " s");
+  CHECK(t > 0.5 * t_steps);
+  CHECK(t < 1.5 * t_steps);
+  CHECK(t <= seconds_between(w0, w1) + 1e-3);
+  CHECK(old_style >= t + 0.14);  // the old interval includes the 150 ms sleep, the timer not
+
+  // The timer can be used again; a stop after a stop has no start.
+  CHECK(timed_gemms(*g, a, c, 1) > 0.0);
+  CHECK_THROWS_AS(g->stop_device_timer_s(), std::logic_error);
+}
+
+TEST_CASE("cuda sync mode is set on the context, read back and reported", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  using Catch::Matchers::Contains;
+  const std::pair<const char*, const char*> modes[] = {{"spin", "cudaDeviceScheduleSpin"},
+                                                       {"yield", "cudaDeviceScheduleYield"},
+                                                       {"block", "cudaDeviceScheduleBlockingSync"}};
+  for (const auto& mode : modes) {
+    INFO("sync " << mode.first);
+    edp::cuda_release_device(0);  // a fresh context takes the flags on every CUDA version
+    CudaOptions o;
+    o.sync = mode.first;
+    auto g = edp::make_cuda_backend(o);
+    const auto facts = g->describe();
+    CHECK(facts.at("sync") == mode.first);
+    CHECK(facts.at("sync_flag") == mode.second);
+    // The backend works, and waits, in that mode.
+    Tensor s = g->empty(1, 1);
+    g->fill(s, 2.5f);
+    CHECK(g->read_scalar(s) == 2.5f);
+    g->start_device_timer();
+    CHECK(g->stop_device_timer_s() >= 0.0);
+  }
+  edp::cuda_release_device(0);
+
+  // One context has one host-wait mode: a second live backend must agree.
+  CudaOptions spin;
+  spin.sync = "spin";
+  auto first = edp::make_cuda_backend(spin);
+  CudaOptions block;  // "block" is the default
+  CHECK_THROWS_WITH(edp::make_cuda_backend(block), Contains("gpu.sync") && Contains("spin"));
+  auto second = edp::make_cuda_backend(spin);  // the same mode is fine
+  CHECK(second->describe().at("sync_flag") == "cudaDeviceScheduleSpin");
+  second.reset();
+  first.reset();
+
+  // The spin context is still alive (nobody released it). CUDA 11 and later
+  // change a live context's flags; CUDA 10.2 cannot, and must say so.
+  std::unique_ptr<Backend> after;
+  try {
+    after = edp::make_cuda_backend(block);
+  } catch (const std::exception& e) {
+    INFO(e.what());
+    CHECK_THAT(e.what(), Contains("cuda_release_device") && Contains("cudaDeviceScheduleSpin"));
+  }
+  if (after) CHECK(after->describe().at("sync_flag") == "cudaDeviceScheduleBlockingSync");
+  after.reset();
+  edp::cuda_release_device(0);
+}
+
+TEST_CASE("cuda_release_device leaves no context once backends and tensors are gone",
+          "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  edp::cuda_release_device(0);
+  CHECK_FALSE(edp::cuda_primary_context_active(0));
+  // The cached probe answers without making a context.
+  CHECK(edp::cuda_unavailable_reason(0).empty());
+  CHECK_FALSE(edp::cuda_device_info(0).empty());
+  CHECK_FALSE(edp::cuda_primary_context_active(0));
+
+  auto g = gpu();
+  CHECK(edp::cuda_primary_context_active(0));
+  Tensor t = g->empty(16, 16);
+  g->fill(t, 1.0f);
+  edp::cuda_release_device(0);  // the backend is alive: nothing happens
+  CHECK(edp::cuda_primary_context_active(0));
+  std::vector<float> host(256, 0.0f);
+  g->download(t, host.data());
+  CHECK(host[255] == 1.0f);
+
+  g.reset();
+  edp::cuda_release_device(0);  // a tensor of it is alive: its memory is in the context
+  CHECK(edp::cuda_primary_context_active(0));
+  t = Tensor();
+  edp::cuda_release_device(0);
+  CHECK_FALSE(edp::cuda_primary_context_active(0));
+
+  // A later backend makes a fresh context and works.
+  auto again = gpu();
+  Tensor s = again->empty(1, 1);
+  again->fill(s, 3.0f);
+  CHECK(again->read_scalar(s) == 3.0f);
+  again.reset();
+  s = Tensor();
+  edp::cuda_release_device(0);
+  CHECK_FALSE(edp::cuda_primary_context_active(0));
+}
+
+// Run by the next test in a fresh process (exec of this executable), so that
+// the probe below is the first CUDA call of the process whatever ran before.
+TEST_CASE("cuda probe child", "[.cuda-probe-child]") {
+  CHECK_FALSE(edp::cuda_primary_context_active(0));
+  const std::string reason = edp::cuda_unavailable_reason(0);
+  if (!reason.empty()) return;  // the parent skips in this case
+  CHECK_FALSE(edp::cuda_device_info(0).empty());
+  CHECK_FALSE(edp::cuda_primary_context_active(0));
+}
+
+TEST_CASE("cuda probe of a fresh process leaves no context behind", "[gpu][cuda]") {
+  REQUIRE_GPU_OR_SKIP();
+  char exe[4096];
+  const ssize_t len = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  REQUIRE(len > 0);
+  exe[len] = '\0';
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::execl(exe, exe, "cuda probe child", static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 TEST_CASE("cuda MLP training follows the reference loss trajectory", "[gpu][cuda]") {

@@ -57,12 +57,18 @@ bool is_positive_zero(float value) {
 }  // namespace
 
 CudaBackend::CudaBackend(const CudaOptions& options)
-    : device_(options.device_index), relu_path_(parse_relu(options.relu)) {
+    : device_(options.device_index),
+      relu_path_(parse_relu(options.relu)),
+      schedule_flag_(schedule_flag(options.sync)) {
+  // Cached after the first call; the probe leaves no context behind, so the
+  // context below is created with this backend's flags.
   const std::string reason = cuda_unavailable_reason(device_);
   if (!reason.empty()) {
     throw CudaError("CUDA device " + std::to_string(device_) + " is not usable: " + reason);
   }
+  use_ = acquire_device_use(device_, options.sync);  // throws for a live user with another sync
   CUDA_CHECK_THROW(cudaSetDevice(device_));
+  apply_sync_mode(options.sync);
   cudaDeviceProp prop;
   CUDA_CHECK_THROW(cudaGetDeviceProperties(&prop, device_));
   // Enough resident blocks of 256 threads to fill every SM; grid-stride loops
@@ -70,7 +76,7 @@ CudaBackend::CudaBackend(const CudaOptions& options)
   const int blocks_per_sm = prop.maxThreadsPerMultiProcessor / 256;
   launch_.max_blocks = prop.multiProcessorCount * (blocks_per_sm > 0 ? blocks_per_sm : 1);
 
-  pool_ = std::make_shared<DevicePool>(device_);
+  pool_ = std::make_shared<DevicePool>(device_, use_);
 
   cudaStream_t stream = nullptr;
   // Non-blocking: nothing in the process that uses the legacy default stream
@@ -95,6 +101,14 @@ CudaBackend::CudaBackend(const CudaOptions& options)
   CUDA_CHECK_THROW(cudaEventCreate(&event));
   now_.reset(event);
   CUDA_CHECK_THROW(cudaEventRecord(since_.get(), stream));
+  CUDA_CHECK_THROW(cudaEventCreate(&event));
+  run_start_.reset(event);
+  // Waiting on an event follows the event's own flag, not the context's: only
+  // an event made with cudaEventBlockingSync lets the host thread sleep.
+  CUDA_CHECK_THROW(cudaEventCreateWithFlags(&event, schedule_flag_ == cudaDeviceScheduleBlockingSync
+                                                        ? cudaEventBlockingSync
+                                                        : cudaEventDefault));
+  run_stop_.reset(event);
 
   reduce_scratch_ = pool_->allocate(kReduceMaxBlocks * sizeof(double));
 
@@ -125,6 +139,12 @@ CudaBackend::CudaBackend(const CudaOptions& options)
   facts_["cublas_version"] = version_of_cublas();
   facts_["relu"] = relu_path_ == ReluPath::kCudnn ? "cudnn" : "kernel";
   facts_["memory"] = "cudaMalloc caching pool";
+  facts_["sync"] = options.sync;
+  unsigned flags = 0;
+  CUDA_CHECK_THROW(cudaGetDeviceFlags(&flags));
+  facts_["sync_flag"] = schedule_flag_name(flags);  // read back from the context
+  facts_["device_timer"] = "cudaEvent pair around the steps (start/stop_device_timer)";
+  if (!options.host_thread_cpus.empty()) facts_["host_thread_cpus"] = options.host_thread_cpus;
   // Environment switches that change cuBLAS FP32 arithmetic behind the math
   // mode's back: record them when set so a result can be traced to them.
   for (const char* var : {"NVIDIA_TF32_OVERRIDE", "CUBLAS_EMULATE_SINGLE_PRECISION"}) {
@@ -157,6 +177,32 @@ std::map<std::string, std::string> CudaBackend::describe() const {
   facts["pool_device_allocations"] = std::to_string(stats.device_allocations);
   facts["pool_reuses"] = std::to_string(stats.reuses);
   return facts;
+}
+
+void CudaBackend::apply_sync_mode(const std::string& sync) {
+  // Before CUDA 11, flags can only be set while the primary context does not
+  // exist (cudaErrorSetOnActiveProcess otherwise); later versions overwrite
+  // the flags of a live context. Either way the read-back below decides.
+  const cudaError_t set = cudaSetDeviceFlags(schedule_flag_);
+  if (set != cudaSuccess && set != cudaErrorSetOnActiveProcess) {
+    check(set, ("cudaSetDeviceFlags(" + schedule_flag_name(schedule_flag_) + ")").c_str(), __FILE__,
+          __LINE__);
+  }
+  (void)cudaGetLastError();
+  CUDA_CHECK_THROW(cudaFree(nullptr));  // creates the context now, with those flags
+  unsigned flags = 0;
+  CUDA_CHECK_THROW(cudaGetDeviceFlags(&flags));
+  if ((flags & cudaDeviceScheduleMask) != schedule_flag_) {
+    throw CudaError(
+        "gpu.sync: " + sync + " (" + schedule_flag_name(schedule_flag_) +
+        ") cannot take effect on CUDA device " + std::to_string(device_) +
+        ": its primary context already exists with " + schedule_flag_name(flags) +
+        (set == cudaErrorSetOnActiveProcess
+             ? std::string(" and cudaSetDeviceFlags answered: ") + cudaGetErrorString(set)
+             : std::string()) +
+        ". Something earlier in this process created the context; call "
+        "cuda_release_device() once the earlier GPU backend is gone, or use the same gpu.sync");
+  }
 }
 
 void CudaBackend::activate() const {
@@ -350,6 +396,26 @@ float CudaBackend::read_scalar(const Tensor& s) {
 void CudaBackend::synchronize() {
   activate();
   CUDA_CHECK_THROW(cudaStreamSynchronize(stream_.get()));
+}
+
+void CudaBackend::start_device_timer() {
+  activate();
+  CUDA_CHECK_THROW(cudaEventRecord(run_start_.get(), stream_.get()));
+  timer_running_ = true;
+}
+
+double CudaBackend::stop_device_timer_s() {
+  if (!timer_running_) {
+    throw std::logic_error("cuda stop_device_timer_s() without start_device_timer()");
+  }
+  timer_running_ = false;
+  activate();
+  CUDA_CHECK_THROW(cudaEventRecord(run_stop_.get(), stream_.get()));
+  // Waits for the stop mark alone (sleeping when sync is "block").
+  CUDA_CHECK_THROW(cudaEventSynchronize(run_stop_.get()));
+  float ms = 0.0f;
+  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, run_start_.get(), run_stop_.get()));
+  return static_cast<double>(ms) * 1e-3;
 }
 
 double CudaBackend::device_elapsed_s() {

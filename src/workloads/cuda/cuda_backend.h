@@ -4,8 +4,9 @@
 //
 // One backend object owns one stream, one cuBLAS handle and (for relu=cudnn)
 // one cuDNN handle, all bound to its device; every operation is queued on that
-// stream. Only download(), read_scalar(), synchronize() and
-// device_elapsed_s() wait for the device.
+// stream. Only download(), read_scalar(), synchronize(), device_elapsed_s()
+// and stop_device_timer_s() wait for the device; how the host thread waits is
+// CudaOptions::sync, set on the device's primary context.
 #pragma once
 
 #include <map>
@@ -16,6 +17,7 @@
 #include "workloads/backend.h"
 #include "workloads/cuda/cuda_handles.h"
 #include "workloads/cuda/device_pool.h"
+#include "workloads/cuda/device_state.h"
 #include "workloads/cuda/kernels.h"
 #include "workloads/cuda_factory.h"
 
@@ -58,6 +60,8 @@ class CudaBackend final : public Backend {
   float read_scalar(const Tensor& s) override;
   void synchronize() override;
   double device_elapsed_s() override;
+  void start_device_timer() override;
+  double stop_device_timer_s() override;
 
   // For tests and diagnostics.
   DevicePool::Stats pool_stats() const { return pool_->stats(); }
@@ -67,22 +71,32 @@ class CudaBackend final : public Backend {
   // Makes this backend's device current for the calling thread (cuBLAS and
   // the stream are bound to it).
   void activate() const;
+  // Sets the host-wait flag on the device's primary context, creates the
+  // context, and checks that the flag took (throws CudaError if it did not).
+  void apply_sync_mode(const std::string& sync);
 #if EDPBENCH_HAVE_CUDNN
   void set_cudnn_shape(cudnnTensorDescriptor_t desc, const Tensor& t) const;
 #endif
 
   int device_;
   ReluPath relu_path_;
+  unsigned schedule_flag_;  // cudaDeviceSchedule* of CudaOptions::sync
   Launch launch_;
   std::map<std::string, std::string> facts_;
 
   // Members are destroyed in reverse order: handles before the stream they
   // use, the stream before the pool (which tensors may keep alive longer).
+  // This backend's use of the device (shared with the pool, whose tensors may
+  // outlive the backend): cuda_release_device() leaves a used device alone.
+  std::shared_ptr<DeviceUse> use_;
   std::shared_ptr<DevicePool> pool_;
   UniqueStream stream_;
   UniqueCublas cublas_;
   UniqueEvent since_;  // device_elapsed_s(): start of the current interval
   UniqueEvent now_;
+  UniqueEvent run_start_;  // start_device_timer() / stop_device_timer_s()
+  UniqueEvent run_stop_;   // blocking-sync event when sync is "block"
+  bool timer_running_ = false;
   std::shared_ptr<float> reduce_scratch_;  // kReduceMaxBlocks doubles, from the pool
 #if EDPBENCH_HAVE_CUDNN
   UniqueCudnn cudnn_;

@@ -5,10 +5,13 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "edpbench/config.h"
 #include "workloads/cuda/cuda_backend.h"
+#include "workloads/cuda/device_state.h"
 #include "workloads/cuda/kernels.h"
 
 #if EDPBENCH_HAVE_CUDNN
@@ -26,72 +29,21 @@ std::string cuda_version_text(int version) {
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)); }
 
-// Makes `index` current for the scope and restores the previous device.
-class CurrentDevice {
- public:
-  explicit CurrentDevice(int index) {
-    (void)cudaGetDevice(&previous_);
-    status_ = cudaSetDevice(index);
-  }
-  ~CurrentDevice() { (void)cudaSetDevice(previous_); }
-  CurrentDevice(const CurrentDevice&) = delete;
-  CurrentDevice& operator=(const CurrentDevice&) = delete;
-  cudaError_t status() const { return status_; }
-
- private:
-  int previous_ = 0;
-  cudaError_t status_;
-};
-
 std::string with_error(const std::string& what, cudaError_t status) {
   (void)cudaGetLastError();  // do not leave a stale error for later launch checks
   return what + ": " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) + ")";
 }
 
-}  // namespace
-
-std::string cuda_unavailable_reason(int index) {
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) return with_error("no usable CUDA driver or device", status);
-  if (count == 0) return "no CUDA device found";
-  if (index < 0 || index >= count) {
-    return "CUDA device index " + std::to_string(index) + " is out of range (this machine has " +
-           std::to_string(count) + " device(s): 0.." + std::to_string(count - 1) + ")";
-  }
-  CurrentDevice scope(index);
-  if (scope.status() != cudaSuccess) {
-    return with_error("cannot select CUDA device " + std::to_string(index), scope.status());
-  }
-  // Creates the context: fails for a device in prohibited compute mode or one
-  // that another process holds exclusively.
-  const cudaError_t init = cudaFree(nullptr);
-  if (init != cudaSuccess) {
-    return with_error("cannot create a context on CUDA device " + std::to_string(index), init);
-  }
-  const cudaError_t image = cuda::probe_kernel_image();
-  if (image != cudaSuccess) {
-    int major = 0, minor = 0;
-    (void)cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index);
-    (void)cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index);
-    const std::string cc = std::to_string(major) + std::to_string(minor);
-    return with_error("this binary has no GPU code for CUDA device " + std::to_string(index) +
-                          " (sm_" + cc +
-                          "; built for CMAKE_CUDA_ARCHITECTURES=" + EDPBENCH_CUDA_ARCHITECTURES +
-                          "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + cc + ")",
-                      image);
-  }
-  return {};
-}
-
-std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options) {
-  return std::make_unique<cuda::CudaBackend>(options);
-}
-
-std::map<std::string, std::string> cuda_device_info(int index) {
-  if (!cuda_unavailable_reason(index).empty()) return {};
+// What one probe of a device found: why it cannot be used (empty if it can)
+// and, if it can, the facts for context.json.
+struct Probe {
+  std::string reason;
   std::map<std::string, std::string> info;
-  CurrentDevice scope(index);
+};
+
+// The facts of the device that is current, with its context alive.
+std::map<std::string, std::string> collect_info(int index) {
+  std::map<std::string, std::string> info;
   cudaDeviceProp prop;
   if (cudaGetDeviceProperties(&prop, index) == cudaSuccess) {
     info["gpu_name"] = prop.name;
@@ -113,7 +65,7 @@ std::map<std::string, std::string> cuda_device_info(int index) {
   std::size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
     info["gpu_memory_total_mib"] = mib(total_bytes);
-    info["gpu_memory_free_mib"] = mib(free_bytes);
+    info["gpu_memory_free_mib"] = mib(free_bytes);  // at the probe, before any backend
   }
   int version = 0;
   if (cudaRuntimeGetVersion(&version) == cudaSuccess) {
@@ -142,6 +94,114 @@ std::map<std::string, std::string> cuda_device_info(int index) {
   info["cuda_architectures_built"] = EDPBENCH_CUDA_ARCHITECTURES;
   (void)cudaGetLastError();
   return info;
+}
+
+// Needs a context: creating one is the only test that the device can really
+// be used (compute mode, another process holding it exclusively), and the
+// kernel-image check needs one too.
+std::string probe_with_context(int index, std::map<std::string, std::string>& info) {
+  const cudaError_t select = cudaSetDevice(index);
+  if (select != cudaSuccess) {
+    return with_error("cannot select CUDA device " + std::to_string(index), select);
+  }
+  const cudaError_t init = cudaFree(nullptr);
+  if (init != cudaSuccess) {
+    return with_error("cannot create a context on CUDA device " + std::to_string(index), init);
+  }
+  const cudaError_t image = cuda::probe_kernel_image();
+  if (image != cudaSuccess) {
+    int major = 0, minor = 0;
+    (void)cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, index);
+    (void)cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, index);
+    const std::string cc = std::to_string(major) + std::to_string(minor);
+    return with_error("this binary has no GPU code for CUDA device " + std::to_string(index) +
+                          " (sm_" + cc +
+                          "; built for CMAKE_CUDA_ARCHITECTURES=" + EDPBENCH_CUDA_ARCHITECTURES +
+                          "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + cc + ")",
+                      image);
+  }
+  info = collect_info(index);
+  return {};
+}
+
+Probe run_probe(int index) {
+  Probe p;
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);  // creates no context
+  if (status != cudaSuccess) {
+    p.reason = with_error("no usable CUDA driver or device", status);
+    return p;
+  }
+  if (count == 0) {
+    p.reason = "no CUDA device found";
+    return p;
+  }
+  if (index < 0 || index >= count) {
+    p.reason = "CUDA device index " + std::to_string(index) +
+               " is out of range (this machine has " + std::to_string(count) + " device(s): 0.." +
+               std::to_string(count - 1) + ")";
+    return p;
+  }
+  const cuda::PrimaryContextState before = cuda::primary_context_state(index);
+  int previous = -1;
+  if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
+  p.reason = probe_with_context(index, p.info);
+  if (before.known && !before.active && cuda::device_users(index) == 0) {
+    // The probe made the context: take it down again (restores the thread's
+    // device where that creates nothing).
+    cuda::reset_primary_context(index);
+  } else if (previous >= 0 && previous != index) {
+    // As in reset_primary_context: since CUDA 12 selecting a device creates
+    // its context, so go back only to a device whose context exists.
+    const cuda::PrimaryContextState other = cuda::primary_context_state(previous);
+    if (!other.known || other.active) (void)cudaSetDevice(previous);
+  }
+  (void)cudaGetLastError();
+  return p;
+}
+
+// One probe per device per process.
+const Probe& cached_probe(int index) {
+  static std::mutex mutex;
+  static std::map<int, Probe> probes;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = probes.find(index);
+  if (it == probes.end()) it = probes.emplace(index, run_probe(index)).first;
+  return it->second;
+}
+
+}  // namespace
+
+std::string cuda_unavailable_reason(int index) { return cached_probe(index).reason; }
+
+std::unique_ptr<Backend> make_cuda_backend(const CudaOptions& options) {
+  return std::make_unique<cuda::CudaBackend>(options);
+}
+
+std::map<std::string, std::string> cuda_device_info(int index) {
+  const Probe& p = cached_probe(index);
+  return p.reason.empty() ? p.info : std::map<std::string, std::string>{};
+}
+
+void cuda_release_device(int index) {
+  if (index < 0 || cuda::device_users(index) > 0) return;
+  const cuda::PrimaryContextState state = cuda::primary_context_state(index);
+  if (state.known) {
+    if (state.active) cuda::reset_primary_context(index);
+    return;
+  }
+  // The driver could not be asked directly; the runtime still knows whether
+  // the device exists (a reset of a device without a context is harmless).
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && index < count) {
+    cuda::reset_primary_context(index);
+  }
+  (void)cudaGetLastError();
+}
+
+bool cuda_primary_context_active(int index) {
+  const cuda::PrimaryContextState state = cuda::primary_context_state(index);
+  return state.known && state.active;
 }
 
 }  // namespace edp

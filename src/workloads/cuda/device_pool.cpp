@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <utility>
 
 #include "workloads/cuda/cuda_check.h"
 
@@ -41,7 +42,8 @@ std::size_t DevicePool::round_up(std::size_t bytes) {
   return (bytes + kGranule - 1) / kGranule * kGranule;
 }
 
-DevicePool::DevicePool(int device) : device_(device) {}
+DevicePool::DevicePool(int device, std::shared_ptr<const void> device_use)
+    : device_(device), device_use_(std::move(device_use)) {}
 
 DevicePool::~DevicePool() {
   std::lock_guard<std::mutex> lock(mutex_);

@@ -35,7 +35,8 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
   };
 
   // Use through std::make_shared: allocate() needs shared_from_this().
-  explicit DevicePool(int device);
+  // `device_use` is kept until the pool is gone (the last tensor included).
+  explicit DevicePool(int device, std::shared_ptr<const void> device_use = nullptr);
   ~DevicePool();
   DevicePool(const DevicePool&) = delete;
   DevicePool& operator=(const DevicePool&) = delete;
@@ -60,6 +61,7 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
   void free_all_cached_locked() noexcept;
 
   int device_;
+  std::shared_ptr<const void> device_use_;  // released after the destructor's cudaFree calls
   mutable std::mutex mutex_;
   bool closed_ = false;
   std::unordered_map<std::size_t, std::vector<void*>> free_;
