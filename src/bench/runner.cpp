@@ -365,19 +365,21 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
     mlp->reset(init);
     r.note = cool_down(s);
     be.synchronize();
-    be.device_elapsed_s();  // restart the device timer
     const platform::Snapshot before = s.prober.snapshot();
     const std::string window = label + "#" + std::to_string(run);
     const auto t0 = Clock::now();
     s.meter.begin_window(window);
     int blocks = 0;
+    double gpu_s = 0;  // device time of the steps alone, summed over the blocks
     try {
       do {
+        be.start_device_timer();
         for (int i = 0; i < cfg.iterations; ++i) {
           throw_if_stop_requested();
           mlp->step();
           if (s.progress) s.progress->advance(blocks == 0 ? units_per_iteration : 0, label);
         }
+        gpu_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
         ++blocks;
         be.synchronize();
       } while (seconds_since(t0) < min_run_s);
@@ -387,12 +389,11 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
     }
     const double window_s = seconds_since(t0);
     const power::Measurement m = s.meter.end_window(window);
-    const double gpu_s = be.device_elapsed_s();
     const platform::Snapshot after = s.prober.snapshot();
 
     r.blocks = blocks;
     r.time_s = window_s / blocks;
-    if (gpu_s >= 0) r.gpu_time_s = gpu_s / blocks;
+    if (gpu_s > 0) r.gpu_time_s = gpu_s / blocks;
     r.final_loss = be.read_scalar(mlp->loss());
     r.start_temp_c = before.max_temp_c;
     r.end_temp_c = after.max_temp_c;
@@ -515,6 +516,9 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         rec.status = "failed";
         rec.note = e.what();
       }
+      // The backend is gone: its CUDA context must not live on through the
+      // CPU configurations and baselines that follow.
+      if (it.device->kind == "gpu") cuda_release_device(it.device->index);
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + it.workload + "/" + it.size->name + "/" + it.device->label +

@@ -85,11 +85,6 @@ class Backend {
     (void)path;
     (void)why;
   }
-  // Time of the work queued since the last call, measured on the device
-  // (CUDA events); a negative value means "not available". Superseded by
-  // start_device_timer() / stop_device_timer_s(), which bracket the steps alone.
-  virtual double device_elapsed_s() { return -1.0; }
-
   // Device timer of one run (DESIGN §3: "device timers bracket the steps
   // alone"). start_device_timer() marks the start on the device's queue; call
   // it right before the first step. stop_device_timer_s() marks the end right

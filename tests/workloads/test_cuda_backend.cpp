@@ -545,7 +545,7 @@ TEST_CASE("cuda shape mismatches throw invalid_argument", "[gpu][cuda]") {
   g->synchronize();
 }
 
-TEST_CASE("cuda device_elapsed_s times queued work and describe names the paths", "[gpu][cuda]") {
+TEST_CASE("cuda device timer times queued work and describe names the paths", "[gpu][cuda]") {
   REQUIRE_GPU_OR_SKIP();
   auto g = gpu();
   const auto facts = g->describe();
@@ -555,15 +555,17 @@ TEST_CASE("cuda device_elapsed_s times queued work and describe names the paths"
   CHECK(facts.count("cublas_version") == 1);
   CHECK(facts.at("gemm").find("TF32 off") != std::string::npos);
 
-  (void)g->device_elapsed_s();  // start a fresh interval
   Tensor a = g->empty(512, 512), c = g->empty(512, 512);
   g->fill(a, 0.01f);
+  g->start_device_timer();
   for (int i = 0; i < 20; ++i) g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
-  const double busy_s = g->device_elapsed_s();
+  const double busy_s = g->stop_device_timer_s();
   CHECK(busy_s > 0.0);
   CHECK(busy_s < 10.0);
-  const double idle_s = g->device_elapsed_s();  // nothing queued since
+  g->start_device_timer();  // nothing queued in between
+  const double idle_s = g->stop_device_timer_s();
   CHECK(idle_s >= 0.0);
+  CHECK(idle_s < busy_s);
 }
 
 namespace {
@@ -618,18 +620,14 @@ TEST_CASE("cuda device timer brackets the steps, not the host work around them",
   // Host time before start and after stop is not counted, and the device time
   // lies inside the host's own bracket around start ... stop.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // GPU idle, before start
-  (void)g->device_elapsed_s();                                  // restarts the old timer
   const auto w0 = Clock::now();
   const double t = timed_gemms(*g, a, c, steps);
   const auto w1 = Clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(150));  // "bookkeeping" after stop
-  const double old_style = g->device_elapsed_s();               // brackets the sleep too
-  INFO("timer " << t << " s, host bracket " << seconds_between(w0, w1) << " s, old timer "
-                << old_style << " s");
+  INFO("timer " << t << " s, host bracket " << seconds_between(w0, w1) << " s");
   CHECK(t > 0.5 * t_steps);
   CHECK(t < 1.5 * t_steps);
-  CHECK(t <= seconds_between(w0, w1) + 1e-3);
-  CHECK(old_style >= t + 0.14);  // the old interval includes the 150 ms sleep, the timer not
+  CHECK(t <= seconds_between(w0, w1) + 1e-3);  // neither sleep is counted
 
   // The timer can be used again; a stop after a stop has no start.
   CHECK(timed_gemms(*g, a, c, 1) > 0.0);

@@ -97,11 +97,6 @@ CudaBackend::CudaBackend(const CudaOptions& options)
 
   cudaEvent_t event = nullptr;
   CUDA_CHECK_THROW(cudaEventCreate(&event));
-  since_.reset(event);
-  CUDA_CHECK_THROW(cudaEventCreate(&event));
-  now_.reset(event);
-  CUDA_CHECK_THROW(cudaEventRecord(since_.get(), stream));
-  CUDA_CHECK_THROW(cudaEventCreate(&event));
   run_start_.reset(event);
   // Waiting on an event follows the event's own flag, not the context's: only
   // an event made with cudaEventBlockingSync lets the host thread sleep.
@@ -415,16 +410,6 @@ double CudaBackend::stop_device_timer_s() {
   CUDA_CHECK_THROW(cudaEventSynchronize(run_stop_.get()));
   float ms = 0.0f;
   CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, run_start_.get(), run_stop_.get()));
-  return static_cast<double>(ms) * 1e-3;
-}
-
-double CudaBackend::device_elapsed_s() {
-  activate();
-  CUDA_CHECK_THROW(cudaEventRecord(now_.get(), stream_.get()));
-  CUDA_CHECK_THROW(cudaEventSynchronize(now_.get()));
-  float ms = 0.0f;
-  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, since_.get(), now_.get()));
-  std::swap(since_, now_);  // this call's end starts the next interval
   return static_cast<double>(ms) * 1e-3;
 }
 

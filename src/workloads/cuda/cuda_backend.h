@@ -4,7 +4,7 @@
 //
 // One backend object owns one stream, one cuBLAS handle and (for relu=cudnn)
 // one cuDNN handle, all bound to its device; every operation is queued on that
-// stream. Only download(), read_scalar(), synchronize(), device_elapsed_s()
+// stream. Only download(), read_scalar(), synchronize(), stop_device_timer_s()
 // and stop_device_timer_s() wait for the device; how the host thread waits is
 // CudaOptions::sync, set on the device's primary context.
 #pragma once
@@ -59,7 +59,6 @@ class CudaBackend final : public Backend {
 
   float read_scalar(const Tensor& s) override;
   void synchronize() override;
-  double device_elapsed_s() override;
   void start_device_timer() override;
   double stop_device_timer_s() override;
 
@@ -92,8 +91,6 @@ class CudaBackend final : public Backend {
   std::shared_ptr<DevicePool> pool_;
   UniqueStream stream_;
   UniqueCublas cublas_;
-  UniqueEvent since_;  // device_elapsed_s(): start of the current interval
-  UniqueEvent now_;
   UniqueEvent run_start_;  // start_device_timer() / stop_device_timer_s()
   UniqueEvent run_stop_;   // blocking-sync event when sync is "block"
   bool timer_running_ = false;
