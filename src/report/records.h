@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace edp::report {
@@ -48,7 +50,10 @@ struct RunRecord {
   std::string note;
 };
 
+// One part of a plan item measured with the full protocol (DESIGN §3): the
+// MLP step, a stage workload or an operator. `workload` is the part's name.
 struct ConfigRecord {
+  std::string study = "mlp", key;  // the plan item it belongs to
   std::string workload, size, device;
   int64_t n = 0, d_in = 0, h = 0, d_out = 0;
   int threads = 0;
@@ -61,8 +66,23 @@ struct ConfigRecord {
   std::string power_source = "none";
   std::string energy_rails;  // "VDD_IN" or "package-0+gpu0"
   double baseline_w = NAN;   // idle power of the total rails the dynamic energy used
+  double flop_per_step = NAN, bytes_per_step = NAN;
+  std::string operating_point;  // "" when the sweep has none
+  std::string stop_reason;      // why the runs stopped (runs reached, CI reached, time limit)
   std::string note;
   std::vector<RunRecord> run_records;
+};
+
+// One plan item (DESIGN §9): its parts, each measured with the protocol, and
+// whatever the study adds (values with units in their names).
+struct ItemRecord {
+  std::string study, key, label;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::string device;
+  std::string status = "ok";  // ok | failed | skipped: the worst of the parts
+  std::string note;
+  std::vector<ConfigRecord> parts;
+  std::map<std::string, double> values;
 };
 
 }  // namespace edp::report

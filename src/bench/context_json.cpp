@@ -1,0 +1,110 @@
+// context.json (DESIGN §5): what ran, where, with which sensors and
+// baselines. Rewritten with the results after every item.
+#include <cmath>
+
+#include "bench/sweep.h"
+#include "common/json.h"
+#include "edpbench/config.h"
+#include "workloads/cuda_factory.h"
+
+namespace edp::bench {
+namespace {
+
+std::string baselines_json(const Sweep& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.baselines.size(); ++i) {
+    const Baseline& b = s.baselines[i];
+    JsonObject o;
+    o.set("state", b.state);
+    o.set("before", b.before);
+    o.set("start_unix_s", b.idle.start_unix_s);
+    o.set("settle_s", b.idle.settle_s);
+    o.set("duration_s", b.idle.duration_s);
+    o.set("update_interval_s", b.idle.update_interval_s);
+    o.set("total_w", b.total_w);
+    o.set("rails_w", b.idle.power_w);
+    out += (i ? "," : "") + o.str();
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+std::string context_json(const Sweep& s, bool complete) {
+  JsonObject ctx;
+  ctx.set("edpbench_version", EDPBENCH_VERSION);
+  ctx.set("complete", complete);
+  ctx.set("start_time", s.start_time);
+  ctx.set("end_time", utc_now());
+  ctx.set("config_file", s.cfg.source_path);
+  ctx.set("config_yaml", to_yaml(s.cfg));
+  ctx.set_raw("board", platform::to_json(s.prober.platform()));
+  JsonObject build;
+  build.set("compiler", EDPBENCH_CXX_COMPILER);
+  build.set("cuda", EDPBENCH_HAVE_CUDA != 0);
+  build.set("cudnn", EDPBENCH_HAVE_CUDNN != 0);
+  build.set("openblas", EDPBENCH_HAVE_OPENBLAS != 0);
+  build.set("cuda_architectures", EDPBENCH_CUDA_ARCHITECTURES);
+  ctx.set("build", build);
+  JsonObject pw;
+  pw.set("source", s.meter.source_name());
+  std::string rails;
+  for (const auto& r : s.meter.rail_names()) rails += (rails.empty() ? "" : ",") + r;
+  pw.set("rails", rails);
+  std::string total;
+  for (const auto& r : s.total_rails) total += (total.empty() ? "" : "+") + r;
+  pw.set("total_rails", total);
+  pw.set("total_rails_why", s.total_rails_why);
+  // How each rail's values relate to time (DESIGN §4.2), and the update
+  // interval the sampler measured on the total rails.
+  std::map<std::string, std::string> timing;
+  for (const auto& r : s.meter.rails()) {
+    std::string t = power::timing_name(r.info.timing);
+    if (r.info.timing == power::Timing::averaging)
+      t += r.info.averaging_s > 0 ? " over " + fmt("%.4g s", r.info.averaging_s) + " (stated)"
+                                  : " over the measured update interval";
+    timing[r.info.rail] = t;
+  }
+  pw.set("rail_timing", timing);
+  pw.set("update_interval_s", s.meter.observed_update_interval_s());
+  pw.set("rate_hz", s.cfg.power.rate_hz);
+  pw.set("baseline_s", s.cfg.power.baseline_s);
+  // The first host baseline (the one the report shows), then every one.
+  const auto host = s.current_baseline.find("host");
+  if (host != s.current_baseline.end()) {
+    pw.set("baseline_w", s.baselines[host->second].idle.power_w);
+    pw.set("baseline_total_w", s.baselines[host->second].total_w);
+  } else if (!s.baselines.empty()) {
+    pw.set("baseline_w", s.baselines.front().idle.power_w);
+    pw.set("baseline_total_w", s.baselines.front().total_w);
+  }
+  pw.set_raw("baselines", baselines_json(s));
+  std::string log;
+  for (const auto& l : s.meter.discovery_log()) log += l + "\n";
+  pw.set("discovery", log);
+  const auto oh = s.meter.sampler_overhead();
+  JsonObject sampler;
+  sampler.set("cpu_s", oh.cpu_s);
+  sampler.set("wall_s", oh.wall_s);
+  sampler.set("cpu_percent", oh.wall_s > 0 ? 100.0 * oh.cpu_s / oh.wall_s : NAN);
+  sampler.set("ticks", static_cast<double>(oh.ticks));
+  sampler.set("missed_deadlines", static_cast<double>(oh.missed_deadlines));
+  sampler.set("read_failures", static_cast<double>(oh.read_failures));
+  pw.set("sampler", sampler);
+  ctx.set("power", pw);
+  JsonObject be;
+  for (const auto& [device, facts] : s.backends) be.set(device, facts);
+  ctx.set("backends", be);
+  JsonObject gpus;
+  for (const auto& d : s.cfg.devices) {
+    if (d.kind != "gpu") continue;
+    auto info = cuda_device_info(d.index);
+    const std::string why = cuda_unavailable_reason(d.index);
+    if (!why.empty()) info["unavailable"] = why;
+    gpus.set(d.label, info);
+  }
+  ctx.set("gpu", gpus);
+  return ctx.str() + "\n";
+}
+
+}  // namespace edp::bench

@@ -1,0 +1,255 @@
+// The measurement protocol (see protocol.h).
+#include "bench/protocol.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "bench/backend_setup.h"
+#include "bench/run_evidence.h"
+#include "bench/signals.h"
+#include "report/stats.h"
+
+namespace edp::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+void append(std::string& note, const std::string& text) {
+  if (text.empty() || note.find(text) != std::string::npos) return;
+  note += (note.empty() ? "" : "; ") + text;
+}
+
+int severity(const std::string& status) {
+  return status == "failed" ? 2 : status == "skipped" ? 1 : 0;
+}
+
+// The state a baseline must be taken in (DESIGN §3): a GPU item's with its
+// CUDA context alive, a host item's without one.
+std::string baseline_state(const DeviceSpec& dev) {
+  return dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host";
+}
+
+// 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
+// steps until the window is long enough, synchronise, close, judge.
+report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run,
+                            double min_run_s, const std::vector<int>& cpus,
+                            const Baseline* baseline, report::ConfigRecord& rec) {
+  const ProtocolSettings& set = item.settings;
+  Backend& be = wl.backend();
+  report::RunRecord r;
+  r.run = run;
+  wl.reset();
+  r.note = cool_down(s);
+  be.synchronize();
+  const platform::Snapshot before = s.prober.snapshot();
+  const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
+  const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
+  const double progress_units = wl.flop_per_step();
+  const auto t0 = Clock::now();
+  s.meter.begin_window(window);
+  int blocks = 0;
+  double device_s = 0;  // device time of the steps alone, summed over the blocks
+  try {
+    do {
+      be.start_device_timer();
+      for (int i = 0; i < set.steps; ++i) {
+        throw_if_stop_requested();
+        wl.step();
+        if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
+      }
+      device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
+      ++blocks;
+      be.synchronize();
+    } while (seconds_since(t0) < min_run_s);
+  } catch (...) {
+    s.meter.end_window(window);  // the sampler must not keep integrating it
+    throw;
+  }
+  const double window_s = seconds_since(t0);
+  const power::Measurement m = s.meter.end_window(window);
+  const platform::Snapshot after = s.prober.snapshot();
+
+  r.blocks = blocks;
+  r.time_s = window_s / blocks;
+  if (device_s > 0) r.gpu_time_s = device_s / blocks;
+  r.final_loss = wl.result();
+  r.start_temp_c = before.max_temp_c;
+  r.end_temp_c = after.max_temp_c;
+  const platform::Platform& p = s.prober.platform();
+  r.start_cpu_mhz = cpu_mhz(p, before, cpus);
+  r.end_cpu_mhz = cpu_mhz(p, after, cpus);
+  r.start_gpu_mhz = gpu_mhz(before);
+  r.end_gpu_mhz = gpu_mhz(after);
+  std::string why;
+  // Judged on the snapshot taken right after the last synchronise, while the
+  // clocks are still at load: before the run, idle governors (schedutil,
+  // nvhost_podgov) have legitimately lowered them.
+  r.throttled = platform::throttled(p, after, cpus, item.device->kind == "gpu", 0.95, &why);
+  if (r.throttled) append(r.note, "throttled: " + why);
+  if (s.meter.measures_energy()) {
+    const WindowContext wc{s.total_rails, blocks, window_s,
+                           baseline ? baseline->total_w : static_cast<double>(NAN)};
+    const std::string failure = judge_window(m, wc, r);
+    if (!failure.empty()) {
+      rec.status = "failed";
+      const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
+      if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
+      append(r.note, err);
+    }
+  }
+  if (s.progress) {
+    std::string msg = "edpbench: " + label + " run " + std::to_string(run) + ": " +
+                      fmt("%.4g s", r.time_s);
+    if (!std::isnan(r.energy_j)) msg += ", " + fmt("%.4g J", r.energy_j);
+    if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
+    if (r.low_confidence) msg += " (low confidence)";
+    s.progress->line(msg);
+  }
+  return r;
+}
+
+// Whether the runs may stop (nvbench's criterion on whole runs): the
+// minimum count, then the relative CI of the time, a run cap, a time limit.
+bool runs_done(const ProtocolSettings& set, const report::ConfigRecord& rec, double elapsed_s,
+               std::string* why) {
+  const int n = static_cast<int>(rec.run_records.size());
+  if (n < set.runs) return false;
+  if (set.max_rel_ci <= 0) {
+    *why = std::to_string(n) + " runs";
+    return true;
+  }
+  std::vector<double> t;
+  for (const auto& r : rec.run_records) t.push_back(r.time_s);
+  const report::Summary sum = report::summarize(t);
+  const double rel = sum.mean > 0 ? sum.ci95 / sum.mean : NAN;
+  if (n >= 2 && rel < set.max_rel_ci) {
+    *why = "relative CI " + fmt("%.2g", rel) + " < " + fmt("%.2g", set.max_rel_ci) + " after " +
+           std::to_string(n) + " runs";
+    return true;
+  }
+  if (set.max_runs > 0 && n >= set.max_runs) {
+    *why = "run cap " + std::to_string(n) + " reached with relative CI " + fmt("%.2g", rel);
+    return true;
+  }
+  if (set.time_limit_s > 0 && elapsed_s >= set.time_limit_s) {
+    *why = "time limit " + fmt("%.3g s", set.time_limit_s) + " reached after " +
+           std::to_string(n) + " runs, relative CI " + fmt("%.2g", rel);
+    return true;
+  }
+  return false;
+}
+
+// One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
+void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
+                  const std::vector<int>& cpus, const Baseline* baseline,
+                  report::ConfigRecord& rec) {
+  const ProtocolSettings& set = item.settings;
+  const auto t_setup = Clock::now();
+  std::unique_ptr<Workload> wl = part.make(be);
+  be.synchronize();
+  rec.setup_s = seconds_since(t_setup);
+  rec.flop_per_step = wl->flop_per_step();
+  rec.bytes_per_step = wl->bytes_per_step();
+  if (set.gemm_auto) s.gemm_chooser.choose(be, *wl, item.size, item.device->label);
+
+  // Warm-up, starting with the step whose result is the initial one.
+  wl->step();
+  rec.initial_loss = wl->result();
+  for (int i = 1; i < set.warmup_steps; ++i) {
+    throw_if_stop_requested();
+    wl->step();
+    if (s.progress) s.progress->advance(0, item.label + " warm-up");
+  }
+  be.synchronize();
+
+  const double min_run_s = min_window_s(s, set);
+  const auto t_runs = Clock::now();
+  std::string why;
+  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run)
+    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, cpus, baseline, rec));
+  rec.stop_reason = why;
+  rec.runs = static_cast<int>(rec.run_records.size());
+
+  const double final_result = rec.run_records.back().final_loss;
+  if (!std::isnan(rec.initial_loss)) {
+    rec.diverged = !std::isfinite(final_result) || !std::isfinite(rec.initial_loss) ||
+                   final_result > rec.initial_loss;
+    if (rec.diverged)
+      append(rec.note, "diverged: loss went from " + fmt("%.6g", rec.initial_loss) + " to " +
+                           fmt("%.6g", final_result));
+  }
+  int low = 0;
+  for (const auto& r : rec.run_records) low += r.low_confidence;
+  if (low)
+    append(rec.note, std::to_string(low) +
+                         " run(s) low_confidence (see runs.csv: shorter than 10 sensor updates, "
+                         "frozen, anomalies or an unknown update interval; raise power.min_run_s "
+                         "or use auto)");
+}
+
+}  // namespace
+
+report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
+  report::ItemRecord rec;
+  rec.study = item.study;
+  rec.key = item.key;
+  rec.label = item.label;
+  rec.params = item.params;
+  rec.device = item.device->label;
+  std::string rails;
+  for (const auto& r : s.total_rails) rails += (rails.empty() ? "" : "+") + r;
+  for (const Part& part : item.parts) {
+    report::ConfigRecord c;
+    c.study = item.study;
+    c.key = item.key;
+    c.workload = part.name;
+    c.size = item.size.name;
+    c.device = item.device->label;
+    c.n = item.size.n;
+    c.d_in = item.size.d_in;
+    c.h = item.size.h;
+    c.d_out = item.size.d_out;
+    c.iterations = item.settings.steps;
+    c.runs = item.settings.runs;
+    c.gflop_per_iteration = item.size.gemm_flop_per_iteration() / 1e9;
+    c.power_source = s.meter.source_name();
+    c.energy_rails = rails;
+    rec.parts.push_back(std::move(c));
+  }
+  return rec;
+}
+
+report::ItemRecord measure_item(Sweep& s, const PlanItem& item) {
+  report::ItemRecord rec = blank_record(s, item);
+  // check(): a device this build or machine lacks is skipped with the reason.
+  BackendSetup setup = make_backend_for(*item.device, s.cfg, s.prober.platform());
+  if (!setup.backend) {
+    rec.status = "skipped";
+    rec.note = setup.skip_reason;
+    for (auto& p : rec.parts) {
+      p.status = "skipped";
+      p.note = setup.skip_reason;
+    }
+    return rec;
+  }
+  Backend& be = *setup.backend;
+  const Baseline* baseline = baseline_for(s, baseline_state(*item.device), item.label);
+  ++s.since_baseline[baseline ? baseline->state : ""];
+  for (size_t i = 0; i < item.parts.size(); ++i) {
+    report::ConfigRecord& part = rec.parts[i];
+    part.threads = setup.threads;
+    if (baseline) part.baseline_w = baseline->total_w;
+    measure_part(s, item, item.parts[i], be, setup.cpus, baseline, part);
+    if (severity(part.status) > severity(rec.status)) rec.status = part.status;
+    append(rec.note, part.note);
+  }
+  s.backends[item.device->label] = be.describe();
+  return rec;
+}
+
+}  // namespace edp::bench

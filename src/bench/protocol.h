@@ -1,0 +1,23 @@
+// The measurement protocol of DESIGN §3, for any plan item: check, set up,
+// warm up, run trials in energy windows, summarise. There is no `if (study
+// == ...)` here: what varies comes from the item's ProtocolSettings and its
+// workloads.
+#pragma once
+
+#include "bench/plan.h"
+#include "bench/sweep.h"
+#include "report/records.h"
+
+namespace edp::bench {
+
+// Measures every part of `item` on one backend. A device this build or
+// machine lacks gives `skipped` with the reason; an energy window that
+// cannot be trusted makes its part `failed` (times kept). Throws
+// Interrupted on SIGINT/SIGTERM, and what the backend throws (out of memory)
+// for the runner to record as `failed`.
+report::ItemRecord measure_item(Sweep& s, const PlanItem& item);
+
+// A record of `item` with nothing measured (for failures the runner catches).
+report::ItemRecord blank_record(const Sweep& s, const PlanItem& item);
+
+}  // namespace edp::bench
