@@ -72,6 +72,7 @@ struct Sweep {
   std::unique_ptr<Progress> progress;
   std::string start_time = utc_now();
   int measured_ok = 0;
+  GemmChooser gemm_chooser{};  // `gemm: auto`, one decision per shape, threads and CPUs
 };
 
 double idle_total(const Sweep& s) {
@@ -240,7 +241,7 @@ report::ConfigRecord run_configuration(Sweep& s, const std::string& workload, co
   auto mlp = make_mlp_workload(workload, be, init, static_cast<float>(cfg.learning_rate));
   be.synchronize();
   rec.setup_s = seconds_since(t_setup);
-  if (dev.kind == "cpu" && dev.gemm == "auto") choose_gemm_path(be, *mlp, init);
+  if (dev.kind == "cpu" && dev.gemm == "auto") s.gemm_chooser.choose(be, *mlp, init);
   s.backends[dev.label] = be.describe();
 
   // 2. Warm-up, starting with the step whose loss is the initial loss.
