@@ -1,15 +1,81 @@
 // `gemm: auto` on the cpu backend (DESIGN §2.1): which GEMM path (Eigen or
-// OpenBLAS) a configuration's training steps run on, chosen by measurement.
+// OpenBLAS) a configuration's training steps run on, chosen by measurement
+// that is stable from one sweep to the next.
+//
+// Protocol (GemmChooser::choose): one untimed step on each path (warm caches
+// and any thread pool), then kRounds rounds that time one whole training step
+// per path, the order alternating between rounds (A B, B A, ...) so drift hits
+// both alike. The rule (decide_gemm_path) compares the medians: a path wins
+// only by more than the noise; within the noise the fixed rule picks the
+// first path the backend lists (Eigen), and says so. The decision, with every
+// sample, goes into the backend's describe() (context.json: gemm_choice) and
+// is cached per (shape, threads, cpus) for the rest of the sweep, so every
+// workload of a size runs on the same path.
 #pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "workloads/backend.h"
 #include "workloads/mlp.h"
 
 namespace edp::bench {
 
-// Times whole training steps with each GEMM path the backend offers and
-// leaves the backend on the chosen one (recorded in its describe()), with the
-// workload reset to `init`. Does nothing when the backend has one path.
+// Samples of one path: milliseconds per training step, or the error that
+// made the path unusable.
+struct PathTimings {
+  std::string path;
+  std::vector<double> ms;
+  std::string error;  // non-empty: the path failed
+};
+
+enum class GemmRule { Measured, TieFixedRule, OnlyWorkingPath, NoWorkingPath };
+
+struct GemmDecision {
+  std::string path;
+  GemmRule rule = GemmRule::TieFixedRule;
+  std::string why;  // for describe(): the rule, then the samples
+};
+
+// A path wins when its median is lower than every other working path's by
+// more than max(kMinGain * its median, MAD of the two sample sets added).
+constexpr double kMinGain = 0.05;
+
+// The rule, a pure function of the samples. `paths` is in the backend's
+// order; the fixed rule (a tie, or no working path) takes the first.
+GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths);
+
+std::string to_string(GemmRule r);
+
+class GemmChooser {
+ public:
+  static constexpr int kRounds = 7;  // timed steps per path
+
+  // Times one training step (mlp.step() and a synchronize) in milliseconds.
+  using StepTimer = std::function<double(Backend&, MlpWorkload&)>;
+
+  GemmChooser();  // wall-clock timer
+  explicit GemmChooser(StepTimer timer) : timer_(std::move(timer)) {}
+
+  // Leaves `be` on the path for this (shape, threads, cpus), measuring it on
+  // the first call of the sweep and reusing the decision after; the workload
+  // is back at `init`. Does nothing when the backend has one path.
+  void choose(Backend& be, MlpWorkload& mlp, const MlpData& init);
+
+  // How many decisions were measured (not reused) so far.
+  int measured() const { return measured_; }
+
+ private:
+  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string>;
+  StepTimer timer_;
+  std::map<Key, GemmDecision> cache_;
+  int measured_ = 0;
+};
+
+// One-off choice with a fresh chooser (no cache across calls).
 void choose_gemm_path(Backend& be, MlpWorkload& mlp, const MlpData& init);
 
 }  // namespace edp::bench

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "edpbench/config.h"
+#include "workloads/cpu_gemm.h"
 #include "workloads/host_backend.h"
 
 #if defined(_OPENMP)
@@ -66,6 +67,11 @@ class CpuBackend final : public HostBackend {
                              : (cpus_.empty() ? online_cpus() : static_cast<int>(cpus_.size()));
     ::pthread_getaffinity_np(::pthread_self(), sizeof(saved_mask_), &saved_mask_);
     pin_team();
+#if EDPBENCH_HAVE_OPENBLAS
+    // The backend splits each GEMM over its own team (workloads/cpu_gemm.h):
+    // OpenBLAS runs on the thread that calls it, its pool stays asleep.
+    openblas_set_num_threads(1);
+#endif
     if (o.gemm == "eigen" || o.gemm == "openblas") {
       if (o.gemm == "openblas" && !cpu_has_openblas())
         throw std::runtime_error(
@@ -120,10 +126,14 @@ class CpuBackend final : public HostBackend {
   void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
             Tensor& c) override {
     check_gemm_shapes(ta, tb, a, b, c);
-    if (use_openblas_)
-      gemm_openblas(ta, tb, alpha, a, b, beta, c);
-    else
-      gemm_eigen(ta, tb, alpha, a, b, beta, c);
+    const int64_t m = c.rows(), n = c.cols(), k = ta == Trans::N ? a.cols() : a.rows();
+    GemmArgs g{ta, tb, m, n, k, alpha, a.data(), a.cols(), b.data(), b.cols(), beta, c.data(), n};
+    const cpu::GemmSplit split = cpu::plan_gemm_split(m, n, k, threads_);
+    if (split.parts < 2) {
+      kernel(g);
+      return;
+    }
+    gemm_split(g, split);
   }
 
   void axpy(float alpha, const Tensor& x, Tensor& y) override {
@@ -283,43 +293,132 @@ class CpuBackend final : public HostBackend {
     }
   }
 
-  void gemm_eigen(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
-                  Tensor& c) {
-    Eigen::setNbThreads(threads_);
-    ConstMatMap A(a.data(), a.rows(), a.cols());
-    ConstMatMap B(b.data(), b.rows(), b.cols());
-    MatMap C(c.data(), c.rows(), c.cols());
-    if (beta == 0.0f) {
-      C.setZero();  // C may hold NaN, which 0 * C would keep
-    } else if (beta != 1.0f) {
-      C *= beta;
+  // One row-major GEMM on strided operands (the cblas convention): op(A) is
+  // m x k, op(B) k x n, C m x n with leading dimensions lda, ldb, ldc.
+  struct GemmArgs {
+    Trans ta, tb;
+    int64_t m, n, k;
+    float alpha;
+    const float* a;
+    int64_t lda;
+    const float* b;
+    int64_t ldb;
+    float beta;
+    float* c;
+    int64_t ldc;
+  };
+
+  // The part of g that `r` selects along `dim`, with `beta`.
+  static GemmArgs part_of(const GemmArgs& g, cpu::SplitDim dim, cpu::Range r) {
+    GemmArgs p = g;
+    const int64_t len = r.end - r.begin;
+    if (dim == cpu::SplitDim::M) {  // rows of op(A) and of C
+      p.m = len;
+      p.a += g.ta == Trans::N ? r.begin * g.lda : r.begin;
+      p.c += r.begin * g.ldc;
+    } else if (dim == cpu::SplitDim::N) {  // columns of op(B) and of C
+      p.n = len;
+      p.b += g.tb == Trans::N ? r.begin : r.begin * g.ldb;
+      p.c += r.begin;
+    } else if (dim == cpu::SplitDim::K) {  // columns of op(A), rows of op(B)
+      p.k = len;
+      p.a += g.ta == Trans::N ? r.begin : r.begin * g.lda;
+      p.b += g.tb == Trans::N ? r.begin * g.ldb : r.begin;
     }
-    // Each branch is one GEMM call that accumulates into C (no temporary).
-    if (ta == Trans::N && tb == Trans::N)
-      C.noalias() += alpha * A * B;
-    else if (ta == Trans::T && tb == Trans::N)
-      C.noalias() += alpha * A.transpose() * B;
-    else if (ta == Trans::N && tb == Trans::T)
-      C.noalias() += alpha * A * B.transpose();
-    else
-      C.noalias() += alpha * A.transpose() * B.transpose();
+    return p;
   }
 
-  void gemm_openblas([[maybe_unused]] Trans ta, [[maybe_unused]] Trans tb,
-                     [[maybe_unused]] float alpha, [[maybe_unused]] const Tensor& a,
-                     [[maybe_unused]] const Tensor& b, [[maybe_unused]] float beta,
-                     [[maybe_unused]] Tensor& c) {
+  // Runs the parts on the team. Parts of a K split other than the first go
+  // to scratch partials that are then added into C in a fixed order, so the
+  // result depends on the thread count only.
+  void gemm_split(const GemmArgs& g, cpu::GemmSplit split) {
+    const int parts = split.parts;
+    const bool by_k = split.dim == cpu::SplitDim::K;
+    const int64_t mn = g.m * g.n;
+    if (by_k) {
+      const size_t need = static_cast<size_t>(mn * (parts - 1));
+      if (scratch_.size() < need) scratch_.resize(need);
+    }
+    float* scratch = scratch_.data();
+    // Aligned to 16 floats along N and K (whole SIMD vectors and cache
+    // lines), 8 along M (a multiple of every micro-kernel's row count).
+    const int64_t total = split.dim == cpu::SplitDim::M ? g.m : by_k ? g.k : g.n;
+    const int64_t align = split.dim == cpu::SplitDim::M ? 8 : 16;
+#pragma omp parallel num_threads(parts)
+    {
+#if defined(_OPENMP)
+      const int tid = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+      const int tid = 0, team = 1;
+#endif
+      for (int p = tid; p < parts; p += team) {  // a smaller team runs several parts each
+        GemmArgs part = part_of(g, split.dim, cpu::part_range(total, parts, p, align));
+        if (by_k && p > 0) {
+          part.beta = 0.0f;
+          part.c = scratch + static_cast<int64_t>(p - 1) * mn;
+          part.ldc = g.n;
+        }
+        kernel(part);
+      }
+      if (by_k) {
+#pragma omp barrier
+        const cpu::Range rows = cpu::part_range(g.m, team, tid, 1);
+        for (int64_t i = rows.begin; i < rows.end; ++i) {
+          Eigen::Map<Eigen::ArrayXf> ci(g.c + i * g.ldc, g.n);
+          for (int p = 1; p < parts; ++p)
+            ci += Eigen::Map<const Eigen::ArrayXf>(scratch + (p - 1) * mn + i * g.n, g.n);
+        }
+      }
+    }
+  }
+
+  // A single-threaded GEMM on the calling thread, by the chosen path.
+  void kernel(const GemmArgs& g) {
+    if (g.m == 0 || g.n == 0) return;
+    if (use_openblas_)
+      kernel_openblas(g);
+    else
+      kernel_eigen(g);
+  }
+
+  static void kernel_eigen(const GemmArgs& g) {
+    using Stride = Eigen::OuterStride<>;
+    using ConstStrided = Eigen::Map<const RowMatrix, Eigen::Unaligned, Stride>;
+    using Strided = Eigen::Map<RowMatrix, Eigen::Unaligned, Stride>;
+    Eigen::setNbThreads(1);  // the backend does its own splitting
+    ConstStrided A(g.a, g.ta == Trans::N ? g.m : g.k, g.ta == Trans::N ? g.k : g.m, Stride(g.lda));
+    ConstStrided B(g.b, g.tb == Trans::N ? g.k : g.n, g.tb == Trans::N ? g.n : g.k, Stride(g.ldb));
+    Strided C(g.c, g.m, g.n, Stride(g.ldc));
+    if (g.beta == 0.0f) {
+      C.setZero();  // C may hold NaN, which 0 * C would keep
+    } else if (g.beta != 1.0f) {
+      C *= g.beta;
+    }
+    if (g.k == 0) return;
+    // Each branch is one GEMM call that accumulates into C (no temporary).
+    if (g.ta == Trans::N && g.tb == Trans::N)
+      C.noalias() += g.alpha * A * B;
+    else if (g.ta == Trans::T && g.tb == Trans::N)
+      C.noalias() += g.alpha * A.transpose() * B;
+    else if (g.ta == Trans::N && g.tb == Trans::T)
+      C.noalias() += g.alpha * A * B.transpose();
+    else
+      C.noalias() += g.alpha * A.transpose() * B.transpose();
+  }
+
+  static void kernel_openblas([[maybe_unused]] const GemmArgs& g) {
 #if EDPBENCH_HAVE_OPENBLAS
-    openblas_set_num_threads(threads_);
-    const int m = static_cast<int>(c.rows()), n = static_cast<int>(c.cols());
-    const int k = static_cast<int>(ta == Trans::N ? a.cols() : a.rows());
-    cblas_sgemm(CblasRowMajor, ta == Trans::N ? CblasNoTrans : CblasTrans,
-                tb == Trans::N ? CblasNoTrans : CblasTrans, m, n, k, alpha, a.data(),
-                static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
-                n);
+    // OpenBLAS runs on the calling thread (openblas_set_num_threads(1) in the
+    // constructor); concurrent calls from the team are safe in its threaded
+    // builds, which lock their buffer allocation.
+    cblas_sgemm(CblasRowMajor, g.ta == Trans::N ? CblasNoTrans : CblasTrans,
+                g.tb == Trans::N ? CblasNoTrans : CblasTrans, static_cast<int>(g.m),
+                static_cast<int>(g.n), static_cast<int>(g.k), g.alpha, g.a, static_cast<int>(g.lda),
+                g.b, static_cast<int>(g.ldb), g.beta, g.c, static_cast<int>(g.ldc));
 #endif
   }
 
+  std::vector<float> scratch_;  // partials of K-split GEMMs
   std::vector<int> cpus_;
   int threads_ = 1;
   bool use_openblas_ = false;

@@ -1,0 +1,51 @@
+#include "workloads/cpu_gemm.h"
+
+#include <algorithm>
+
+namespace edp::cpu {
+
+namespace {
+
+// A part narrower than this along M or N leaves the micro-kernel (16 x 4 to
+// 48 x 8 floats with AVX-512) short of work.
+constexpr int64_t kMinPartMN = 32;
+
+}  // namespace
+
+GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads) {
+  if (threads < 2 || m <= 0 || n <= 0 || k <= 0) return {};
+  if (2.0 * double(m) * double(n) * double(k) < kMinParallelFlops) return {};
+  // Long inner dimension, small C: the extra partials (m n floats per thread)
+  // are cheap next to the k-deep products, and the threads read disjoint
+  // halves of both operands.
+  if (k >= 4 * std::max(m, n) && k / threads >= kMinPartMN) return {SplitDim::K, threads};
+  // Otherwise share C along its longer side.
+  const int64_t along = std::max(m, n);
+  const int parts = static_cast<int>(std::min<int64_t>(threads, along / kMinPartMN));
+  if (parts < 2) return {};
+  return {m >= n ? SplitDim::M : SplitDim::N, parts};
+}
+
+Range part_range(int64_t total, int parts, int p, int64_t align) {
+  if (parts <= 1) return {0, total};
+  int64_t per = (total + parts - 1) / parts;
+  per = (per + align - 1) / align * align;
+  const int64_t b = std::min(total, per * p);
+  const int64_t e = p + 1 == parts ? total : std::min(total, b + per);
+  return {b, e};
+}
+
+std::string to_string(SplitDim d) {
+  switch (d) {
+    case SplitDim::M:
+      return "m";
+    case SplitDim::N:
+      return "n";
+    case SplitDim::K:
+      return "k";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace edp::cpu

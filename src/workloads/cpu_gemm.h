@@ -1,0 +1,44 @@
+// How the cpu backend spreads one GEMM over its threads (DESIGN §2.1).
+//
+// C (m x n) = alpha op(A) (m x k) op(B) (k x n) + beta C is cut into one
+// part per thread along one dimension, and each part runs on one thread with
+// a single-threaded kernel (Eigen or OpenBLAS), so no library thread pool
+// ever competes with the backend's OpenMP team:
+//  - M or N: each thread owns a block of rows or columns of C;
+//  - K: each thread multiplies a slice of the long inner dimension into its
+//    own m x n partial and the partials are added in a fixed order. This is
+//    what scales for the MLP's x w1 (64 x 15000 times 15000 x 100 at the
+//    small size): C is too small to share, K is long, and each thread reads
+//    only its half of x and of w1.
+// The plan is a pure function of the shape and the thread count, so results
+// depend on the thread count and never on timing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace edp::cpu {
+
+enum class SplitDim { None, M, N, K };
+
+struct GemmSplit {
+  SplitDim dim = SplitDim::None;
+  int parts = 1;
+};
+
+// Below this many flops (2 m n k) a GEMM runs on the calling thread: waking
+// the team costs more than the work.
+constexpr double kMinParallelFlops = 4e6;
+
+GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads);
+
+// [begin, end) of part p of [0, total) cut into `parts` pieces whose starts
+// are multiples of `align` (the last piece takes the rest).
+struct Range {
+  int64_t begin = 0, end = 0;
+};
+Range part_range(int64_t total, int parts, int p, int64_t align);
+
+std::string to_string(SplitDim d);
+
+}  // namespace edp::cpu

@@ -1,0 +1,235 @@
+// `gemm: auto`: the rule on crafted timings, and the chooser (protocol and
+// per-sweep cache) with a deterministic fake timer on a fake two-path backend.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "bench/gemm_choice.h"
+#include "workloads/reference_backend.h"
+
+using namespace edp;
+using namespace edp::bench;
+
+namespace {
+
+PathTimings timings(const std::string& path, std::vector<double> ms) {
+  PathTimings t;
+  t.path = path;
+  t.ms = std::move(ms);
+  return t;
+}
+
+PathTimings failed(const std::string& path, const std::string& error) {
+  PathTimings t;
+  t.path = path;
+  t.error = error;
+  return t;
+}
+
+// The reference backend with two interchangeable GEMM "paths" and the
+// describe() facts the chooser keys on.
+class TwoPathBackend final : public Backend {
+ public:
+  explicit TwoPathBackend(int threads) : threads_(threads) {}
+  std::string name() const override { return "cpu"; }
+  std::map<std::string, std::string> describe() const override {
+    return {{"threads", std::to_string(threads_)},
+            {"cpus", "0,1"},
+            {"gemm_path", path_},
+            {"gemm_choice", path_ + " (" + why_ + ")"}};
+  }
+  std::vector<std::string> gemm_paths() const override { return {"eigen", "openblas"}; }
+  void set_gemm_path(const std::string& path, const std::string& why) override {
+    path_ = path;
+    why_ = why;
+  }
+  const std::string& path() const { return path_; }
+  const std::string& why() const { return why_; }
+
+  Tensor empty(int64_t r, int64_t c) override { return ref_->empty(r, c); }
+  void upload(const float* h, Tensor& t) override { ref_->upload(h, t); }
+  void download(const Tensor& t, float* h) override { ref_->download(t, h); }
+  void fill(Tensor& t, float v) override { ref_->fill(t, v); }
+  void copy(const Tensor& s, Tensor& d) override { ref_->copy(s, d); }
+  void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
+            Tensor& c) override {
+    ref_->gemm(ta, tb, alpha, a, b, beta, c);
+  }
+  void axpy(float alpha, const Tensor& x, Tensor& y) override { ref_->axpy(alpha, x, y); }
+  void relu(const Tensor& x, Tensor& y) override { ref_->relu(x, y); }
+  void relu_backward(const Tensor& gy, const Tensor& x, Tensor& gx) override {
+    ref_->relu_backward(gy, x, gx);
+  }
+  void sub(const Tensor& a, const Tensor& b, Tensor& o) override { ref_->sub(a, b, o); }
+  void mul(const Tensor& a, const Tensor& b, Tensor& o) override { ref_->mul(a, b, o); }
+  void scale(const Tensor& x, float a, Tensor& o) override { ref_->scale(x, a, o); }
+  void square(const Tensor& x, Tensor& o) override { ref_->square(x, o); }
+  void broadcast(const Tensor& s, Tensor& o) override { ref_->broadcast(s, o); }
+  void sum(const Tensor& x, Tensor& o) override { ref_->sum(x, o); }
+  void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& d, Tensor& o) override {
+    ref_->sub_square_sum(a, b, d, o);
+  }
+  float read_scalar(const Tensor& s) override { return ref_->read_scalar(s); }
+  void synchronize() override {}
+
+ private:
+  std::unique_ptr<Backend> ref_ = make_reference_backend();
+  int threads_;
+  std::string path_ = "eigen", why_ = "not yet measured";
+};
+
+// A fake step timer: runs the step (so the workload really moves) and
+// returns a fixed time per path, with a deterministic wobble; the paths it
+// saw, in order, go to `seen`.
+struct FakeTimer {
+  std::map<std::string, double> ms;
+  std::vector<std::string>* seen;
+  std::string fails;  // this path throws
+  double operator()(Backend& be, MlpWorkload& mlp) const {
+    const std::string path = static_cast<TwoPathBackend&>(be).path();
+    seen->push_back(path);
+    if (path == fails) throw std::runtime_error(path + " broke");
+    mlp.step();
+    return ms.at(path) * (1.0 + 0.01 * double(seen->size() % 3));
+  }
+};
+
+const MlpShape kShape{4, 16, 6, 3};
+
+}  // namespace
+
+TEST_CASE("gemm auto rule: a clear win takes the faster median", "[bench][gemm]") {
+  const auto d = decide_gemm_path({timings("eigen", {3.0, 3.1, 2.9, 3.0, 3.2, 3.0, 2.95}),
+                                   timings("openblas", {2.0, 2.1, 1.9, 2.0, 2.2, 9.0, 2.0})});
+  CHECK(d.path == "openblas");
+  CHECK(d.rule == GemmRule::Measured);
+  CHECK_THAT(d.why, Catch::StartsWith("auto: measured"));
+  // Every sample is recorded, the outlier too.
+  CHECK_THAT(d.why, Catch::Contains("openblas median 2 ms"));
+  CHECK_THAT(d.why, Catch::Contains("[2 2.1 1.9 2 2.2 9 2]"));
+  CHECK_THAT(d.why, Catch::Contains("eigen median 3 ms"));
+
+  // The first path wins the same way.
+  const auto e =
+      decide_gemm_path({timings("eigen", {1.0, 1.0, 1.0}), timings("openblas", {1.5, 1.5, 1.5})});
+  CHECK(e.path == "eigen");
+  CHECK(e.rule == GemmRule::Measured);
+}
+
+TEST_CASE("gemm auto rule: a difference within the noise falls back to the fixed rule",
+          "[bench][gemm]") {
+  SECTION("below the minimum gain, however steady") {
+    const auto d =
+        decide_gemm_path({timings("eigen", {3.0, 3.0, 3.0}), timings("openblas", {2.9, 2.9, 2.9})});
+    CHECK(d.path == "eigen");
+    CHECK(d.rule == GemmRule::TieFixedRule);
+    CHECK_THAT(d.why, Catch::StartsWith("auto: tie within the noise: fixed rule"));
+  }
+  SECTION("above the minimum gain but within the spread of the samples") {
+    // Medians 3.0 and 2.7 (10% apart); MADs 0.3 and 0.3.
+    const auto d = decide_gemm_path({timings("eigen", {2.7, 3.0, 3.3, 3.0, 2.6}),
+                                     timings("openblas", {2.4, 2.7, 3.0, 2.7, 3.1})});
+    CHECK(d.path == "eigen");
+    CHECK(d.rule == GemmRule::TieFixedRule);
+  }
+  SECTION("just past the minimum gain with steady samples is a win") {
+    const auto d =
+        decide_gemm_path({timings("eigen", {3.0, 3.0, 3.0}), timings("openblas", {2.8, 2.8, 2.8})});
+    CHECK(d.path == "openblas");
+    CHECK(d.rule == GemmRule::Measured);
+  }
+}
+
+TEST_CASE("gemm auto rule: a failing path is out of the race", "[bench][gemm]") {
+  SECTION("the faster-looking path threw") {
+    const auto d = decide_gemm_path(
+        {timings("eigen", {5.0, 5.0, 5.0}), failed("openblas", "cblas_sgemm: bad ld")});
+    CHECK(d.path == "eigen");
+    CHECK(d.rule == GemmRule::OnlyWorkingPath);
+    CHECK_THAT(d.why, Catch::Contains("openblas failed: cblas_sgemm: bad ld"));
+  }
+  SECTION("the first path threw") {
+    const auto d = decide_gemm_path({failed("eigen", "boom"), timings("openblas", {5.0, 5.0})});
+    CHECK(d.path == "openblas");
+    CHECK(d.rule == GemmRule::OnlyWorkingPath);
+  }
+  SECTION("a non-finite or missing sample makes a path unusable") {
+    CHECK(decide_gemm_path({timings("eigen", {1.0, NAN, 1.0}), timings("openblas", {9.0})}).path ==
+          "openblas");
+    CHECK(decide_gemm_path({timings("eigen", {}), timings("openblas", {9.0})}).path == "openblas");
+  }
+  SECTION("no path worked: the fixed rule, said so") {
+    const auto d = decide_gemm_path({failed("eigen", "a"), failed("openblas", "b")});
+    CHECK(d.path == "eigen");
+    CHECK(d.rule == GemmRule::NoWorkingPath);
+  }
+}
+
+TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads and CPUs",
+          "[bench][gemm]") {
+  std::vector<std::string> seen;
+  GemmChooser chooser(FakeTimer{{{"eigen", 4.0}, {"openblas", 2.0}}, &seen, ""});
+  const MlpData init = make_initial_data(kShape, 7, 0.5);
+
+  TwoPathBackend be(2);
+  auto first = make_mlp_workload("tensors", be, init, 1e-3f);
+  chooser.choose(be, *first, init);
+  CHECK(be.path() == "openblas");
+  CHECK_THAT(be.why(), Catch::StartsWith("auto: measured"));
+  CHECK(chooser.measured() == 1);
+  // One warm-up step per path, then rounds of one step per path, the order
+  // alternating: eigen openblas | eigen openblas | openblas eigen | ...
+  REQUIRE(seen.size() == 2 + 2 * GemmChooser::kRounds);
+  CHECK(seen[0] == "eigen");
+  CHECK(seen[1] == "openblas");
+  CHECK(seen[2] == "eigen");
+  CHECK(seen[3] == "openblas");
+  CHECK(seen[4] == "openblas");
+  CHECK(seen[5] == "eigen");
+
+  // The workload is back at its initial weights: its next loss is a fresh
+  // workload's first loss.
+  first->step();
+  auto fresh = make_mlp_workload("tensors", be, init, 1e-3f);
+  fresh->step();
+  CHECK(be.read_scalar(first->loss()) == be.read_scalar(fresh->loss()));
+
+  SECTION("the other workloads of the shape reuse the decision without measuring") {
+    const size_t before = seen.size();
+    for (const std::string w : {"autograd", "custom_relu"}) {
+      TwoPathBackend other(2);
+      auto mlp = make_mlp_workload(w, other, init, 1e-3f);
+      chooser.choose(other, *mlp, init);
+      CHECK(other.path() == "openblas");
+      CHECK_THAT(other.why(), Catch::Contains("decided by the first configuration"));
+    }
+    CHECK(seen.size() == before);
+    CHECK(chooser.measured() == 1);
+  }
+  SECTION("another shape or thread count is measured again") {
+    TwoPathBackend one(1);
+    auto a = make_mlp_workload("tensors", one, init, 1e-3f);
+    chooser.choose(one, *a, init);
+    const MlpData bigger = make_initial_data({8, 16, 6, 3}, 7, 0.5);
+    TwoPathBackend two(2);
+    auto b = make_mlp_workload("tensors", two, bigger, 1e-3f);
+    chooser.choose(two, *b, bigger);
+    CHECK(chooser.measured() == 3);
+  }
+}
+
+TEST_CASE("gemm chooser: a path that throws is recorded and the other is used", "[bench][gemm]") {
+  std::vector<std::string> seen;
+  GemmChooser chooser(FakeTimer{{{"eigen", 4.0}, {"openblas", 2.0}}, &seen, "openblas"});
+  const MlpData init = make_initial_data(kShape, 7, 0.5);
+  TwoPathBackend be(2);
+  auto mlp = make_mlp_workload("autograd", be, init, 1e-3f);
+  chooser.choose(be, *mlp, init);
+  CHECK(be.path() == "eigen");
+  CHECK_THAT(be.why(), Catch::Contains("the only path that worked"));
+  CHECK_THAT(be.why(), Catch::Contains("openblas failed: openblas broke"));
+  // A failed path is not tried again after its first error.
+  CHECK(std::count(seen.begin(), seen.end(), "openblas") == 1);
+}

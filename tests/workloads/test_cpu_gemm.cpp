@@ -1,0 +1,151 @@
+// The cpu backend's own GEMM threading (workloads/cpu_gemm.h): the split plan
+// for the MLP's shapes, and every split, on both paths and several thread
+// counts, against the double-accumulating reference.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "support/tolerance.h"
+#include "workloads/cpu_backend.h"
+#include "workloads/cpu_gemm.h"
+#include "workloads/mlp.h"
+#include "workloads/reference_backend.h"
+
+using namespace edp;
+using edp::cpu::SplitDim;
+
+namespace {
+
+std::vector<std::string> paths() {
+  if (cpu_has_openblas()) return {"eigen", "openblas"};
+  return {"eigen"};
+}
+
+std::unique_ptr<Backend> cpu_backend(int threads, const std::string& path) {
+  CpuOptions o;
+  o.threads = threads;
+  o.gemm = path;
+  return make_cpu_backend(o);
+}
+
+Tensor up(Backend& be, const std::vector<float>& v, int64_t r, int64_t c) {
+  Tensor t = be.empty(r, c);
+  be.upload(v.data(), t);
+  return t;
+}
+
+std::vector<float> down(Backend& be, const Tensor& t) {
+  std::vector<float> v(static_cast<size_t>(t.numel()));
+  be.download(t, v.data());
+  return v;
+}
+
+// c = alpha op(a) op(b) + beta c0 on `be`, with a, b unit normals.
+std::vector<float> run_gemm(Backend& be, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k,
+                            float beta, const std::vector<float>& c0) {
+  const MlpData d = make_initial_data({m, k, n, 1}, 11, 1.0);  // x: m*k, w1: k*n values
+  Tensor a = up(be, d.x, ta == Trans::N ? m : k, ta == Trans::N ? k : m);
+  Tensor b = up(be, d.w1, tb == Trans::N ? k : n, tb == Trans::N ? n : k);
+  Tensor c = up(be, c0, m, n);
+  be.gemm(ta, tb, 0.5f, a, b, beta, c);
+  return down(be, c);
+}
+
+}  // namespace
+
+TEST_CASE("gemm split plan: K for the long forward product, M or N otherwise",
+          "[workloads][cpu][gemm]") {
+  // The MLP's forward x w1 and backward x^T grad_h at the paper's sizes.
+  CHECK(cpu::plan_gemm_split(64, 100, 15000, 2).dim == SplitDim::K);
+  CHECK(cpu::plan_gemm_split(15000, 100, 64, 2).dim == SplitDim::M);
+  CHECK(cpu::plan_gemm_split(192, 300, 20000, 2).dim == SplitDim::K);
+  CHECK(cpu::plan_gemm_split(20000, 300, 192, 2).dim == SplitDim::M);
+  CHECK(cpu::plan_gemm_split(384, 600, 40000, 2).dim == SplitDim::K);
+  CHECK(cpu::plan_gemm_split(192, 200, 300, 2).dim == SplitDim::N);    // medium y_pred
+  CHECK(cpu::plan_gemm_split(64, 150, 100, 2).dim == SplitDim::None);  // small: too little work
+  CHECK(cpu::plan_gemm_split(64, 100, 15000, 1).dim == SplitDim::None);
+  CHECK(cpu::plan_gemm_split(64, 100, 15000, 3).parts == 3);
+  CHECK(cpu::plan_gemm_split(48, 40, 3000, 4).parts == 4);
+  CHECK(cpu::plan_gemm_split(40, 2000, 60, 8).parts == 8);     // N: 2000 / 32 pieces at most
+  CHECK(cpu::plan_gemm_split(2000, 40, 60, 100).parts == 62);  // M: 2000 / 32
+}
+
+TEST_CASE("gemm part ranges cover the dimension once, starts aligned", "[workloads][cpu][gemm]") {
+  for (int64_t total : {1, 15, 16, 17, 100, 15000}) {
+    for (int parts : {1, 2, 3, 7}) {
+      int64_t next = 0;
+      for (int p = 0; p < parts; ++p) {
+        const auto r = cpu::part_range(total, parts, p, 16);
+        INFO("total " << total << " parts " << parts << " part " << p);
+        CHECK(r.begin == next);
+        CHECK(r.end >= r.begin);
+        if (r.begin < total) CHECK(r.begin % 16 == 0);
+        next = r.end;
+      }
+      CHECK(next == total);
+    }
+  }
+}
+
+TEST_CASE("split gemm matches the reference on every path, thread count and transpose",
+          "[workloads][cpu][gemm]") {
+  auto ref = make_reference_backend();
+  struct Case {
+    const char* name;
+    int64_t m, n, k;
+  };
+  // Odd sizes, so no part fits a tile exactly; each is big enough to split.
+  const Case cases[] = {
+      {"K split", 37, 45, 3001}, {"M split", 2003, 41, 35}, {"N split", 41, 2003, 35}};
+  for (const Case& cs : cases)
+    for (const std::string& path : paths())
+      for (int threads : {2, 3})
+        for (Trans ta : {Trans::N, Trans::T})
+          for (Trans tb : {Trans::N, Trans::T})
+            for (float beta : {0.0f, 1.0f, -0.5f}) {
+              DYNAMIC_SECTION(cs.name << " " << path << " threads " << threads << " ta=" << int(ta)
+                                      << " tb=" << int(tb) << " beta " << beta) {
+                auto be = cpu_backend(threads, path);
+                const auto split = cpu::plan_gemm_split(cs.m, cs.n, cs.k, threads);
+                REQUIRE(split.parts == threads);
+                REQUIRE(cpu::to_string(split.dim) == std::string(1, char(cs.name[0] + 32)));
+                // C starts as NaN when beta is 0: it must not be read.
+                std::vector<float> c0(static_cast<size_t>(cs.m * cs.n), beta == 0.0f ? NAN : 1.5f);
+                const auto want = run_gemm(*ref, ta, tb, cs.m, cs.n, cs.k, beta, c0);
+                const auto got = run_gemm(*be, ta, tb, cs.m, cs.n, cs.k, beta, c0);
+                // |C| ~ 0.5 sqrt(k); float32 error ~ sqrt(k) eps per |a b| (tolerance.h).
+                const double atol = 4.0 * double(cs.k) * testing::kFloatEps;
+                CHECK(testing::worst_ratio(got, want, 1e-5, atol) <= 1.0);
+                // Deterministic: the same thread count gives the same bits.
+                CHECK(run_gemm(*be, ta, tb, cs.m, cs.n, cs.k, beta, c0) == got);
+              }
+            }
+}
+
+TEST_CASE("the three workloads follow the reference where every big GEMM is split",
+          "[workloads][cpu][gemm]") {
+  // x w1: 32 x 40 x 4000 (K split); x^T grad_h: 4000 x 40 x 32 (M split).
+  const MlpShape shape{32, 4000, 40, 10};
+  REQUIRE(cpu::plan_gemm_split(32, 40, 4000, 2).dim == SplitDim::K);
+  REQUIRE(cpu::plan_gemm_split(4000, 40, 32, 2).dim == SplitDim::M);
+  const MlpData init = make_initial_data(shape, 3, 0.05);
+  for (const std::string& path : paths())
+    for (const std::string w : {"tensors", "autograd", "custom_relu"}) {
+      DYNAMIC_SECTION(w << " on " << path) {
+        auto ref = make_reference_backend();
+        auto cpu = cpu_backend(2, path);
+        auto a = make_mlp_workload(w, *ref, init, 1e-4f);
+        auto b = make_mlp_workload(w, *cpu, init, 1e-4f);
+        double first = 0;
+        for (int i = 0; i < 8; ++i) {
+          a->step();
+          b->step();
+          const double lr = ref->read_scalar(a->loss()), lc = cpu->read_scalar(b->loss());
+          if (i == 0) first = lr;
+          INFO("iteration " << i);
+          CHECK(lc == Approx(lr).epsilon(1e-4));
+        }
+        CHECK(ref->read_scalar(a->loss()) < first);  // the loss falls: the steps mean something
+      }
+    }
+}
