@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -13,6 +14,34 @@
 #include "common/errors.h"
 
 namespace edp::bench {
+
+const std::vector<std::string>& known_studies() {
+  static const std::vector<std::string> names{"mlp", "batch", "stages", "ops"};
+  return names;
+}
+
+int64_t parse_bytes(const std::string& text) {
+  // Binary units, as memory is counted: 1KB = 1KiB = 1024 bytes.
+  size_t i = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  std::string unit = text.substr(i);
+  for (auto& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  static const std::vector<std::pair<std::string, int64_t>> kUnits{
+      {"B", 1},           {"", 1},           {"KB", 1LL << 10},
+      {"KIB", 1LL << 10}, {"MB", 1LL << 20}, {"MIB", 1LL << 20},
+      {"GB", 1LL << 30},  {"GIB", 1LL << 30}};
+  int64_t scale = 0;
+  for (const auto& [name, value] : kUnits)
+    if (unit == name) scale = value;
+  if (i == 0 || i > 12 || scale == 0)
+    throw UsageError("'" + text +
+                     "' is not a size: write a whole number and a unit, B, KB, MB or GB "
+                     "(binary: 1MB = 1048576 bytes), e.g. 16MB");
+  const int64_t value = std::stoll(text.substr(0, i));
+  if (value <= 0 || value > (int64_t{1} << 40) / scale)
+    throw UsageError("'" + text + "' is out of range (1 byte to 1024 GB)");
+  return value * scale;
+}
 
 const std::vector<std::string>& known_workloads() {
   static const std::vector<std::string> names{"tensors", "autograd", "custom_relu"};
@@ -248,6 +277,75 @@ std::string directory_of(const std::string& path) {
 
 }  // namespace
 
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// A list of size names that the config's `sizes` defines.
+std::vector<std::string> size_names(const Reader& r, const YAML::Node& n, const std::string& key,
+                                    const Config& c) {
+  std::vector<std::string> names = r.string_list(n, key);
+  std::vector<std::string> valid;
+  for (const auto& s : c.sizes) valid.push_back(s.name);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!contains(valid, names[i]))
+      r.fail(n[i], "unknown size '" + names[i] + "' in " + key + " (sizes: " + join(valid) + ")");
+  if (names.empty()) r.fail(n, "'" + key + "' must name at least one size");
+  return names;
+}
+
+void parse_batch(const Reader& r, const YAML::Node& n, Config& c) {
+  r.expect_map(n, "batch");
+  r.check_keys(n, {"sizes", "n"}, "batch");
+  if (n["sizes"]) c.batch.sizes = size_names(r, n["sizes"], "batch.sizes", c);
+  if (const YAML::Node list = n["n"]) {
+    if (!list.IsSequence()) r.fail(list, "'batch.n' must be a list of batch sizes");
+    c.batch.n.clear();
+    for (const auto& item : list) c.batch.n.push_back(r.integer(item, "batch.n", 1, 1 << 20));
+    if (c.batch.n.empty()) r.fail(list, "'batch.n' must list at least one batch size");
+  }
+}
+
+void parse_ops(const Reader& r, const YAML::Node& n, OpsConfig& o) {
+  r.expect_map(n, "ops");
+  r.check_keys(n,
+               {"ops", "bytes", "gemm_n", "cold", "steps", "runs", "max_runs", "max_rel_ci",
+                "time_limit_s", "min_run_s"},
+               "ops");
+  static const std::vector<std::string> kOps{"copy",    "add",  "mul",  "scalar",
+                                             "sigmoid", "tanh", "gemm", "fma_peak"};
+  if (n["ops"]) {
+    o.ops = r.string_list(n["ops"], "ops.ops");
+    for (size_t i = 0; i < o.ops.size(); ++i)
+      if (!contains(kOps, o.ops[i]))
+        r.fail(n["ops"][i], "unknown op '" + o.ops[i] + "' (valid: " + join(kOps) + ")");
+  }
+  if (n["bytes"]) {
+    o.bytes = r.string_list(n["bytes"], "ops.bytes");
+    for (size_t i = 0; i < o.bytes.size(); ++i) {
+      try {
+        parse_bytes(o.bytes[i]);
+      } catch (const UsageError& e) {
+        r.fail(n["bytes"][i], e.what());
+      }
+    }
+  }
+  if (const YAML::Node list = n["gemm_n"]) {
+    if (!list.IsSequence()) r.fail(list, "'ops.gemm_n' must be a list of matrix orders");
+    o.gemm_n.clear();
+    for (const auto& item : list) o.gemm_n.push_back(r.integer(item, "ops.gemm_n", 1, 65536));
+  }
+  if (n["cold"]) o.cold = r.boolean(n["cold"], "ops.cold");
+  if (n["steps"]) o.steps = static_cast<int>(r.integer(n["steps"], "ops.steps", 1, 100000000));
+  if (n["runs"]) o.runs = static_cast<int>(r.integer(n["runs"], "ops.runs", 1, 100000));
+  if (n["max_runs"])
+    o.max_runs = static_cast<int>(r.integer(n["max_runs"], "ops.max_runs", 1, 1000000));
+  if (n["max_rel_ci"]) o.max_rel_ci = r.number(n["max_rel_ci"], "ops.max_rel_ci", 0, 1);
+  if (n["time_limit_s"]) o.time_limit_s = r.number(n["time_limit_s"], "ops.time_limit_s", 0, 86400);
+  if (n["min_run_s"]) o.min_run_s = r.number(n["min_run_s"], "ops.min_run_s", 0, 86400);
+  if (o.max_runs < o.runs) r.fail(n, "'ops.max_runs' must be at least 'ops.runs'");
+}
+
 Config parse_config(const std::string& text, const std::string& origin) {
   Reader r(origin);
   YAML::Node root;
@@ -261,11 +359,19 @@ Config parse_config(const std::string& text, const std::string& origin) {
   c.source_path = origin;
   if (!root.IsMap())
     r.fail(root, "the config must be a mapping of settings (see configs/default.yaml)");
-  r.check_keys(
-      root,
-      {"name", "iterations", "runs", "warmup_iterations", "seed", "learning_rate", "init_scale",
-       "workloads", "sizes", "devices", "power", "gpu", "output", "cooldown_s", "max_start_temp_c"},
-      "the config");
+  r.check_keys(root,
+               {"name", "iterations", "runs", "warmup_iterations", "seed", "learning_rate",
+                "init_scale", "workloads", "sizes", "devices", "power", "gpu", "output",
+                "cooldown_s", "max_start_temp_c", "studies", "batch", "stages", "ops"},
+               "the config");
+  if (root["studies"]) {
+    c.studies = r.string_list(root["studies"], "studies");
+    for (size_t i = 0; i < c.studies.size(); ++i)
+      if (!contains(known_studies(), c.studies[i]))
+        r.fail(root["studies"][i],
+               "unknown study '" + c.studies[i] + "' (valid: " + join(known_studies()) + ")");
+    if (c.studies.empty()) r.fail(root["studies"], "'studies' must name at least one study");
+  }
   if (root["name"]) c.name = r.scalar(root["name"], "name");
   if (root["iterations"])
     c.iterations = static_cast<int>(r.integer(root["iterations"], "iterations", 1, 100000000));
@@ -315,6 +421,14 @@ Config parse_config(const std::string& text, const std::string& origin) {
     r.check_keys(o, {"dir"}, "output");
     if (o["dir"]) c.output_dir = r.scalar(o["dir"], "dir");
   }
+  if (root["batch"]) parse_batch(r, root["batch"], c);
+  if (root["stages"]) {
+    r.expect_map(root["stages"], "stages");
+    r.check_keys(root["stages"], {"sizes"}, "stages");
+    if (root["stages"]["sizes"])
+      c.stages.sizes = size_names(r, root["stages"]["sizes"], "stages.sizes", c);
+  }
+  if (root["ops"]) parse_ops(r, root["ops"], c.ops);
   if (root["cooldown_s"]) c.cooldown_s = r.number(root["cooldown_s"], "cooldown_s", 0, 3600);
   if (root["max_start_temp_c"])
     c.max_start_temp_c = r.number(root["max_start_temp_c"], "max_start_temp_c", 0, 150);
@@ -346,6 +460,7 @@ std::string to_yaml(const Config& c) {
   e << YAML::Key << "seed" << YAML::Value << c.seed;
   e << YAML::Key << "learning_rate" << YAML::Value << c.learning_rate;
   e << YAML::Key << "init_scale" << YAML::Value << c.init_scale;
+  e << YAML::Key << "studies" << YAML::Value << YAML::Flow << c.studies;
   e << YAML::Key << "workloads" << YAML::Value << YAML::Flow << c.workloads;
   e << YAML::Key << "sizes" << YAML::Value << YAML::BeginMap;
   for (const auto& s : c.sizes) {
@@ -394,6 +509,25 @@ std::string to_yaml(const Config& c) {
   e << YAML::Key << "gpu" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "relu"
     << YAML::Value << c.gpu.relu << YAML::Key << "sync" << YAML::Value << c.gpu.sync
     << YAML::EndMap;
+  auto has = [&](const char* study) { return contains(c.studies, study); };
+  if (has("batch"))
+    e << YAML::Key << "batch" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "sizes"
+      << YAML::Value << c.batch.sizes << YAML::Key << "n" << YAML::Value << c.batch.n
+      << YAML::EndMap;
+  if (has("stages"))
+    e << YAML::Key << "stages" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+      << "sizes" << YAML::Value << c.stages.sizes << YAML::EndMap;
+  if (has("ops")) {
+    const OpsConfig& o = c.ops;
+    e << YAML::Key << "ops" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    e << YAML::Key << "ops" << YAML::Value << o.ops << YAML::Key << "bytes" << YAML::Value
+      << o.bytes << YAML::Key << "gemm_n" << YAML::Value << o.gemm_n << YAML::Key << "cold"
+      << YAML::Value << o.cold << YAML::Key << "steps" << YAML::Value << o.steps << YAML::Key
+      << "runs" << YAML::Value << o.runs << YAML::Key << "max_runs" << YAML::Value << o.max_runs
+      << YAML::Key << "max_rel_ci" << YAML::Value << o.max_rel_ci << YAML::Key << "time_limit_s"
+      << YAML::Value << o.time_limit_s << YAML::Key << "min_run_s" << YAML::Value << o.min_run_s;
+    e << YAML::EndMap;
+  }
   e << YAML::Key << "cooldown_s" << YAML::Value << c.cooldown_s;
   e << YAML::Key << "max_start_temp_c" << YAML::Value << c.max_start_temp_c;
   e << YAML::Key << "output" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "dir"
@@ -423,7 +557,11 @@ void keep_only(std::vector<T>& items, const std::vector<std::string>& wanted, Na
 
 void apply_filters(Config& c, const std::vector<std::string>& workloads,
                    const std::vector<std::string>& sizes, const std::vector<std::string>& devices,
-                   int runs, int iterations) {
+                   int runs, int iterations, const std::vector<std::string>& studies) {
+  for (const auto& st : studies)
+    if (!contains(known_studies(), st))
+      throw UsageError("unknown study '" + st + "' (valid: " + join(known_studies()) + ")");
+  if (!studies.empty()) c.studies = studies;
   keep_only(
       c.workloads, workloads, [](const std::string& s) { return s; }, "workload");
   keep_only(

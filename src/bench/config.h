@@ -59,9 +59,44 @@ struct GpuConfig {
   std::string sync = "block";
 };
 
+// The studies of DESIGN §9, each turned into plan items by src/bench/study_*.
+// `batch`: the MLP programs with N swept on the layer shapes of named sizes.
+struct BatchConfig {
+  std::vector<std::string> sizes{"medium"};
+  std::vector<int64_t> n{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+};
+
+// `stages`: forward, forward_backward and step of each program.
+struct StagesConfig {
+  std::vector<std::string> sizes{"small", "medium", "large"};
+};
+
+// `ops`: operator microbenchmarks (seed 000). Sizes are working sets with a
+// unit ("2MB", "1GB": binary units, as memory is counted) and GEMM orders.
+struct OpsConfig {
+  std::vector<std::string> ops{"copy",    "add",  "mul",  "scalar",
+                               "sigmoid", "tanh", "gemm", "fma_peak"};
+  std::vector<std::string> bytes{"2MB", "16MB", "64MB"};
+  std::vector<int64_t> gemm_n{256, 1024};
+  bool cold = true;          // also the cache-flushed variant of the element-wise ops
+  int steps = 20;            // steps per run block
+  int runs = 5;              // at least this many runs
+  int max_runs = 50;         // ... and at most this many
+  double max_rel_ci = 0.01;  // stop once the time's 95% CI is within 1% of its mean
+  double time_limit_s = 10;  // per item and variant
+  double min_run_s = 0.25;   // a window at least this long (and power.min_run_s)
+};
+
+// "16MB" -> 16777216; throws UsageError naming the valid units.
+int64_t parse_bytes(const std::string& text);
+
 struct Config {
   std::string source_path;  // the YAML file it came from ("" if built in code)
   std::string name = "default";
+  std::vector<std::string> studies{"mlp"};  // mlp | batch | stages | ops
+  BatchConfig batch;
+  StagesConfig stages;
+  OpsConfig ops;
   int iterations = 500;
   int runs = 10;
   int warmup_iterations = 10;
@@ -80,6 +115,8 @@ struct Config {
 
 // The workload names the tool knows.
 const std::vector<std::string>& known_workloads();
+// The study names the tool knows: mlp, batch, stages, ops.
+const std::vector<std::string>& known_studies();
 
 // Loads and validates; throws edp::UsageError ("FILE:LINE:COL: message").
 Config load_config(const std::string& path);
@@ -93,6 +130,6 @@ std::string to_yaml(const Config& c);
 // --iterations); unknown names throw UsageError listing the valid ones.
 void apply_filters(Config& c, const std::vector<std::string>& workloads,
                    const std::vector<std::string>& sizes, const std::vector<std::string>& devices,
-                   int runs, int iterations);
+                   int runs, int iterations, const std::vector<std::string>& studies = {});
 
 }  // namespace edp::bench

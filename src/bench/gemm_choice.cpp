@@ -102,16 +102,16 @@ GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths) {
 }
 
 GemmChooser::GemmChooser()
-    : timer_([](Backend& be, MlpWorkload& mlp) {
+    : timer_([](Backend& be, Workload& wl) {
         using Clock = std::chrono::steady_clock;
         be.synchronize();
         const auto t0 = Clock::now();
-        mlp.step();
+        wl.step();
         be.synchronize();
         return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
       }) {}
 
-void GemmChooser::choose(Backend& be, MlpWorkload& mlp, const MlpData& init) {
+void GemmChooser::choose(Backend& be, Workload& wl, const MlpShape& s) {
   const std::vector<std::string> names = be.gemm_paths();
   if (names.size() < 2) return;
   const auto facts = be.describe();
@@ -119,7 +119,6 @@ void GemmChooser::choose(Backend& be, MlpWorkload& mlp, const MlpData& init) {
     const auto it = facts.find(k);
     return it == facts.end() ? std::string() : it->second;
   };
-  const MlpShape& s = init.shape;
   const Key key{s.n, s.d_in, s.h, s.d_out, fact("threads"), fact("cpus")};
   if (const auto it = cache_.find(key); it != cache_.end()) {
     be.set_gemm_path(it->second.path, it->second.why +
@@ -142,25 +141,21 @@ void GemmChooser::choose(Backend& be, MlpWorkload& mlp, const MlpData& init) {
       t[i].ms.clear();
     }
   };
-  mlp.reset(init);
-  for (size_t i = 0; i < names.size(); ++i) on_path(i, [&] { timer_(be, mlp); });  // warm-up
+  wl.reset();
+  for (size_t i = 0; i < names.size(); ++i) on_path(i, [&] { timer_(be, wl); });  // warm-up
   for (int r = 0; r < kRounds; ++r) {
     throw_if_stop_requested();
-    mlp.reset(init);  // every timed step on the data of the run's first step
+    wl.reset();  // every timed step on the data of the run's first step
     for (size_t j = 0; j < names.size(); ++j) {
       const size_t i = r % 2 ? names.size() - 1 - j : j;  // A B, B A, ...
-      on_path(i, [&] { t[i].ms.push_back(timer_(be, mlp)); });
+      on_path(i, [&] { t[i].ms.push_back(timer_(be, wl)); });
     }
   }
   GemmDecision d = decide_gemm_path(t);
   be.set_gemm_path(d.path, d.why);
-  mlp.reset(init);
+  wl.reset();
   cache_.emplace(key, std::move(d));
   ++measured_;
-}
-
-void choose_gemm_path(Backend& be, MlpWorkload& mlp, const MlpData& init) {
-  GemmChooser().choose(be, mlp, init);
 }
 
 }  // namespace edp::bench

@@ -21,6 +21,7 @@
 
 #include "workloads/backend.h"
 #include "workloads/mlp.h"
+#include "workloads/workload.h"
 
 namespace edp::bench {
 
@@ -54,16 +55,16 @@ class GemmChooser {
  public:
   static constexpr int kRounds = 7;  // timed steps per path
 
-  // Times one training step (mlp.step() and a synchronize) in milliseconds.
-  using StepTimer = std::function<double(Backend&, MlpWorkload&)>;
+  // Times one step (step() and a synchronize) in milliseconds.
+  using StepTimer = std::function<double(Backend&, Workload&)>;
 
   GemmChooser();  // wall-clock timer
   explicit GemmChooser(StepTimer timer) : timer_(std::move(timer)) {}
 
   // Leaves `be` on the path for this (shape, threads, cpus), measuring it on
   // the first call of the sweep and reusing the decision after; the workload
-  // is back at `init`. Does nothing when the backend has one path.
-  void choose(Backend& be, MlpWorkload& mlp, const MlpData& init);
+  // is reset. Does nothing when the backend has one path.
+  void choose(Backend& be, Workload& wl, const MlpShape& shape);
 
   // How many decisions were measured (not reused) so far.
   int measured() const { return measured_; }
@@ -74,8 +75,5 @@ class GemmChooser {
   std::map<Key, GemmDecision> cache_;
   int measured_ = 0;
 };
-
-// One-off choice with a fresh chooser (no cache across calls).
-void choose_gemm_path(Backend& be, MlpWorkload& mlp, const MlpData& init);
 
 }  // namespace edp::bench

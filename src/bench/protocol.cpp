@@ -36,9 +36,9 @@ std::string baseline_state(const DeviceSpec& dev) {
 
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
 // steps until the window is long enough, synchronise, close, judge.
-report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run,
-                            double min_run_s, const std::vector<int>& cpus,
-                            const Baseline* baseline, report::ConfigRecord& rec) {
+report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
+                            const std::vector<int>& cpus, const Baseline* baseline,
+                            report::ConfigRecord& rec) {
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
@@ -103,8 +103,8 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     }
   }
   if (s.progress) {
-    std::string msg = "edpbench: " + label + " run " + std::to_string(run) + ": " +
-                      fmt("%.4g s", r.time_s);
+    std::string msg =
+        "edpbench: " + label + " run " + std::to_string(run) + ": " + fmt("%.4g s", r.time_s);
     if (!std::isnan(r.energy_j)) msg += ", " + fmt("%.4g J", r.energy_j);
     if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
     if (r.low_confidence) msg += " (low confidence)";
@@ -137,8 +137,8 @@ bool runs_done(const ProtocolSettings& set, const report::ConfigRecord& rec, dou
     return true;
   }
   if (set.time_limit_s > 0 && elapsed_s >= set.time_limit_s) {
-    *why = "time limit " + fmt("%.3g s", set.time_limit_s) + " reached after " +
-           std::to_string(n) + " runs, relative CI " + fmt("%.2g", rel);
+    *why = "time limit " + fmt("%.3g s", set.time_limit_s) + " reached after " + std::to_string(n) +
+           " runs, relative CI " + fmt("%.2g", rel);
     return true;
   }
   return false;
@@ -155,7 +155,9 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   rec.setup_s = seconds_since(t_setup);
   rec.flop_per_step = wl->flop_per_step();
   rec.bytes_per_step = wl->bytes_per_step();
-  if (set.gemm_auto) s.gemm_chooser.choose(be, *wl, item.size, item.device->label);
+  if (set.gemm_auto)
+    s.gemm_chooser.choose(be, *wl,
+                          MlpShape{item.size.n, item.size.d_in, item.size.h, item.size.d_out});
 
   // Warm-up, starting with the step whose result is the initial one.
   wl->step();

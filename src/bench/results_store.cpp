@@ -79,6 +79,16 @@ std::string serialise(const report::CsvTable& t) {
 
 }  // namespace
 
+const std::vector<OutputFile>& output_files() {
+  // Commit files after the files whose rows they commit.
+  static const std::vector<OutputFile> files{
+      {"runs.csv", report::runs_columns(), false},
+      {"rails.csv", report::rails_columns(), false},
+      {"results.csv", report::results_columns(), true},
+  };
+  return files;
+}
+
 ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool resume)
     : dir_(std::move(dir)) {
   make_dirs(dir_);
@@ -95,48 +105,51 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
                        " used (" + first_difference(old, config_yaml) +
                        "); run with the same config and filters, or use a new --out directory");
   }
-  results_ = load_table(path("results.csv"), report::results_columns());
-  runs_ = load_table(path("runs.csv"), report::runs_columns());
-  rails_ = load_table(path("rails.csv"), report::rails_columns());
-  // Only configurations that succeeded are finished: a failed or skipped one
-  // (out of memory, a sensor glitch, a GPU that was busy) is measured again,
-  // and its old rows are dropped so that it never appears twice.
-  const int status = results_.column("status");
-  std::vector<std::vector<std::string>> finished;
-  for (auto& r : results_.rows) {
-    if (r[static_cast<size_t>(status)] != "ok") continue;
-    done_.insert({r[0], r[1], r[6]});
-    finished.push_back(std::move(r));
+  for (const OutputFile& f : output_files()) tables_[f.name] = load_table(path(f.name), f.columns);
+  // Only items that succeeded are finished: a failed or skipped one (out of
+  // memory, a sensor glitch, a GPU that was busy) is measured again, and its
+  // old rows are dropped so that it never appears twice.
+  for (const OutputFile& f : output_files()) {
+    if (!f.commit) continue;
+    const report::CsvTable& t = tables_[f.name];
+    const int status = t.column("status"), key = t.column("key");
+    for (const auto& r : t.rows)
+      if (r[static_cast<size_t>(status)] == "ok") done_.insert(r[static_cast<size_t>(key)]);
   }
-  results_.rows = std::move(finished);
-  auto keep_completed = [this](report::CsvTable& t) {
+  for (auto& [name, t] : tables_) {
+    const size_t key = static_cast<size_t>(t.column("key"));
     std::vector<std::vector<std::string>> kept;
     for (auto& r : t.rows)
-      if (done(r[0], r[1], r[2])) kept.push_back(std::move(r));
+      if (done(r[key])) kept.push_back(std::move(r));
     t.rows = std::move(kept);
-  };
-  keep_completed(runs_);
-  keep_completed(rails_);
+  }
   write_file_atomic(cfg_path, config_yaml);
 }
 
-bool ResultsStore::done(const std::string& workload, const std::string& size,
-                        const std::string& device) const {
-  return done_.count({workload, size, device}) > 0;
-}
-
-void ResultsStore::append(const report::ConfigRecord& c) {
-  results_.rows.push_back(report::results_row(c));
-  for (auto& r : report::runs_rows(c)) runs_.rows.push_back(std::move(r));
-  for (auto& r : report::rails_rows(c)) rails_.rows.push_back(std::move(r));
-  done_.insert({c.workload, c.size, c.device});
+void ResultsStore::append(const std::string& key,
+                          const std::map<std::string, std::vector<std::vector<std::string>>>& rows,
+                          bool committed) {
+  for (const auto& [file, file_rows] : rows) {
+    auto it = tables_.find(file);
+    if (it == tables_.end()) throw std::logic_error("ResultsStore: no output file named " + file);
+    for (const auto& r : file_rows) it->second.rows.push_back(r);
+  }
+  if (committed) done_.insert(key);
 }
 
 void ResultsStore::flush(const std::string& context_json) const {
-  write_file_atomic(path("runs.csv"), serialise(runs_));
-  write_file_atomic(path("rails.csv"), serialise(rails_));
+  auto write = [&](bool commit) {
+    for (const OutputFile& f : output_files()) {
+      if (f.commit != commit) continue;
+      const report::CsvTable& t = tables_.at(f.name);
+      const bool always = f.name == "results.csv" || f.name == "runs.csv" || f.name == "rails.csv";
+      if (always || !t.rows.empty() || exists(path(f.name)))
+        write_file_atomic(path(f.name), serialise(t));
+    }
+  };
+  write(false);
   write_file_atomic(path("context.json"), context_json);
-  write_file_atomic(path("results.csv"), serialise(results_));
+  write(true);
 }
 
 }  // namespace edp::bench

@@ -1,17 +1,19 @@
-// The output directory of a sweep (DESIGN §5): results.csv, runs.csv,
-// rails.csv, context.json and the resolved config.yaml. Every file is
-// rewritten atomically after each configuration; results.csv is written last
-// and is the record of what is complete, so rows of runs/rails that belong to
-// no results.csv row (a crash between two renames) are dropped on resume.
+// The output directory of a sweep (DESIGN §5, §9): results.csv, runs.csv,
+// rails.csv, the studies' own files (ops.csv, stages.csv, memory.csv),
+// context.json and the resolved config.yaml. Every file is rewritten
+// atomically after each plan item. Each row carries its item's `key`; the
+// commit files (results.csv, ops.csv, stages.csv) are written last and say
+// which items are done (status ok), so rows of other files that belong to no
+// done item (a crash between two renames, a failed item to measure again)
+// are dropped on resume.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "report/csv.h"
-#include "report/records.h"
 
 namespace edp::bench {
 
@@ -23,18 +25,31 @@ class ResultsStore {
   // the first lines that differ).
   ResultsStore(std::string dir, const std::string& config_yaml, bool resume);
 
-  bool done(const std::string& workload, const std::string& size, const std::string& device) const;
-  size_t completed() const { return results_.rows.size(); }
-  void append(const report::ConfigRecord& c);
-  // Writes runs.csv, rails.csv, context.json and then results.csv.
+  bool done(const std::string& key) const { return done_.count(key) > 0; }
+  size_t completed() const { return done_.size(); }
+  // Rows of one item, per file; `committed` says whether the item is done.
+  void append(const std::string& key,
+              const std::map<std::string, std::vector<std::vector<std::string>>>& rows,
+              bool committed);
+  // Writes every file that has rows (results.csv, runs.csv and rails.csv
+  // always), the commit files last, then context.json.
   void flush(const std::string& context_json) const;
   const std::string& dir() const { return dir_; }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
  private:
   std::string dir_;
-  report::CsvTable results_, runs_, rails_;
-  std::set<std::tuple<std::string, std::string, std::string>> done_;
+  std::map<std::string, report::CsvTable> tables_;
+  std::set<std::string> done_;
 };
+
+// The files a sweep may write, with their columns (report/*_csv.h), and
+// whether a file's rows commit items.
+struct OutputFile {
+  std::string name;
+  const std::vector<std::string>& columns;
+  bool commit;
+};
+const std::vector<OutputFile>& output_files();
 
 }  // namespace edp::bench

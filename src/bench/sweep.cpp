@@ -164,5 +164,4 @@ double min_window_s(const Sweep& s, const ProtocolSettings& settings) {
   return 20 * s.meter.observed_update_interval_s();
 }
 
-
 }  // namespace edp::bench

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/config.h"
+#include "bench/gemm_choice.h"
 #include "bench/plan.h"
 #include "bench/progress.h"
 #include "platform/platform.h"
@@ -33,12 +34,13 @@ struct Sweep {
   const Config& cfg;
   platform::Prober prober;
   power::EnergyMeter meter;
-  std::vector<std::string> total_rails;  // rails that make "energy"
-  std::string total_rails_why;           // how they were chosen
-  std::vector<Baseline> baselines;       // every one taken, in order
+  std::vector<std::string> total_rails;            // rails that make "energy"
+  std::string total_rails_why;                     // how they were chosen
+  std::vector<Baseline> baselines;                 // every one taken, in order
   std::map<std::string, size_t> current_baseline;  // state -> index into baselines
   std::map<std::string, int> since_baseline;       // state -> items since
   std::map<std::string, std::map<std::string, std::string>> backends;  // device -> describe()
+  GemmChooser gemm_chooser;  // one gemm: auto decision per (shape, threads, cpus)
   std::unique_ptr<Progress> progress;
   std::string start_time;
   int measured_ok = 0;

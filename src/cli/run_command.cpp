@@ -8,7 +8,7 @@ namespace {
 struct RunArgs {
   std::string config, out, sysfs_root;
   bool resume = false;
-  std::vector<std::string> workloads, sizes, devices;
+  std::vector<std::string> workloads, sizes, devices, studies;
   int runs = 0, iterations = 0;
 };
 
@@ -18,6 +18,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--out", a->out, "Output directory (default: output.dir of the config)");
   sub.add_flag("--resume", a->resume,
                "Continue the sweep in --out, skipping finished configurations");
+  sub.add_option("--studies", a->studies, "Only these studies (mlp,batch,stages,ops)")
+      ->delimiter(',');
   sub.add_option("--workloads", a->workloads, "Only these workloads (tensors,autograd,custom_relu)")
       ->delimiter(',');
   sub.add_option("--sizes", a->sizes, "Only these sizes (e.g. small,medium)")->delimiter(',');
@@ -28,7 +30,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
   return [a] {
     edp::bench::Config cfg = edp::bench::load_config(a->config);
-    edp::bench::apply_filters(cfg, a->workloads, a->sizes, a->devices, a->runs, a->iterations);
+    edp::bench::apply_filters(cfg, a->workloads, a->sizes, a->devices, a->runs, a->iterations,
+                              a->studies);
     edp::bench::RunOptions opt;
     opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;
     opt.resume = a->resume;

@@ -64,7 +64,15 @@ const std::vector<std::string>& results_columns() {
                               "throttled_runs",
                               "baseline_w",
                               "frozen_runs",
-                              "lag_correction_s"})
+                              "lag_correction_s",
+                              "time_per_sample_s_mean",
+                              "time_per_sample_s_ci95",
+                              "energy_per_sample_j_mean",
+                              "energy_per_sample_j_ci95",
+                              "operating_point",
+                              "stop_reason",
+                              "study",
+                              "key"})
       c.push_back(extra);
     return c;
   }();
@@ -73,29 +81,49 @@ const std::vector<std::string>& results_columns() {
 
 const std::vector<std::string>& runs_columns() {
   // DESIGN §5: the required columns first, in this order, then extras.
-  static const std::vector<std::string> cols{"workload",         "size",
-                                             "device",           "run",
-                                             "time_s",           "energy_j",
-                                             "dynamic_energy_j", "edp_js",
-                                             "power_w_mean",     "samples",
-                                             "final_loss",       "start_unix_s",
-                                             "end_unix_s",       "start_monotonic_s",
-                                             "end_monotonic_s",  "update_interval_s",
-                                             "distinct_values",  "largest_gap_s",
-                                             "lag_correction_s", "read_failures",
-                                             "missed_deadlines", "low_confidence",
-                                             "frozen",           "anomalies",
-                                             "gpu_time_s",       "blocks",
-                                             "throttled",        "start_temp_c",
-                                             "end_temp_c",       "start_cpu_mhz",
-                                             "end_cpu_mhz",      "start_gpu_mhz",
-                                             "end_gpu_mhz",      "note"};
+  static const std::vector<std::string> cols{"workload",
+                                             "size",
+                                             "device",
+                                             "run",
+                                             "time_s",
+                                             "energy_j",
+                                             "dynamic_energy_j",
+                                             "edp_js",
+                                             "power_w_mean",
+                                             "samples",
+                                             "final_loss",
+                                             "start_unix_s",
+                                             "end_unix_s",
+                                             "start_monotonic_s",
+                                             "end_monotonic_s",
+                                             "update_interval_s",
+                                             "distinct_values",
+                                             "largest_gap_s",
+                                             "lag_correction_s",
+                                             "read_failures",
+                                             "missed_deadlines",
+                                             "low_confidence",
+                                             "frozen",
+                                             "anomalies",
+                                             "gpu_time_s",
+                                             "blocks",
+                                             "throttled",
+                                             "start_temp_c",
+                                             "end_temp_c",
+                                             "start_cpu_mhz",
+                                             "end_cpu_mhz",
+                                             "start_gpu_mhz",
+                                             "end_gpu_mhz",
+                                             "note",
+                                             "operating_point",
+                                             "study",
+                                             "key"};
   return cols;
 }
 
 const std::vector<std::string>& rails_columns() {
-  static const std::vector<std::string> cols{"workload", "size",     "device",      "run",
-                                             "rail",     "energy_j", "power_w_mean"};
+  static const std::vector<std::string> cols{"workload", "size",         "device", "run", "rail",
+                                             "energy_j", "power_w_mean", "study",  "key"};
   return cols;
 }
 
@@ -154,6 +182,8 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
     lag_s = std::max(lag_s, r.lag_correction_s);
   }
   const bool timed = time.n > 0;
+  // Samples per run: N rows of x per iteration (DESIGN §9.2).
+  const double per_sample = static_cast<double>(c.n) * c.iterations;
   const double final_loss = c.run_records.empty() ? NAN : c.run_records.back().final_loss;
   return {c.workload,
           c.size,
@@ -203,7 +233,15 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
           timed ? std::to_string(thr) : "",
           fmt_double(c.baseline_w),
           timed ? std::to_string(frozen) : "",
-          timed && have_energy ? fmt_double(lag_s) : ""};
+          timed && have_energy ? fmt_double(lag_s) : "",
+          f(timed && per_sample > 0, time.mean / per_sample),
+          f(timed && per_sample > 0, time.ci95 / per_sample),
+          f(have_energy && per_sample > 0, e.mean / per_sample),
+          f(have_energy && per_sample > 0, e.ci95 / per_sample),
+          c.operating_point,
+          c.stop_reason,
+          c.study,
+          c.key};
 }
 
 std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
@@ -242,7 +280,10 @@ std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
                     fmt_double(r.end_cpu_mhz),
                     fmt_double(r.start_gpu_mhz),
                     fmt_double(r.end_gpu_mhz),
-                    r.note});
+                    r.note,
+                    c.operating_point,
+                    c.study,
+                    c.key});
   }
   return rows;
 }
@@ -252,7 +293,7 @@ std::vector<std::vector<std::string>> rails_rows(const ConfigRecord& c) {
   for (const RunRecord& r : c.run_records)
     for (const RailEnergy& e : r.rails)
       rows.push_back({c.workload, c.size, c.device, std::to_string(r.run), e.rail,
-                      fmt_double(e.energy_j), fmt_double(e.power_w_mean)});
+                      fmt_double(e.energy_j), fmt_double(e.power_w_mean), c.study, c.key});
   return rows;
 }
 

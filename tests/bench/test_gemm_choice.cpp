@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "bench/gemm_choice.h"
+#include "workloads/mlp_step.h"
 #include "workloads/reference_backend.h"
 
 using namespace edp;
@@ -87,11 +88,11 @@ struct FakeTimer {
   std::map<std::string, double> ms;
   std::vector<std::string>* seen;
   std::string fails;  // this path throws
-  double operator()(Backend& be, MlpWorkload& mlp) const {
+  double operator()(Backend& be, Workload& wl) const {
     const std::string path = static_cast<TwoPathBackend&>(be).path();
     seen->push_back(path);
     if (path == fails) throw std::runtime_error(path + " broke");
-    mlp.step();
+    wl.step();
     return ms.at(path) * (1.0 + 0.01 * double(seen->size() % 3));
   }
 };
@@ -174,8 +175,8 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
   const MlpData init = make_initial_data(kShape, 7, 0.5);
 
   TwoPathBackend be(2);
-  auto first = make_mlp_workload("tensors", be, init, 1e-3f);
-  chooser.choose(be, *first, init);
+  auto first = make_mlp_step("tensors", be, init, 1e-3f);
+  chooser.choose(be, *first, init.shape);
   CHECK(be.path() == "openblas");
   CHECK_THAT(be.why(), Catch::StartsWith("auto: measured"));
   CHECK(chooser.measured() == 1);
@@ -192,16 +193,16 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
   // The workload is back at its initial weights: its next loss is a fresh
   // workload's first loss.
   first->step();
-  auto fresh = make_mlp_workload("tensors", be, init, 1e-3f);
+  auto fresh = make_mlp_step("tensors", be, init, 1e-3f);
   fresh->step();
-  CHECK(be.read_scalar(first->loss()) == be.read_scalar(fresh->loss()));
+  CHECK(first->result() == fresh->result());
 
   SECTION("the other workloads of the shape reuse the decision without measuring") {
     const size_t before = seen.size();
     for (const std::string w : {"autograd", "custom_relu"}) {
       TwoPathBackend other(2);
-      auto mlp = make_mlp_workload(w, other, init, 1e-3f);
-      chooser.choose(other, *mlp, init);
+      auto mlp = make_mlp_step(w, other, init, 1e-3f);
+      chooser.choose(other, *mlp, init.shape);
       CHECK(other.path() == "openblas");
       CHECK_THAT(other.why(), Catch::Contains("decided by the first configuration"));
     }
@@ -210,12 +211,12 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
   }
   SECTION("another shape or thread count is measured again") {
     TwoPathBackend one(1);
-    auto a = make_mlp_workload("tensors", one, init, 1e-3f);
-    chooser.choose(one, *a, init);
+    auto a = make_mlp_step("tensors", one, init, 1e-3f);
+    chooser.choose(one, *a, init.shape);
     const MlpData bigger = make_initial_data({8, 16, 6, 3}, 7, 0.5);
     TwoPathBackend two(2);
-    auto b = make_mlp_workload("tensors", two, bigger, 1e-3f);
-    chooser.choose(two, *b, bigger);
+    auto b = make_mlp_step("tensors", two, bigger, 1e-3f);
+    chooser.choose(two, *b, bigger.shape);
     CHECK(chooser.measured() == 3);
   }
 }
@@ -225,8 +226,8 @@ TEST_CASE("gemm chooser: a path that throws is recorded and the other is used", 
   GemmChooser chooser(FakeTimer{{{"eigen", 4.0}, {"openblas", 2.0}}, &seen, "openblas"});
   const MlpData init = make_initial_data(kShape, 7, 0.5);
   TwoPathBackend be(2);
-  auto mlp = make_mlp_workload("autograd", be, init, 1e-3f);
-  chooser.choose(be, *mlp, init);
+  auto mlp = make_mlp_step("autograd", be, init, 1e-3f);
+  chooser.choose(be, *mlp, init.shape);
   CHECK(be.path() == "eigen");
   CHECK_THAT(be.why(), Catch::Contains("the only path that worked"));
   CHECK_THAT(be.why(), Catch::Contains("openblas failed: openblas broke"));

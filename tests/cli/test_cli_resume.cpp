@@ -80,7 +80,7 @@ TEST_CASE("SIGTERM mid-sweep then --resume gives one row per configuration", "[c
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("resuming: " + std::to_string(done) +
-                                    " configuration(s) already done"));
+                                    " item(s) already done"));
   const auto results = edp::report::read_csv_file(out + "/results.csv");
   CHECK(results.rows.size() == 6);
   std::set<std::string> keys;

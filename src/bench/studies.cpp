@@ -1,0 +1,30 @@
+// The list of studies (see study.h), by hand as nvbench's criterion manager
+// lists its criteria: no self-registering statics to lose in a static library.
+#include <algorithm>
+
+#include "bench/study.h"
+#include "bench/study_batch.h"
+#include "bench/study_mlp.h"
+#include "common/errors.h"
+
+namespace edp::bench {
+
+std::unique_ptr<Study> make_study(const std::string& name) {
+  if (name == "mlp") return make_mlp_study();
+  if (name == "batch") return make_batch_study();
+  std::string valid;
+  for (const auto& s : known_studies()) valid += (valid.empty() ? "" : ", ") + s;
+  throw UsageError("the '" + name + "' study is not available in this build (studies: " + valid +
+                   ")");
+}
+
+std::vector<PlanItem> plan_sweep(const Config& cfg) {
+  std::vector<PlanItem> items;
+  for (const auto& name : cfg.studies) {
+    auto study = make_study(name);
+    for (auto& item : study->plan(cfg)) items.push_back(std::move(item));
+  }
+  return items;
+}
+
+}  // namespace edp::bench

@@ -1,0 +1,45 @@
+// A study (DESIGN §9): turns the config into plan items and turns measured
+// item records into rows of its files. It never measures: the protocol does
+// (src/bench/protocol.h), the same way for every study.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/config.h"
+#include "bench/plan.h"
+#include "report/records.h"
+
+namespace edp::bench {
+
+// Rows per output file ("results.csv" -> rows), in the file's columns.
+using FileRows = std::map<std::string, std::vector<std::vector<std::string>>>;
+
+class Study {
+ public:
+  virtual ~Study() = default;
+  virtual std::string name() const = 0;
+  // Items from the config alone (pure: `plan` and the tests call it).
+  virtual std::vector<PlanItem> plan(const Config& cfg) const = 0;
+  // The file whose `key,status` rows say which items are done (resume).
+  virtual std::string commit_file() const = 0;
+  virtual FileRows rows(const report::ItemRecord& rec) const = 0;
+  // Usage errors only this machine can reveal (a working set larger than
+  // the memory available), every one found; empty when the plan can run.
+  virtual std::vector<std::string> check(const std::vector<PlanItem>&) const { return {}; }
+};
+
+// Studies by name, in the order of DESIGN §9; throws UsageError for an
+// unknown name.
+std::unique_ptr<Study> make_study(const std::string& name);
+
+// The items of every study the config selects, in the config's order.
+std::vector<PlanItem> plan_sweep(const Config& cfg);
+
+// The MLP items' common parts: the ProtocolSettings of the config, the
+// label, a DeviceSpec lookup.
+ProtocolSettings mlp_settings(const Config& cfg, const DeviceSpec& dev);
+
+}  // namespace edp::bench
