@@ -10,8 +10,8 @@ namespace edp {
 namespace cpu {
 
 void add_chunk(const float* a, const float* b, float* out, int64_t n);
-// Eigen's vectorised logistic and tanh: rational approximations within a few
-// ulp of the correctly rounded value; NaN stays NaN, +-inf saturate.
+// Within a few ulp of the correctly rounded value (tests/workloads/
+// test_backend_ops.cpp); NaN stays NaN, +-inf saturate.
 void sigmoid_chunk(const float* x, float* out, int64_t n);
 void tanh_chunk(const float* x, float* out, int64_t n);
 
