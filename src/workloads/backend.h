@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ class Backend {
   virtual void square(const Tensor& x, Tensor& out) = 0;                // x * x
   // out (any shape) = every element set to the value of the 1x1 tensor s.
   virtual void broadcast(const Tensor& s, Tensor& out) = 0;
+  // Operator workloads (DESIGN §2.3). NaN in gives NaN out; sigmoid(-inf) = 0,
+  // sigmoid(+inf) = 1, tanh(+-inf) = +-1. sigmoid and tanh are within a few
+  // float ulp of the correctly rounded value on every backend (not bitwise).
+  virtual void add(const Tensor& a, const Tensor& b, Tensor& out) = 0;  // a + b
+  virtual void sigmoid(const Tensor& x, Tensor& out) = 0;               // 1 / (1 + exp(-x))
+  virtual void tanh(const Tensor& x, Tensor& out) = 0;                  // tanh(x)
 
   // ---- reductions ----------------------------------------------------------
   // out (1x1) = sum(x). Accumulates in double on every backend, so the loss is
@@ -95,6 +102,17 @@ class Backend {
   // backend that has one throws std::logic_error for a stop without a start.
   virtual void start_device_timer() {}
   virtual double stop_device_timer_s() { return -1.0; }
+
+  // The achievable FLOP rate (DESIGN §2.3 fma_peak): every worker of the
+  // backend (each CPU thread of its team, every resident GPU thread) runs
+  // `rounds` rounds of independent, register-resident FMA chains, enough of
+  // them to cover the FMA latency on every FMA unit. fma_peak_flop() is the
+  // FLOP count of one such call (2 per FMA, known without running);
+  // fma_peak() queues it and leaves a value that depends on every chain in
+  // `sink` (1x1), so no compiler can drop the work. Backends without a
+  // dedicated kernel throw std::logic_error.
+  virtual double fma_peak_flop(int64_t rounds) const;
+  virtual void fma_peak(int64_t rounds, Tensor& sink);
 };
 
 // Shape checks shared by the implementations; they throw std::invalid_argument
@@ -102,5 +120,10 @@ class Backend {
 void check_same_shape(const char* op, const Tensor& a, const Tensor& b);
 void check_scalar(const char* op, const Tensor& s);
 void check_gemm_shapes(Trans ta, Trans tb, const Tensor& a, const Tensor& b, const Tensor& c);
+
+inline double Backend::fma_peak_flop(int64_t) const { return 0.0; }
+inline void Backend::fma_peak(int64_t, Tensor&) {
+  throw std::logic_error("fma_peak: the " + name() + " backend has no FMA peak kernel");
+}
 
 }  // namespace edp

@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "edpbench/config.h"
+#include "workloads/cpu_elementwise.h"
+#include "workloads/cpu_fma_peak.h"
 #include "workloads/cpu_gemm.h"
 #include "workloads/host_backend.h"
 
@@ -205,6 +207,39 @@ class CpuBackend final : public HostBackend {
       throw std::invalid_argument("cpu gemm: no path '" + path + "' in this build");
     use_openblas_ = path == "openblas";
     gemm_choice_ = path + " (" + why + ")";
+  }
+
+  // ---- operator workloads (kernels: cpu_elementwise.cpp, cpu_fma_peak.cpp) ---
+  void add(const Tensor& a, const Tensor& b, Tensor& out) override {
+    check_same_shape("add", a, b);
+    check_same_shape("add", a, out);
+    for_chunks(a.numel(), [&](int64_t s, int64_t n) {
+      cpu::add_chunk(a.data() + s, b.data() + s, out.data() + s, n);
+    });
+  }
+  void sigmoid(const Tensor& x, Tensor& out) override {
+    check_same_shape("sigmoid", x, out);
+    for_chunks(x.numel(),
+               [&](int64_t s, int64_t n) { cpu::sigmoid_chunk(x.data() + s, out.data() + s, n); });
+  }
+  void tanh(const Tensor& x, Tensor& out) override {
+    check_same_shape("tanh", x, out);
+    for_chunks(x.numel(),
+               [&](int64_t s, int64_t n) { cpu::tanh_chunk(x.data() + s, out.data() + s, n); });
+  }
+  // Every pinned worker runs the chains at once: per-core rate x threads.
+  double fma_peak_flop(int64_t rounds) const override {
+    return threads_ * cpu::fma_peak_flop_per_worker(rounds);
+  }
+  void fma_peak(int64_t rounds, Tensor& sink) override {
+    check_scalar("fma_peak", sink);
+    std::vector<float> partial(static_cast<size_t>(threads_), 0.0f);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (int t = 0; t < threads_; ++t)
+      partial[static_cast<size_t>(t)] = cpu::fma_peak_worker(rounds);
+    float total = 0.0f;
+    for (float p : partial) total += p;
+    sink.data()[0] = total;
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "workloads/reference_backend.h"
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -104,7 +105,41 @@ class ReferenceBackend final : public HostBackend {
     out.data()[0] = static_cast<float>(acc);
   }
 
+  // ---- operator workloads ----------------------------------------------------
+  void add(const Tensor& a, const Tensor& b, Tensor& out) override {
+    binary("add", a, b, out, [](float p, float q) { return p + q; });
+  }
+  // In double, then rounded once: the oracle the vectorised approximations of
+  // the other backends are compared with. exp(+inf) = inf gives 1/inf = 0 at
+  // x = -inf; NaN propagates through exp and the division.
+  void sigmoid(const Tensor& x, Tensor& out) override {
+    check_same_shape("sigmoid", x, out);
+    for (int64_t i = 0; i < x.numel(); ++i)
+      out.data()[i] = static_cast<float>(1.0 / (1.0 + std::exp(-static_cast<double>(x.data()[i]))));
+  }
+  void tanh(const Tensor& x, Tensor& out) override {
+    check_same_shape("tanh", x, out);
+    for (int64_t i = 0; i < x.numel(); ++i)
+      out.data()[i] = static_cast<float>(std::tanh(static_cast<double>(x.data()[i])));
+  }
+  // Eight scalar chains: a sequential baseline, not a peak.
+  double fma_peak_flop(int64_t rounds) const override {
+    return 2.0 * kFmaChains * static_cast<double>(rounds);
+  }
+  void fma_peak(int64_t rounds, Tensor& sink) override {
+    check_scalar("fma_peak", sink);
+    float acc[kFmaChains];
+    for (int j = 0; j < kFmaChains; ++j) acc[j] = static_cast<float>(j);
+    for (int64_t r = 0; r < rounds; ++r)
+      for (int j = 0; j < kFmaChains; ++j) acc[j] = std::fma(acc[j], 0.999999f, 1e-3f);
+    float total = 0.0f;
+    for (float v : acc) total += v;
+    sink.data()[0] = total;
+  }
+
  private:
+  static constexpr int kFmaChains = 8;
+
   template <class F>
   static void binary(const char* op, const Tensor& a, const Tensor& b, Tensor& out, F f) {
     check_same_shape(op, a, b);

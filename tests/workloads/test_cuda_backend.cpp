@@ -785,3 +785,55 @@ TEST_CASE("cuda MLP training follows the reference loss trajectory", "[gpu][cuda
     }
   }
 }
+
+// ---- operator workloads (DESIGN §2.3) ---------------------------------------------
+
+TEST_CASE("cuda add is bit-identical to the reference; sigmoid and tanh within 4 ulp",
+          "[gpu][cuda][ops]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  auto r = edp::make_reference_backend();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t n : {int64_t{1}, int64_t{7}, int64_t{100003}}) {
+    INFO("n " << n);
+    auto x = random_values(static_cast<std::size_t>(n), 7), y = random_values(n, 8);
+    const float special[] = {nan, inf, -inf, 0.0f, 20.0f, -20.0f};
+    for (std::size_t i = 0; i < 6 && i < x.size(); ++i) x[i] = special[i];
+    Tensor gx = make(*g, 1, n, x), gy = make(*g, 1, n, y), go = g->empty(1, n);
+    Tensor rx = make(*r, 1, n, x), ry = make(*r, 1, n, y), ro = r->empty(1, n);
+    g->add(gx, gy, go), r->add(rx, ry, ro);
+    auto got = fetch(*g, go), want = fetch(*r, ro);
+    for (std::size_t i = 0; i < got.size(); ++i)
+      REQUIRE((bits_equal(got[i], want[i]) || got[i] == want[i]));
+    for (int op = 0; op < 2; ++op) {
+      if (op == 0)
+        g->sigmoid(gx, go), r->sigmoid(rx, ro);
+      else
+        g->tanh(gx, go), r->tanh(rx, ro);
+      got = fetch(*g, go), want = fetch(*r, ro);
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO((op == 0 ? "sigmoid" : "tanh") << "(" << x[i] << ")");
+        if (std::isnan(want[i])) {
+          REQUIRE(std::isnan(got[i]));
+        } else {
+          REQUIRE(std::fabs(got[i] - want[i]) <= 4 * kU * 2 * std::fabs(want[i]) + 1e-37);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("cuda fma_peak fills every SM and its sink sums every chain", "[gpu][cuda][ops]") {
+  REQUIRE_GPU_OR_SKIP();
+  auto g = gpu();
+  const auto facts = g->describe();
+  const double sms = std::stod(facts.at("sm_count"));
+  CHECK(g->fma_peak_flop(1000) >= 2.0 * 8 * 1000 * 256 * sms);
+  CHECK(std::stoll(facts.at("l2_cache_bytes")) > 0);
+  Tensor sink = g->empty(1, 1);
+  g->fma_peak(1000, sink);
+  const float v = g->read_scalar(sink);
+  CHECK(std::isfinite(v));
+  CHECK(v > 0.0f);
+}

@@ -130,6 +130,7 @@ CudaBackend::CudaBackend(const CudaOptions& options)
   facts_["gpu"] = prop.name;
   facts_["compute_capability"] = std::to_string(prop.major) + "." + std::to_string(prop.minor);
   facts_["sm_count"] = std::to_string(prop.multiProcessorCount);
+  facts_["l2_cache_bytes"] = std::to_string(prop.l2CacheSize);  // the cold ops' flush size
   facts_["gemm"] = "cublasSgemm, CUBLAS_DEFAULT_MATH (FP32, TF32 off)";
   facts_["cublas_version"] = version_of_cublas();
   facts_["relu"] = relu_path_ == ReluPath::kCudnn ? "cudnn" : "kernel";
@@ -361,6 +362,38 @@ void CudaBackend::broadcast(const Tensor& s, Tensor& out) {
   check_scalar("broadcast", s);
   activate();
   launch_broadcast(launch_, s.data(), out.data(), out.numel());
+}
+
+// ---- operator workloads --------------------------------------------------------
+
+void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& out) {
+  check_same_shape("add", a, b);
+  check_same_shape("add", a, out);
+  activate();
+  launch_add(launch_, a.data(), b.data(), out.data(), a.numel());
+}
+
+void CudaBackend::sigmoid(const Tensor& x, Tensor& out) {
+  check_same_shape("sigmoid", x, out);
+  activate();
+  launch_sigmoid(launch_, x.data(), out.data(), x.numel());
+}
+
+void CudaBackend::tanh(const Tensor& x, Tensor& out) {
+  check_same_shape("tanh", x, out);
+  activate();
+  launch_tanh(launch_, x.data(), out.data(), x.numel());
+}
+
+double CudaBackend::fma_peak_flop(int64_t rounds) const {
+  return 2.0 * kFmaPeakChains * static_cast<double>(rounds) * kFmaPeakThreads *
+         static_cast<double>(launch_.max_blocks);
+}
+
+void CudaBackend::fma_peak(int64_t rounds, Tensor& sink) {
+  check_scalar("fma_peak", sink);
+  activate();
+  launch_fma_peak(launch_, rounds, sink.data());
 }
 
 // ---- reductions ---------------------------------------------------------------

@@ -53,6 +53,12 @@ class CudaBackend final : public Backend {
   void scale(const Tensor& x, float alpha, Tensor& out) override;
   void square(const Tensor& x, Tensor& out) override;
   void broadcast(const Tensor& s, Tensor& out) override;
+  void add(const Tensor& a, const Tensor& b, Tensor& out) override;
+  void sigmoid(const Tensor& x, Tensor& out) override;
+  void tanh(const Tensor& x, Tensor& out) override;
+  // Every SM filled (launch_.max_blocks blocks of kFmaPeakThreads).
+  double fma_peak_flop(int64_t rounds) const override;
+  void fma_peak(int64_t rounds, Tensor& sink) override;
 
   void sum(const Tensor& x, Tensor& out) override;
   void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) override;

@@ -114,6 +114,38 @@ struct AxpyOp {
   __device__ float operator()(float x, float y) const { return y + alpha * x; }
 };
 
+struct AddOp {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+// expf and tanhf, not the __expf intrinsic: within 2 ulp (CUDA C Programming
+// Guide, "Mathematical Functions"), so the results stay comparable with the
+// reference. expf(+inf) = inf makes sigmoid(-inf) = 0; NaN propagates.
+struct SigmoidOp {
+  __device__ float operator()(float x) const { return 1.0f / (1.0f + expf(-x)); }
+};
+struct TanhOp {
+  __device__ float operator()(float x) const { return tanhf(x); }
+};
+
+// Independent chains per thread; with a full SM the warp schedulers always
+// have an FMA ready. m < 1 keeps the values bounded (no inf, no denormals).
+__global__ void fma_peak_kernel(std::int64_t rounds, float m, float c, float* sink) {
+  float acc[kFmaPeakChains];
+#pragma unroll
+  for (int j = 0; j < kFmaPeakChains; ++j) acc[j] = static_cast<float>(threadIdx.x + j);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+#pragma unroll
+    for (int j = 0; j < kFmaPeakChains; ++j) acc[j] = fmaf(acc[j], m, c);
+  }
+  float total = 0.0f;
+#pragma unroll
+  for (int j = 0; j < kFmaPeakChains; ++j) total += acc[j];
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+    total += __shfl_down_sync(0xffffffffu, total, offset);
+  }
+  if (threadIdx.x % kWarp == 0) atomicAdd(sink, total);
+}
+
 template <class Op>
 void run_map0(const Launch& l, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
@@ -236,6 +268,24 @@ void launch_square(const Launch& l, const float* x, float* out, std::int64_t n) 
 
 void launch_axpy(const Launch& l, float alpha, const float* x, float* y, std::int64_t n) {
   run_map2(l, x, y, y, n, AxpyOp{alpha});
+}
+
+void launch_add(const Launch& l, const float* a, const float* b, float* out, std::int64_t n) {
+  run_map2(l, a, b, out, n, AddOp{});
+}
+
+void launch_sigmoid(const Launch& l, const float* x, float* out, std::int64_t n) {
+  run_map1(l, x, out, n, SigmoidOp{});
+}
+
+void launch_tanh(const Launch& l, const float* x, float* out, std::int64_t n) {
+  run_map1(l, x, out, n, TanhOp{});
+}
+
+void launch_fma_peak(const Launch& l, std::int64_t rounds, float* sink) {
+  CUDA_CHECK_THROW(cudaMemsetAsync(sink, 0, sizeof(float), l.stream));
+  fma_peak_kernel<<<l.max_blocks, kFmaPeakThreads, 0, l.stream>>>(rounds, 0.999999f, 1e-3f, sink);
+  CUDA_CHECK_THROW(cudaGetLastError());
 }
 
 void launch_sum(const Launch& l, const float* x, std::int64_t n, double* scratch, float* out) {

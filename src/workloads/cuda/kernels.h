@@ -29,6 +29,16 @@ void launch_mul(const Launch& l, const float* a, const float* b, float* out, std
 void launch_scale(const Launch& l, const float* x, float alpha, float* out, std::int64_t n);
 void launch_square(const Launch& l, const float* x, float* out, std::int64_t n);
 void launch_axpy(const Launch& l, float alpha, const float* x, float* y, std::int64_t n);
+void launch_add(const Launch& l, const float* a, const float* b, float* out, std::int64_t n);
+void launch_sigmoid(const Launch& l, const float* x, float* out, std::int64_t n);
+void launch_tanh(const Launch& l, const float* x, float* out, std::int64_t n);
+
+// fma_peak (DESIGN §2.3): l.max_blocks blocks of kFmaPeakThreads threads (every
+// SM full), each thread running kFmaPeakChains independent FMA chains for
+// `rounds` rounds. sink[0] is zeroed, then receives the sum of every chain.
+constexpr int kFmaPeakThreads = 256;
+constexpr int kFmaPeakChains = 8;
+void launch_fma_peak(const Launch& l, std::int64_t rounds, float* sink);
 
 // out[0] = (float) sum(x), accumulated in double. `scratch` holds
 // kReduceMaxBlocks doubles. Deterministic for a given n and max_blocks.
