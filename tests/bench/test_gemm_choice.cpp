@@ -54,6 +54,9 @@ class TwoPathBackend final : public Backend {
   void download(const Tensor& t, float* h) override { ref_->download(t, h); }
   void fill(Tensor& t, float v) override { ref_->fill(t, v); }
   void copy(const Tensor& s, Tensor& d) override { ref_->copy(s, d); }
+  void add(const Tensor& a, const Tensor& b, Tensor& o) override { ref_->add(a, b, o); }
+  void sigmoid(const Tensor& x, Tensor& o) override { ref_->sigmoid(x, o); }
+  void tanh(const Tensor& x, Tensor& o) override { ref_->tanh(x, o); }
   void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
             Tensor& c) override {
     ref_->gemm(ta, tb, alpha, a, b, beta, c);
