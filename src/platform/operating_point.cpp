@@ -686,7 +686,7 @@ SavedState parse_state(const std::string& text) {
     if (line.empty() || line[0] == '#') continue;
     const auto eq = line.find('=');
     if (eq == std::string::npos)
-      throw UsageError("state file line " + std::to_string(n) + ": no '='");
+      throw UsageError("not an edpbench state file (line " + std::to_string(n) + " has no '=')");
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     if (key == "version") {
       if (value != "1") throw UsageError("state file version " + value + " is not 1");
