@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "common/errors.h"
 #include "platform/nvpmodel_conf.h"
@@ -487,4 +488,49 @@ TEST_CASE("operating points: state files live in the output and the state direct
   REQUIRE(t.files.size() == 2);
   CHECK(t.files[1].path == "/sys/b/governor");
   CHECK(t.files[1].value == "schedutil");
+}
+
+TEST_CASE("operating points: the shipped tmpfiles.d grant opens exactly the files points write") {
+  if (geteuid() != 0 || std::system("command -v systemd-tmpfiles >/dev/null 2>&1") != 0) {
+    WARN("skipped: needs root (chown) and systemd-tmpfiles");
+    return;
+  }
+  Board b;
+  // Everything root:root 0644 first, as sysfs has it.
+  for (auto& e : fs::recursive_directory_iterator(b.root())) {
+    if (e.is_regular_file() && !e.is_symlink()) {
+      REQUIRE(chown(e.path().c_str(), 0, 0) == 0);
+      fs::permissions(e.path(), static_cast<fs::perms>(0644));
+    }
+  }
+  fs::create_directories(b.root() + "/etc/tmpfiles.d");
+  write_all(b.root() + "/etc/group", "root:x:0:\nedpbench:x:4242:\n");
+  write_all(b.root() + "/etc/passwd", "root:x:0:0::/root:/bin/sh\n");
+  fs::copy_file(EDPBENCH_CONFIGS "/../packaging/edpbench-clocks.tmpfiles",
+                b.root() + "/etc/tmpfiles.d/edpbench-clocks.conf");
+  REQUIRE(std::system(("systemd-tmpfiles --create --root='" + b.root() + "'").c_str()) == 0);
+
+  std::set<std::string> granted;
+  for (auto& e : fs::recursive_directory_iterator(b.root() + "/sys")) {
+    struct stat st;
+    if (e.is_regular_file() && !e.is_symlink() && stat(e.path().c_str(), &st) == 0 &&
+        st.st_gid == 4242) {
+      CHECK((st.st_mode & 0777) == 0664);
+      granted.insert(e.path().string().substr(b.root().size()));
+    }
+  }
+  OperatingPoint all = low();
+  all.emc_max_hz = 0;
+  std::vector<OperatingPoint> pts = {all};
+  for (int id = 0; id < 5; ++id) pts.push_back(mode("m" + std::to_string(id), id));
+  std::set<std::string> written;
+  for (const auto& r : validate_points(probe(b.root()), pts)) {
+    for (const auto& w : r.writes) written.insert(w.path);
+  }
+  for (const auto& w : written) CHECK(granted.count(w) == 1);
+  const std::set<std::string> kinds = {"online",           "scaling_max_freq", "scaling_min_freq",
+                                       "scaling_governor", "max_freq",         "min_freq",
+                                       "emc_iso_cap"};
+  for (const auto& g : granted) CHECK(kinds.count(fs::path(g).filename().string()) == 1);
+  CHECK(granted.count(kCpu + "0/cpufreq/scaling_cur_freq") == 0);
 }
