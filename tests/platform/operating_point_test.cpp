@@ -366,7 +366,7 @@ TEST_CASE("operating points: a state file left by a crash is restored at the nex
   CHECK_FALSE(fs::exists(sd));
 }
 
-TEST_CASE("operating points: a live owner's state file is left alone; garbage is refused") {
+TEST_CASE("operating points: a live owner's state file is left alone, garbage is refused") {
   Board b;
   const Platform p = probe(b.root());
   const std::string path = b.dir() + "/clock-state.txt";
