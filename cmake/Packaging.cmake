@@ -6,6 +6,9 @@
 #   /usr/bin/edpbench                       install(TARGETS) in src/cli
 #   /usr/lib/edpbench/edpbench-job          systemd/edpbench-job.sh
 #   /usr/lib/edpbench/systemd-pre-244.conf  drop-in copied by postinst on systemd < 244
+#   /usr/lib/edpbench/edpbench-clocks.tmpfiles      the clock grant for group edpbench and
+#   /usr/lib/edpbench/edpbench-clocks.service.conf  its service drop-in; both inactive until
+#                                           an admin copies them (docs/deployment.md §6)
 #   /etc/edpbench/*.yaml                    configs/*.yaml (conffiles)
 #   /etc/edpbench/config.yaml               the config the service runs: a copy of
 #                                           tx2.yaml in the arm64 package, of
@@ -45,6 +48,12 @@ endif()
 install(PROGRAMS "${_edp_src}/systemd/edpbench-job.sh"
         DESTINATION lib/edpbench RENAME edpbench-job)
 install(FILES "${_edp_src}/packaging/systemd-pre-244.conf" DESTINATION lib/edpbench)
+# Operating points (DESIGN §10): the narrow grant to change clocks, shipped
+# outside tmpfiles.d and the unit's drop-in directory so that it is disabled
+# until an administrator enables it.
+install(FILES "${_edp_src}/packaging/edpbench-clocks.tmpfiles"
+              "${_edp_src}/packaging/edpbench-clocks.service.conf"
+        DESTINATION lib/edpbench)
 if(EXISTS "${_edp_src}/docs/deployment.md")
   install(FILES "${_edp_src}/docs/deployment.md" DESTINATION share/doc/edpbench)
 endif()

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "platform/operating_point.h"
 #include "platform/platform.h"
 
 namespace edp::platform {
@@ -79,6 +80,37 @@ std::string number(double v) {
 
 std::string string_or_null(const std::string& s) { return s.empty() ? "null" : quote(s); }
 
+std::string number_list(const std::vector<long>& v) {
+  std::string o = "[";
+  for (size_t i = 0; i < v.size(); ++i) o += (i ? "," : "") + std::to_string(v[i]);
+  return o + "]";
+}
+
+// What the board offers for operating points (DESIGN §10): nvpmodel modes and
+// the rates each clock lists.
+std::string offered_json(const Platform& p) {
+  const OfferedPoints off = offered_points(p);
+  std::string o = "{\"nvpmodel_modes\":[";
+  for (size_t i = 0; i < off.nvpmodel_modes.size(); ++i) {
+    o += (i ? ",{\"id\":" : "{\"id\":") + std::to_string(off.nvpmodel_modes[i].first) +
+         ",\"name\":" + quote(off.nvpmodel_modes[i].second) + "}";
+  }
+  o += "],\"nvpmodel_default\":" +
+       (off.nvpmodel_default < 0 ? std::string("null") : std::to_string(off.nvpmodel_default));
+  o += ",\"cpu_policies\":[";
+  for (size_t i = 0; i < off.cpu_khz.size(); ++i) {
+    o += (i ? "," : "") + std::string("{\"cpus\":") + quote(off.cpu_khz[i].first.substr(3)) +
+         ",\"available_khz\":" + number_list(off.cpu_khz[i].second) + "}";
+  }
+  o += "],\"cpu_governors\":[";
+  for (size_t i = 0; i < off.cpu_governors.size(); ++i) {
+    o += (i ? "," : "") + quote(off.cpu_governors[i]);
+  }
+  o += "],\"gpu_available_hz\":" + number_list(off.gpu_hz);
+  o += std::string(",\"emc_cap\":") + (off.emc_cap ? "true" : "false") + "}";
+  return o;
+}
+
 }  // namespace
 
 std::string to_json(const Platform& p) {
@@ -137,7 +169,9 @@ std::string to_json(const Platform& p) {
     o += ",\"type\":" + quote(p.thermal[i].type);
     o += ",\"temp_c\":" + number(p.thermal[i].temp_c) + "}";
   }
-  o += "]}";
+  o += "]";
+  o += ",\"operating_points\":" + offered_json(p);
+  o += "}";
   return o;
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "platform/cpu_list.h"
+#include "platform/operating_point.h"
 #include "platform/platform.h"
 
 namespace edp::platform {
@@ -66,6 +67,31 @@ std::string to_text(const Platform& p) {
                         mhz(p.gpu_max_hz, 1e6) + ") at " + p.gpu_devfreq_path);
   }
   o << row("emc", p.emc_hz < 0 ? "unknown (debugfs needs root)" : mhz(p.emc_hz, 1e6) + " MHz");
+  // Operating points the board offers (DESIGN §10).
+  const OfferedPoints off = offered_points(p);
+  if (!off.nvpmodel_modes.empty()) {
+    std::string modes;
+    for (const auto& m : off.nvpmodel_modes) {
+      modes += (modes.empty() ? "" : ", ") + std::to_string(m.first) + " " + m.second;
+    }
+    if (off.nvpmodel_default >= 0)
+      modes += " (default " + std::to_string(off.nvpmodel_default) + ")";
+    o << row("modes", modes);
+  }
+  auto rates = [](const std::vector<long>& v, double per_mhz) {
+    std::string s;
+    for (long x : v) s += (s.empty() ? "" : " ") + mhz(x, per_mhz);
+    return s.empty() ? std::string("none listed") : s + " MHz";
+  };
+  for (const auto& c : off.cpu_khz) o << row("rates", c.first + ": " + rates(c.second, 1e3));
+  if (!off.cpu_governors.empty()) {
+    std::string g;
+    for (const auto& x : off.cpu_governors) g += (g.empty() ? "" : " ") + x;
+    o << row("governors", g);
+  }
+  if (!p.gpu_devfreq_path.empty()) o << row("rates", "gpu: " + rates(off.gpu_hz, 1e6));
+  if (off.emc_cap)
+    o << row("rates", "emc: capped through /sys/kernel/nvpmodel_emc_cap/emc_iso_cap");
   o << row("thermal", p.thermal.empty() ? "no zones" : std::to_string(p.thermal.size()) + " zones");
   for (const auto& z : p.thermal) {
     char buf[32];

@@ -1,0 +1,49 @@
+// `edpbench restore [--state FILE] [--sysfs-root DIR]`: puts back the clocks
+// and cores that an interrupted sweep with operating points had changed
+// (DESIGN §10), from the state file it saved before its first change. Without
+// --state it looks where a sweep saves it outside its output directory:
+// $STATE_DIRECTORY (systemd), else $XDG_STATE_HOME/edpbench, else
+// ~/.local/state/edpbench. Exit 0 when restored or when there was nothing to
+// restore, 1 when a file could not be written, 2 for a bad state file.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/command.h"
+#include "platform/operating_point.h"
+
+namespace {
+
+edp::cli::CommandRunner setup(CLI::App& sub) {
+  struct Options {
+    std::string state;
+    std::string sysfs_root;
+  };
+  auto opt = std::make_shared<Options>();
+  sub.add_option("--state", opt->state,
+                 "State file to restore (default: clock-state.txt in the state directory)")
+      ->type_name("FILE");
+  sub.add_option("--sysfs-root", opt->sysfs_root,
+                 "Write /sys under DIR instead of the root the state file records")
+      ->type_name("DIR");
+  return [opt]() {
+    const std::vector<std::string> paths = opt->state.empty()
+                                               ? edp::platform::state_file_paths("")
+                                               : std::vector<std::string>{opt->state};
+    const auto r = edp::platform::restore_leftover(paths, opt->sysfs_root);
+    if (!r) {
+      std::cerr << "edpbench: nothing to restore (no "
+                << (paths.empty() ? std::string("state file") : paths.front()) << ")\n";
+      return 0;
+    }
+    std::cerr << "edpbench: restored " << r->written.size() << " file(s)\n";
+    for (const auto& w : r->written) std::cout << w.path << "=" << w.value << "\n";
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  };
+}
+
+}  // namespace
+
+static edp::cli::CommandRegistration reg(
+    55, "restore", "Restore the clocks and cores an interrupted sweep changed", setup);
