@@ -8,7 +8,9 @@
 #include "bench/backend_setup.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
+#include "platform/peaks.h"
 #include "report/stats.h"
+#include "workloads/cuda_factory.h"
 
 namespace edp::bench {
 namespace {
@@ -194,6 +196,19 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
                          "or use auto)");
 }
 
+// The device's nominal ceilings (DESIGN §9.1), for the studies that report
+// against them: FLOP/s at the nominal clock and at the clock read now, and
+// the memory bandwidth of the board table.
+void record_peaks(const Sweep& s, const DeviceSpec& dev, const std::vector<int>& cpus,
+                  report::ItemRecord& rec) {
+  const platform::Platform& p = s.prober.platform();
+  const platform::Peak peak = dev.kind == "gpu" ? platform::gpu_peak(p, cuda_device_info(dev.index))
+                                                : platform::cpu_peak(p, cpus);
+  rec.values["peak_flops_nominal"] = peak.flops_nominal;
+  rec.values["peak_flops_at_clock"] = peak.flops_at_clock;
+  rec.values["peak_bytes_per_s"] = peak.bytes_per_s;
+}
+
 }  // namespace
 
 report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
@@ -240,6 +255,7 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item) {
     return rec;
   }
   Backend& be = *setup.backend;
+  record_peaks(s, *item.device, setup.cpus, rec);
   const Baseline* baseline = baseline_for(s, baseline_state(*item.device), item.label);
   ++s.since_baseline[baseline ? baseline->state : ""];
   for (size_t i = 0; i < item.parts.size(); ++i) {

@@ -9,6 +9,7 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "report/ops_csv.h"
 #include "report/results_csv.h"
 
 namespace edp::bench {
@@ -85,6 +86,7 @@ const std::vector<OutputFile>& output_files() {
       {"runs.csv", report::runs_columns(), false},
       {"rails.csv", report::rails_columns(), false},
       {"results.csv", report::results_columns(), true},
+      {"ops.csv", report::ops_columns(), true},
   };
   return files;
 }

@@ -1,0 +1,77 @@
+// `edpbench ops`: the operator study (DESIGN §9.1) with its defaults, or a
+// config's devices and power settings, without writing a config.
+#include "bench/config.h"
+#include "bench/runner.h"
+#include "cli/command.h"
+
+namespace {
+
+struct OpsArgs {
+  std::string config, out, sysfs_root, power_source, trace;
+  bool resume = false, no_cold = false;
+  std::vector<std::string> ops, bytes, devices;
+  std::vector<int64_t> gemm_n;
+  int runs = 0;
+};
+
+edp::cli::CommandRunner setup(CLI::App& sub) {
+  auto a = std::make_shared<OpsArgs>();
+  sub.add_option("--out", a->out, "Output directory")->required();
+  sub.add_option("--config", a->config,
+                 "Take devices, power and ops settings from this config (default: built in)");
+  sub.add_option("--ops", a->ops, "Only these ops (copy,add,mul,scalar,sigmoid,tanh,gemm,fma_peak)")
+      ->delimiter(',');
+  sub.add_option("--bytes", a->bytes, "Working-set sizes, e.g. 2MB,64MB,1GB")->delimiter(',');
+  sub.add_option("--gemm-n", a->gemm_n, "Square GEMM orders, e.g. 256,1024")->delimiter(',');
+  sub.add_option("--devices", a->devices, "Only these devices (cpu,gpu,reference)")->delimiter(',');
+  sub.add_option("--runs", a->runs, "At least this many runs per item")
+      ->check(CLI::Range(1, 100000));
+  sub.add_flag("--no-cold", a->no_cold, "Leave out the cache-flushed variants");
+  sub.add_option("--power-source", a->power_source,
+                 "Power source (auto, jetson, rapl, trace, ...)");
+  sub.add_option("--trace", a->trace, "Trace CSV for --power-source trace");
+  sub.add_flag("--resume", a->resume, "Continue the study in --out");
+  sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
+  return [a] {
+    edp::bench::Config cfg =
+        a->config.empty() ? edp::bench::parse_config("name: ops\n", "(built-in ops defaults)")
+                          : edp::bench::load_config(a->config);
+    cfg.studies = {"ops"};
+    if (!a->ops.empty()) {
+      edp::bench::Config probe = edp::bench::parse_config(
+          "ops: {ops: [" +
+              [&] {
+                std::string list;
+                for (const auto& o : a->ops) list += (list.empty() ? "" : ", ") + o;
+                return list;
+              }() +
+              "]}\n",
+          "--ops");
+      cfg.ops.ops = probe.ops.ops;
+    }
+    for (const auto& b : a->bytes) edp::bench::parse_bytes(b);  // a bad unit is exit 2
+    if (!a->bytes.empty()) cfg.ops.bytes = a->bytes;
+    if (!a->gemm_n.empty()) cfg.ops.gemm_n = a->gemm_n;
+    if (a->no_cold) cfg.ops.cold = false;
+    if (a->runs > 0) {
+      cfg.ops.runs = a->runs;
+      cfg.ops.max_runs = std::max(cfg.ops.max_runs, a->runs);
+    }
+    if (!a->power_source.empty()) cfg.power.source = a->power_source;
+    if (!a->trace.empty()) {
+      cfg.power.trace.file = a->trace;
+      if (a->power_source.empty()) cfg.power.source = "trace";
+    }
+    edp::bench::apply_filters(cfg, {}, {}, a->devices, 0, 0);
+    edp::bench::RunOptions opt;
+    opt.out_dir = a->out;
+    opt.resume = a->resume;
+    opt.sysfs_root = a->sysfs_root;
+    return edp::bench::run_sweep(cfg, opt);
+  };
+}
+
+const edp::cli::CommandRegistration reg(
+    15, "ops", "Run the operator study (throughput, percent of peak, energy per op)", setup);
+
+}  // namespace

@@ -1,0 +1,33 @@
+// ops.csv (DESIGN §9.1): one row per operator item, from its record alone
+// plus the ceilings the sweep measured on the same device (fma_peak, copy).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/records.h"
+
+namespace edp::report {
+
+// The DESIGN §9.1 columns in order, then extras.
+const std::vector<std::string>& ops_required_columns();
+const std::vector<std::string>& ops_columns();
+
+// Per-step figures of an operator item: the op part alone, or, for the cold
+// variant, the op-with-flush part minus the flush part (the flush is
+// measured as its own workload, since energy cannot be split per step).
+struct OpFigures {
+  double time_s_median = NAN, time_s_ci95 = NAN;  // per step
+  double energy_j = NAN, energy_j_ci95 = NAN;     // per step
+  double power_w_mean = NAN;
+  double flop = NAN, bytes = NAN;  // per step
+  double gflops = NAN, gbs = NAN;
+};
+OpFigures op_figures(const ItemRecord& rec);
+
+// The row; measured_* are the device's measured ceilings (NaN when this
+// sweep has not measured them: fma_peak and the largest warm copy).
+std::vector<std::string> ops_row(const ItemRecord& rec, double measured_gflops,
+                                 double measured_gbs);
+
+}  // namespace edp::report
