@@ -346,6 +346,39 @@ void parse_ops(const Reader& r, const YAML::Node& n, OpsConfig& o) {
   if (o.max_runs < o.runs) r.fail(n, "'ops.max_runs' must be at least 'ops.runs'");
 }
 
+// DESIGN §10: a named nvpmodel mode or explicit limits (or both). Whether
+// the board offers them is checked against it by platform::validate_points
+// when the sweep starts.
+void parse_points(const Reader& r, const YAML::Node& n, Config& c) {
+  if (!n.IsSequence()) r.fail(n, "'operating_points' must be a list of {name: ..., ...} entries");
+  for (const auto& item : n) {
+    r.expect_map(item, "an operating point");
+    r.check_keys(item,
+                 {"name", "nvpmodel", "cpu_max_khz", "cpu_min_khz", "gpu_max_hz", "gpu_min_hz",
+                  "emc_max_hz", "cpus_online", "cpu_governor"},
+                 "an operating point");
+    if (!item["name"]) r.fail(item, "an operating point needs a 'name'");
+    platform::OperatingPoint p;
+    p.name = r.scalar(item["name"], "name");
+    for (const auto& other : c.operating_points)
+      if (other.name == p.name)
+        r.fail(item["name"], "operating point '" + p.name + "' is named twice");
+    auto hz = [&](const char* key, long* out) {
+      if (item[key]) *out = static_cast<long>(r.integer(item[key], key, 0, 100000000000LL));
+    };
+    if (item["nvpmodel"])
+      p.nvpmodel = static_cast<int>(r.integer(item["nvpmodel"], "nvpmodel", 0, 99));
+    hz("cpu_max_khz", &p.cpu_max_khz);
+    hz("cpu_min_khz", &p.cpu_min_khz);
+    hz("gpu_max_hz", &p.gpu_max_hz);
+    hz("gpu_min_hz", &p.gpu_min_hz);
+    hz("emc_max_hz", &p.emc_max_hz);
+    if (item["cpus_online"]) p.cpus_online = r.scalar(item["cpus_online"], "cpus_online");
+    if (item["cpu_governor"]) p.cpu_governor = r.scalar(item["cpu_governor"], "cpu_governor");
+    c.operating_points.push_back(std::move(p));
+  }
+}
+
 Config parse_config(const std::string& text, const std::string& origin) {
   Reader r(origin);
   YAML::Node root;
@@ -429,6 +462,7 @@ Config parse_config(const std::string& text, const std::string& origin) {
       c.stages.sizes = size_names(r, root["stages"]["sizes"], "stages.sizes", c);
   }
   if (root["ops"]) parse_ops(r, root["ops"], c.ops);
+  if (root["operating_points"]) parse_points(r, root["operating_points"], c);
   if (root["cooldown_s"]) c.cooldown_s = r.number(root["cooldown_s"], "cooldown_s", 0, 3600);
   if (root["max_start_temp_c"])
     c.max_start_temp_c = r.number(root["max_start_temp_c"], "max_start_temp_c", 0, 150);
@@ -527,6 +561,26 @@ std::string to_yaml(const Config& c) {
       << YAML::Key << "max_rel_ci" << YAML::Value << o.max_rel_ci << YAML::Key << "time_limit_s"
       << YAML::Value << o.time_limit_s << YAML::Key << "min_run_s" << YAML::Value << o.min_run_s;
     e << YAML::EndMap;
+  }
+  if (!c.operating_points.empty()) {
+    e << YAML::Key << "operating_points" << YAML::Value << YAML::BeginSeq;
+    for (const auto& p : c.operating_points) {
+      e << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name;
+      auto num = [&](const char* key, long v) {
+        if (v >= 0) e << YAML::Key << key << YAML::Value << v;
+      };
+      num("nvpmodel", p.nvpmodel);
+      num("cpu_max_khz", p.cpu_max_khz);
+      num("cpu_min_khz", p.cpu_min_khz);
+      num("gpu_max_hz", p.gpu_max_hz);
+      num("gpu_min_hz", p.gpu_min_hz);
+      num("emc_max_hz", p.emc_max_hz);
+      if (!p.cpus_online.empty()) e << YAML::Key << "cpus_online" << YAML::Value << p.cpus_online;
+      if (!p.cpu_governor.empty())
+        e << YAML::Key << "cpu_governor" << YAML::Value << p.cpu_governor;
+      e << YAML::EndMap;
+    }
+    e << YAML::EndSeq;
   }
   e << YAML::Key << "cooldown_s" << YAML::Value << c.cooldown_s;
   e << YAML::Key << "max_start_temp_c" << YAML::Value << c.max_start_temp_c;

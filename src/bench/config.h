@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/operating_point.h"
 #include "power/options.h"
 
 namespace edp::bench {
@@ -108,6 +109,9 @@ struct Config {
   std::vector<DeviceSpec> devices;
   PowerConfig power;
   GpuConfig gpu;
+  // DESIGN §10: every item runs at every point, points outermost; empty =
+  // leave the board as it is.
+  std::vector<platform::OperatingPoint> operating_points;
   double cooldown_s = 0;        // pause between runs
   double max_start_temp_c = 0;  // wait until every thermal zone is below (0 = off)
   std::string output_dir = "results";

@@ -104,6 +104,11 @@ std::string context_json(const Sweep& s, bool complete) {
     gpus.set(d.label, info);
   }
   ctx.set("gpu", gpus);
+  if (!s.cfg.operating_points.empty()) {
+    std::string log;
+    for (const auto& l : s.point_log) log += l + "\n";
+    ctx.set("operating_points", log);
+  }
   return ctx.str() + "\n";
 }
 

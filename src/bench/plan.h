@@ -60,6 +60,10 @@ struct PlanItem {
   std::string label;
   // Estimated FLOPs of the whole item, for progress.
   double flop_estimate = 0;
+  // The operating point it runs at (index into Config::operating_points),
+  // -1 / "" when the sweep has none.
+  int point = -1;
+  std::string point_name;
 };
 
 }  // namespace edp::bench

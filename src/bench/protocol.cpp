@@ -32,8 +32,10 @@ int severity(const std::string& status) {
 
 // The state a baseline must be taken in (DESIGN §3): a GPU item's with its
 // CUDA context alive, a host item's without one.
-std::string baseline_state(const DeviceSpec& dev) {
-  return dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host";
+std::string baseline_state(const PlanItem& item) {
+  const DeviceSpec& dev = *item.device;
+  return (dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host") +
+         (item.point_name.empty() ? "" : "@" + item.point_name);
 }
 
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
@@ -236,6 +238,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
     c.gflop_per_iteration = item.size.gemm_flop_per_iteration() / 1e9;
     c.power_source = s.meter.source_name();
     c.energy_rails = rails;
+    c.operating_point = item.point_name;
     rec.parts.push_back(std::move(c));
   }
   return rec;
@@ -256,7 +259,7 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item) {
   }
   Backend& be = *setup.backend;
   record_peaks(s, *item.device, setup.cpus, rec);
-  const Baseline* baseline = baseline_for(s, baseline_state(*item.device), item.label);
+  const Baseline* baseline = baseline_for(s, baseline_state(item), item.label);
   ++s.since_baseline[baseline ? baseline->state : ""];
   for (size_t i = 0; i < item.parts.size(); ++i) {
     report::ConfigRecord& part = rec.parts[i];

@@ -5,6 +5,7 @@
 // It knows nothing study-specific.
 #include "bench/runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "bench/study.h"
 #include "bench/sweep.h"
 #include "common/errors.h"
+#include "platform/operating_point.h"
 #include "workloads/cuda_factory.h"
 
 namespace edp::bench {
@@ -36,9 +38,14 @@ std::vector<PlannedItem> plan_studies(const Config& cfg,
     const Study* study = studies.back().get();
     std::vector<PlanItem> items = study->plan(cfg);
     for (const auto& p : study->check(items)) problems += (problems.empty() ? "" : "\n") + p;
-    for (auto& item : items) planned.push_back({std::move(item), study});
+    for (auto& item : at_operating_points(cfg, std::move(items)))
+      planned.push_back({std::move(item), study});
   }
   if (!problems.empty()) throw UsageError(problems);
+  // Points outermost, across studies, so that each is applied once.
+  std::stable_sort(planned.begin(), planned.end(), [](const PlannedItem& a, const PlannedItem& b) {
+    return a.item.point < b.item.point;
+  });
   return planned;
 }
 
@@ -79,6 +86,53 @@ report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item) {
   return rec;
 }
 
+// Operating points (DESIGN §10): a state file left by a crash is restored
+// first; the points are checked against the board and this process's write
+// access before the output directory is touched.
+void check_points(const Config& cfg, const Sweep& s, const RunOptions& opt) {
+  if (cfg.operating_points.empty()) return;
+  const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir));
+  if (leftover && s.progress)
+    s.progress->line("edpbench: restored the clocks a crashed sweep left: " + leftover->summary());
+  const auto resolved = platform::validate_points(s.prober.platform(), cfg.operating_points);
+  const platform::PrivilegeReport access =
+      platform::check_privileges(s.prober.platform(), resolved);
+  if (!access.ok()) throw UsageError(access.message());
+}
+
+// Applies the point of `item` when it differs from the one applied; false
+// when it cannot be (then every item of that point is failed with why).
+bool enter_point(Sweep& s, platform::OperatingPointSession* points, const PlanItem& item,
+                 int* current, std::string* failure) {
+  if (!points || item.point == *current) return failure->empty();
+  *current = item.point;
+  failure->clear();
+  try {
+    const platform::ApplyResult r = points->apply(static_cast<size_t>(item.point));
+    s.point_log.push_back(r.summary());
+    if (s.progress) s.progress->line("edpbench: operating point " + r.summary());
+  } catch (const std::exception& e) {
+    *failure = "operating point " + item.point_name + " could not be applied: " + e.what();
+    s.point_log.push_back(*failure);
+    if (s.progress) s.progress->line("edpbench: " + *failure);
+  }
+  return failure->empty();
+}
+
+void leave_points(Sweep& s, platform::OperatingPointSession* points) {
+  if (!points) return;
+  try {
+    const platform::ApplyResult r = points->restore();
+    s.point_log.push_back("restored: " + r.summary());
+    if (s.progress) s.progress->line("edpbench: restored the board's clocks: " + r.summary());
+  } catch (const std::exception& e) {
+    s.point_log.push_back(std::string("restore failed: ") + e.what());
+    if (s.progress)
+      s.progress->line(std::string("edpbench: error: restoring the clocks failed: ") + e.what() +
+                       " (run `edpbench restore` to retry)");
+  }
+}
+
 }  // namespace
 
 int run_sweep(const Config& cfg, const RunOptions& opt) {
@@ -92,11 +146,16 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   validate_devices(cfg, s.prober.platform());
   std::vector<std::unique_ptr<Study>> studies;
   std::vector<PlannedItem> planned = plan_studies(cfg, studies);
+  check_points(cfg, s, opt);
   // The sampler thread starts now, before any backend pins this thread: it
   // inherits this thread's CPU mask (unless power.sampler_cpu pins it).
   s.meter.start();
 
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
+  std::unique_ptr<platform::OperatingPointSession> points;
+  if (!cfg.operating_points.empty())
+    points = std::make_unique<platform::OperatingPointSession>(
+        s.prober.platform(), cfg.operating_points, platform::state_file_paths(opt.out_dir));
   install_stop_handlers();
   std::vector<const PlannedItem*> todo;
   double total_flop = 0;
@@ -110,10 +169,23 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
 
   int interrupted = 0;
   try {
-    if (!todo.empty()) baseline_for(s, "host", "the sweep");
+    if (!todo.empty() && !points) baseline_for(s, "host", "the sweep");
+    int current_point = -1;
+    std::string point_failure;
     for (const PlannedItem* p : todo) {
       throw_if_stop_requested();
-      const report::ItemRecord rec = measure_or_fail(s, p->item);
+      report::ItemRecord rec;
+      if (enter_point(s, points.get(), p->item, &current_point, &point_failure)) {
+        rec = measure_or_fail(s, p->item);
+      } else {
+        rec = blank_record(s, p->item);
+        rec.status = "failed";
+        rec.note = point_failure;
+        for (auto& part : rec.parts) {
+          part.status = "failed";
+          part.note = point_failure;
+        }
+      }
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
@@ -123,6 +195,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   } catch (const Interrupted& i) {
     interrupted = i.signal;
   }
+  leave_points(s, points.get());
   if (s.progress) s.progress->finish();
   store.flush(context_json(s, interrupted == 0));
   if (interrupted) {

@@ -20,13 +20,29 @@ std::unique_ptr<Study> make_study(const std::string& name) {
                    ")");
 }
 
+std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanItem> items) {
+  if (cfg.operating_points.empty()) return items;
+  std::vector<PlanItem> out;
+  for (size_t p = 0; p < cfg.operating_points.size(); ++p)
+    for (const PlanItem& base : items) {
+      PlanItem item = base;
+      item.point = static_cast<int>(p);
+      item.point_name = cfg.operating_points[p].name;
+      item.params.push_back({"point", item.point_name});
+      item.key = item_key(item.study, item.params);
+      item.label = item.point_name + ": " + item.label;
+      out.push_back(std::move(item));
+    }
+  return out;
+}
+
 std::vector<PlanItem> plan_sweep(const Config& cfg) {
   std::vector<PlanItem> items;
   for (const auto& name : cfg.studies) {
     auto study = make_study(name);
     for (auto& item : study->plan(cfg)) items.push_back(std::move(item));
   }
-  return items;
+  return at_operating_points(cfg, std::move(items));
 }
 
 }  // namespace edp::bench

@@ -35,8 +35,11 @@ class Study {
 // unknown name.
 std::unique_ptr<Study> make_study(const std::string& name);
 
-// The items of every study the config selects, in the config's order.
+// The items of every study the config selects, in the config's order, at
+// every operating point (points outermost, so a point is applied once).
 std::vector<PlanItem> plan_sweep(const Config& cfg);
+// `items` repeated at every point of the config, with the point in the key.
+std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanItem> items);
 
 // The MLP items' common parts: the ProtocolSettings of the config, the
 // label, a DeviceSpec lookup.

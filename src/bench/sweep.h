@@ -40,7 +40,9 @@ struct Sweep {
   std::map<std::string, size_t> current_baseline;  // state -> index into baselines
   std::map<std::string, int> since_baseline;       // state -> items since
   std::map<std::string, std::map<std::string, std::string>> backends;  // device -> describe()
-  GemmChooser gemm_chooser;  // one gemm: auto decision per (shape, threads, cpus)
+  GemmChooser gemm_chooser;
+  std::vector<std::string> point_log;  // operating points applied and restored  // one gemm: auto
+                                       // decision per (shape, threads, cpus)
   std::unique_ptr<Progress> progress;
   std::string start_time;
   int measured_ok = 0;
