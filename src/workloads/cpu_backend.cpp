@@ -366,14 +366,15 @@ class CpuBackend final : public HostBackend {
     // lines), 8 along M (a multiple of every micro-kernel's row count).
     const int64_t total = split.dim == cpu::SplitDim::M ? g.m : by_k ? g.k : g.n;
     const int64_t align = split.dim == cpu::SplitDim::M ? 8 : 16;
-#pragma omp parallel num_threads(parts)
+#pragma omp parallel num_threads(threads_)
     {
 #if defined(_OPENMP)
       const int tid = omp_get_thread_num(), team = omp_get_num_threads();
 #else
       const int tid = 0, team = 1;
 #endif
-      for (int p = tid; p < parts; p += team) {  // a smaller team runs several parts each
+#pragma omp for schedule(dynamic, 1)
+      for (int p = 0; p < parts; ++p) {
         GemmArgs part = part_of(g, split.dim, cpu::part_range(total, parts, p, align));
         if (by_k && p > 0) {
           part.beta = 0.0f;
@@ -382,8 +383,7 @@ class CpuBackend final : public HostBackend {
         }
         kernel(part);
       }
-      if (by_k) {
-#pragma omp barrier
+      if (by_k) {  // after the implicit barrier of the loop above
         const cpu::Range rows = cpu::part_range(g.m, team, tid, 1);
         for (int64_t i = rows.begin; i < rows.end; ++i) {
           Eigen::Map<Eigen::ArrayXf> ci(g.c + i * g.ldc, g.n);
