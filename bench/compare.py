@@ -30,7 +30,9 @@ def gflop(n, d_in, h, d_out):
     return (4.0 * n * d_in * h + 6.0 * n * h * d_out) / 1e9
 
 
-def run_edpbench(binary, workload, size, args, out_root):
+def run_edpbench(binary, workload, size, args, out_root, backend=None):
+    """Seconds per run; `backend`, a dict, receives the device's describe()
+    from context.json (the GEMM path chosen, the threads, ...)."""
     n, d_in, h, d_out = SIZES[size]
     device = "{kind: gpu, index: 0}" if args.device == "cuda" else \
         f"{{kind: cpu, threads: {args.threads}, cpus: all, gemm: {args.gemm}}}"
@@ -55,6 +57,9 @@ power: {{source: none}}
         row = next(csv.DictReader(f))
     if row["status"] != "ok":
         raise SystemExit(f"edpbench {workload}/{size}: {row['status']}: {row['note']}")
+    if backend is not None:
+        with open(os.path.join(d, "out", "context.json")) as f:
+            backend.update(next(iter(json.load(f)["backends"].values())))
     with open(os.path.join(d, "out", "runs.csv")) as f:
         return [float(r["time_s"]) for r in csv.DictReader(f)]
 

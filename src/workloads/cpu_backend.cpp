@@ -1,5 +1,6 @@
 #include "workloads/cpu_backend.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
@@ -62,12 +63,33 @@ int online_cpus() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
+// Eigen allocates its GEMM packing buffers (tens to hundreds of KiB) on
+// every call and frees them after. With glibc's defaults the freed top of the
+// heap is trimmed and handed back to the kernel, so the next call faults the
+// same pages in again: at the small size that was a quarter of a 1-thread
+// training step (4.5 instead of 3.3 ms), and it depended on the process's
+// heap history, which made Eigen against OpenBLAS a coin toss between
+// sweeps. Keep freed memory in the process instead (process-wide, set once;
+// glibc only). Both settings are needed: setting either one fixes the
+// otherwise adaptive mmap threshold at 128 KiB.
+void keep_freed_heap() {
+#if defined(__GLIBC__)
+  static const bool once = [] {
+    ::mallopt(M_MMAP_THRESHOLD, 32 << 20);   // glibc's maximum on 64-bit
+    ::mallopt(M_TRIM_THRESHOLD, 512 << 20);  // trim only beyond 512 MiB free at the top
+    return true;
+  }();
+  (void)once;
+#endif
+}
+
 class CpuBackend final : public HostBackend {
  public:
   explicit CpuBackend(const CpuOptions& o) : cpus_(o.cpus) {
     threads_ = o.threads > 0 ? o.threads
                              : (cpus_.empty() ? online_cpus() : static_cast<int>(cpus_.size()));
     ::pthread_getaffinity_np(::pthread_self(), sizeof(saved_mask_), &saved_mask_);
+    keep_freed_heap();
     pin_team();
 #if EDPBENCH_HAVE_OPENBLAS
     // The backend splits each GEMM over its own team (workloads/cpu_gemm.h):
@@ -379,14 +401,15 @@ class CpuBackend final : public HostBackend {
     // lines), 8 along M (a multiple of every micro-kernel's row count).
     const int64_t total = split.dim == cpu::SplitDim::M ? g.m : by_k ? g.k : g.n;
     const int64_t align = split.dim == cpu::SplitDim::M ? 8 : 16;
-#pragma omp parallel num_threads(parts)
+#pragma omp parallel num_threads(threads_)
     {
 #if defined(_OPENMP)
       const int tid = omp_get_thread_num(), team = omp_get_num_threads();
 #else
       const int tid = 0, team = 1;
 #endif
-      for (int p = tid; p < parts; p += team) {  // a smaller team runs several parts each
+#pragma omp for schedule(dynamic, 1)
+      for (int p = 0; p < parts; ++p) {
         GemmArgs part = part_of(g, split.dim, cpu::part_range(total, parts, p, align));
         if (by_k && p > 0) {
           part.beta = 0.0f;
@@ -395,8 +418,7 @@ class CpuBackend final : public HostBackend {
         }
         kernel(part);
       }
-      if (by_k) {
-#pragma omp barrier
+      if (by_k) {  // after the implicit barrier of the loop above
         const cpu::Range rows = cpu::part_range(g.m, team, tid, 1);
         for (int64_t i = rows.begin; i < rows.end; ++i) {
           Eigen::Map<Eigen::ArrayXf> ci(g.c + i * g.ldc, g.n);

@@ -9,6 +9,9 @@ namespace {
 // A part narrower than this along M or N leaves the micro-kernel (16 x 4 to
 // 48 x 8 floats with AVX-512) short of work.
 constexpr int64_t kMinPartMN = 32;
+// A K slice shorter than this spends too much of its time packing and
+// adding its partial.
+constexpr int64_t kMinPartK = 512;
 
 }  // namespace
 
@@ -18,10 +21,13 @@ GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads) {
   // Long inner dimension, small C: the extra partials (m n floats per thread)
   // are cheap next to the k-deep products, and the threads read disjoint
   // halves of both operands.
-  if (k >= 4 * std::max(m, n) && k / threads >= kMinPartMN) return {SplitDim::K, threads};
+  const int64_t want = int64_t{threads} * kPartsPerThread;
+  if (k >= 4 * std::max(m, n) && k / threads >= kMinPartK)
+    return {SplitDim::K,
+            static_cast<int>(std::max<int64_t>(threads, std::min(want, k / kMinPartK)))};
   // Otherwise share C along its longer side.
   const int64_t along = std::max(m, n);
-  const int parts = static_cast<int>(std::min<int64_t>(threads, along / kMinPartMN));
+  const int parts = static_cast<int>(std::min(want, along / kMinPartMN));
   if (parts < 2) return {};
   return {m >= n ? SplitDim::M : SplitDim::N, parts};
 }

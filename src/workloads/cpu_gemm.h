@@ -10,8 +10,12 @@
 //    what scales for the MLP's x w1 (64 x 15000 times 15000 x 100 at the
 //    small size): C is too small to share, K is long, and each thread reads
 //    only its half of x and of w1.
-// The plan is a pure function of the shape and the thread count, so results
-// depend on the thread count and never on timing.
+// There are more parts than threads (kPartsPerThread each, where the shape
+// allows), handed out dynamically: on a shared machine a worker that loses
+// its core for a while leaves its parts to the others instead of holding up
+// the step. The plan is a pure function of the shape and the thread count,
+// and each part always lands in the same place (partials are added in part
+// order), so results depend on the thread count and never on timing.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +33,7 @@ struct GemmSplit {
 // Below this many flops (2 m n k) a GEMM runs on the calling thread: waking
 // the team costs more than the work.
 constexpr double kMinParallelFlops = 4e6;
+constexpr int kPartsPerThread = 4;
 
 GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads);
 
