@@ -57,6 +57,7 @@ void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
                      s.total_rails_why);
   else
     s.progress->line("edpbench: warning: no power source; energy columns stay empty");
+  for (const auto& l : s.point_log) s.progress->line("edpbench: " + l);
   if (store.completed())
     s.progress->line("edpbench: resuming: " + std::to_string(store.completed()) +
                      " item(s) already done, " + std::to_string(left) + " left");
@@ -89,11 +90,11 @@ report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item) {
 // Operating points (DESIGN §10): a state file left by a crash is restored
 // first; the points are checked against the board and this process's write
 // access before the output directory is touched.
-void check_points(const Config& cfg, const Sweep& s, const RunOptions& opt) {
+void check_points(const Config& cfg, Sweep& s, const RunOptions& opt) {
   if (cfg.operating_points.empty()) return;
   const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir));
-  if (leftover && s.progress)
-    s.progress->line("edpbench: restored the clocks a crashed sweep left: " + leftover->summary());
+  if (leftover)
+    s.point_log.push_back("restored the clocks a crashed sweep left: " + leftover->summary());
   const auto resolved = platform::validate_points(s.prober.platform(), cfg.operating_points);
   const platform::PrivilegeReport access =
       platform::check_privileges(s.prober.platform(), resolved);

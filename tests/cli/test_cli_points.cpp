@@ -1,0 +1,169 @@
+// Operating points in a sweep (DESIGN §10) on a writable copy of the fake
+// TX2 tree: every item runs at every point, points outermost, the point is
+// recorded in every row, and the board's original clocks come back at the
+// end, after SIGTERM, and after a crash (SIGKILL) at the next start.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "report/csv.h"
+#include "support/process.h"
+
+extern char** environ;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kA57Max = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq";
+const std::string kGpuMax = "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b/max_freq";
+
+struct Board {
+  std::string dir, root;
+  explicit Board(const std::string& tag) : dir(edp::testing::temp_dir(tag)), root(dir + "/root") {
+    fs::copy(EDPBENCH_FIXTURES "/platform/tx2", root,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    for (auto& e : fs::recursive_directory_iterator(root))
+      if (e.is_regular_file() && !e.is_symlink())
+        fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
+  }
+  std::string read(const std::string& abs) const { return edp::testing::slurp(root + abs); }
+};
+
+std::string points_config(const Board& b, int runs) {
+  const std::string path = b.dir + "/points.yaml";
+  edp::testing::write_text(path, std::string(R"(name: points
+iterations: 3
+runs: )") + std::to_string(runs) + R"(
+warmup_iterations: 1
+init_scale: 0.1
+workloads: [tensors, autograd]
+sizes:
+  tiny: {n: 4, d_in: 64, h: 8, d_out: 2}
+devices:
+  - {kind: cpu, threads: 1, cpus: all}
+power:
+  source: trace
+  baseline_s: 0
+  trace: {file: )" + EDPBENCH_FIXTURES "/cli/constant_7w5.csv}\n" +
+                                     R"(operating_points:
+  - {name: slow, cpu_max_khz: 960000, gpu_max_hz: 522750000}
+  - {name: fast, cpu_max_khz: 2035200, gpu_max_hz: 1300500000}
+)");
+  return path;
+}
+
+pid_t spawn_run(const Board& b, const std::string& cfg, const std::string& out) {
+  std::vector<std::string> args{EDPBENCH_BINARY, "run", "--config",     cfg,
+                                "--out",         out,   "--sysfs-root", b.root};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  REQUIRE(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
+// Waits until the first point is applied (its cap is in the file), then
+// sends `sig`; returns the exit status as a shell would.
+int stop_at_first_point(const Board& b, const std::string& cfg, const std::string& out, int sig) {
+  const pid_t pid = spawn_run(b, cfg, out);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (b.read(kA57Max).rfind("960000", 0) != 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST_CASE("every item runs at every point, points outermost, and the clocks come back",
+          "[cli][points]") {
+  Board b("points");
+  const std::string a57 = b.read(kA57Max), gpu = b.read(kGpuMax);
+  const auto r = edp::testing::edpbench("run --config " + points_config(b, 2) + " --out " + b.dir +
+                                        "/out --sysfs-root " + b.root);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto res = edp::report::read_csv_file(b.dir + "/out/results.csv");
+  REQUIRE(res.rows.size() == 4);
+  CHECK(res.get(0, "operating_point") == "slow");
+  CHECK(res.get(1, "operating_point") == "slow");
+  CHECK(res.get(2, "operating_point") == "fast");
+  CHECK(res.get(3, "operating_point") == "fast");
+  CHECK(res.get(0, "key") == "mlp:workload=tensors,size=tiny,device=cpu,point=slow");
+  const auto runs = edp::report::read_csv_file(b.dir + "/out/runs.csv");
+  for (size_t i = 0; i < runs.rows.size(); ++i) CHECK_FALSE(runs.get(i, "operating_point").empty());
+  // Applied once each, then restored, and the state file is gone.
+  CHECK_THAT(r.err, Catch::Contains("operating point slow"));
+  CHECK_THAT(r.err, Catch::Contains("restored the board's clocks"));
+  CHECK(b.read(kA57Max) == a57);
+  CHECK(b.read(kGpuMax) == gpu);
+  CHECK_FALSE(fs::exists(b.dir + "/out/clock-state.txt"));
+}
+
+TEST_CASE("SIGTERM at a point restores the clocks before exiting", "[cli][points]") {
+  Board b("points-term");
+  const std::string a57 = b.read(kA57Max);
+  CHECK(stop_at_first_point(b, points_config(b, 200), b.dir + "/out", SIGTERM) == 143);
+  CHECK(b.read(kA57Max) == a57);
+}
+
+TEST_CASE("a crash at a point is repaired at the next start", "[cli][points]") {
+  Board b("points-crash");
+  const std::string a57 = b.read(kA57Max);
+  const std::string cfg = points_config(b, 200), out = b.dir + "/out";
+  CHECK(stop_at_first_point(b, cfg, out, SIGKILL) == 128 + SIGKILL);
+  // The cap stayed, and so did the state file that says how to undo it.
+  CHECK(b.read(kA57Max).rfind("960000", 0) == 0);
+  REQUIRE(fs::exists(out + "/clock-state.txt"));
+  const auto r =
+      edp::testing::edpbench("restore --state " + out + "/clock-state.txt --sysfs-root " + b.root);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(b.read(kA57Max) == a57);
+}
+
+TEST_CASE("a point the board does not offer is exit 2 before anything changes", "[cli][points]") {
+  Board b("points-bad");
+  std::string cfg = edp::testing::slurp(points_config(b, 2));
+  cfg.replace(cfg.find("960000"), 6, "961234");
+  edp::testing::write_text(b.dir + "/bad.yaml", cfg);
+  const std::string a57 = b.read(kA57Max);
+  const auto r = edp::testing::edpbench("run --config " + b.dir + "/bad.yaml --out " + b.dir +
+                                        "/out --sysfs-root " + b.root);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("961234"));
+  CHECK(b.read(kA57Max) == a57);
+  CHECK_FALSE(fs::exists(b.dir + "/out/results.csv"));
+}
+
+TEST_CASE("run --resume after a crash at a point first restores the clocks it left",
+          "[cli][points]") {
+  Board b("points-crash-run");
+  const std::string a57 = b.read(kA57Max);
+  const std::string cfg = points_config(b, 50), out = b.dir + "/out";
+  CHECK(stop_at_first_point(b, cfg, out, SIGKILL) == 128 + SIGKILL);
+  REQUIRE(fs::exists(out + "/clock-state.txt"));
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + out +
+                                        " --resume --sysfs-root " + b.root);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("restored the clocks a crashed sweep left"));
+  CHECK(b.read(kA57Max) == a57);
+  CHECK(edp::report::read_csv_file(out + "/results.csv").rows.size() == 4);
+}
