@@ -28,8 +28,20 @@ double seconds_since(Clock::time_point t0) {
 // What EnergyMeter::measure_idle waits before measuring (energy_meter.cpp):
 // three update intervals, at least 0.5 s; while the interval is unknown,
 // until it is known or 5 s have passed.
-double baseline_settle_s(double interval_s) {
-  return std::isnan(interval_s) ? 5.0 : std::max(0.5, 3 * interval_s);
+double baseline_settle_s(const PlanSummary& sum) {
+  if (sum.interval_state != "known") return 5.0;
+  return std::max(0.5, 3 * sum.update_interval_s);
+}
+
+// What end_window waits after a run (DESIGN §4.2): until the averaging
+// total rails have published the values that cover the window's end (about
+// 2 update intervals), and at least the sampler's next tick.
+double run_tail_s(const PlanSummary& sum, double rate_hz) {
+  if (!sum.measures_energy || sum.total_rails.empty()) return 0;
+  const double tick = rate_hz > 0 ? 1 / rate_hz : 0;
+  if (sum.averaging && sum.interval_state == "known")
+    return std::max(tick, 2 * sum.update_interval_s);
+  return tick;
 }
 
 void add_problem(std::vector<std::string>& problems, const std::string& p) {
@@ -66,28 +78,41 @@ void describe_sensors(Sweep& s, const PlanOptions& opt, PlanSummary& out) {
   stated = std::max(stated, s.meter.reported_update_interval_s());
   if (stated > 0) {
     out.update_interval_s = stated;
+    out.interval_state = "known";
     out.update_interval_how = "stated by the sensor";
-    return;
   }
   if (opt.interval_probe_s <= 0) {
-    out.update_interval_how = "unknown: not stated by the sensor (measured during the sweep)";
+    if (stated <= 0)
+      out.update_interval_how = "unknown: not stated by the sensor (measured during the sweep)";
     return;
   }
-  // Not stated: watch the total rails change, as the sampler will in the run.
+  // Watch the total rails change, as the run's sampler will: the interval
+  // itself when none is stated, else whether changes are seen at all (a few
+  // stated intervals are enough for that).
+  const double limit =
+      stated > 0 ? std::min(opt.interval_probe_s, std::max(0.5, 5 * stated)) : opt.interval_probe_s;
   s.meter.start();
   const auto t0 = Clock::now();
   double seen = s.meter.observed_update_interval_s();
-  while (seen <= 0 && seconds_since(t0) < opt.interval_probe_s) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (seen <= 0 && seconds_since(t0) < limit) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     seen = s.meter.observed_update_interval_s();
   }
+  const double waited = seconds_since(t0);
   if (seen > 0) {
     out.update_interval_s = seen;
-    out.update_interval_how = "measured over " + fmt("%.1f s", seconds_since(t0));
+    out.interval_state = "known";
+    out.update_interval_how = stated > 0 ? "stated by the sensor as " + fmt("%.3g s", stated) +
+                                               ", observed over " + fmt("%.1f s", waited)
+                                         : "measured over " + fmt("%.1f s", waited);
+  } else if (stated > 0 && waited < 3.5 * stated) {
+    out.update_interval_how += " (too slow to observe in " + fmt("%.1f s", waited) + ")";
   } else {
-    out.update_interval_how = std::string("unknown: not stated, and the total rails ") +
-                              (all_counters ? "(counters) " : "") + "did not change 3 times in " +
-                              fmt("%.1f s", seconds_since(t0));
+    out.interval_state = "static";
+    out.update_interval_how = std::string(stated > 0 ? "stated by the sensor, but the" : "the") +
+                              " total rails " + (all_counters ? "(counters) " : "") +
+                              "did not change 3 times in " + fmt("%.1f s", waited) +
+                              ": runs are not judged by length";
   }
 }
 
@@ -134,60 +159,95 @@ double step_flop(const PlanItem& item) {
   return steps > 0 ? item.flop_estimate / steps : 0;
 }
 
+std::string workload_of(const PlanItem& item) {
+  return item.parts.empty() ? std::string() : item.parts.front().name;
+}
+
+// Times a few steps of `item`'s first part on `be`, as the protocol runs
+// them: Part::make (the set-up), one untimed step, then timed steps.
+void calibrate(Backend& be, const PlanItem& item, int steps, PlanDeviceRate& r) {
+  r.item = item.label;
+  auto t = Clock::now();
+  std::unique_ptr<Workload> wl = item.parts.front().make(be);
+  be.synchronize();
+  r.setup_s = seconds_since(t);
+  wl->step();  // the first step pays for lazy allocations and handles
+  be.synchronize();
+  const int n = std::max(1, steps);
+  t = Clock::now();
+  for (int i = 0; i < n; ++i) wl->step();
+  be.synchronize();
+  r.step_s = seconds_since(t) / n;
+  const double flop = wl->flop_per_step();
+  if (flop > 0 && r.step_s > 0) r.gflops = flop / r.step_s / 1e9;
+}
+
 // Resolves the device as make_backend_for does (threads, CPUs, or why it is
-// skipped) and, when asked, times a few steps of `smallest`.
-PlanDeviceRate probe_device(const DeviceSpec& dev, const Sweep& s, const PlanItem* smallest,
-                            const PlanOptions& opt) {
-  PlanDeviceRate r;
-  r.device = dev.label;
+// skipped) and, when asked, calibrates each workload on its smallest item
+// (`smallest`: one per workload, in plan order). One rate per workload.
+std::vector<PlanDeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
+                                         const std::vector<const PlanItem*>& smallest,
+                                         const PlanOptions& opt) {
+  PlanDeviceRate base;
+  base.device = dev.label;
+  std::vector<PlanDeviceRate> out;
+  auto per_workload = [&](const PlanDeviceRate& r) {
+    if (smallest.empty() || !r.skipped.empty()) {
+      out.push_back(r);  // one line for a device that does not run
+      return out;
+    }
+    for (const PlanItem* item : smallest) {
+      out.push_back(r);
+      out.back().workload = workload_of(*item);
+    }
+    return out;
+  };
   if (dev.kind == "gpu") {
     const std::string why = cuda_unavailable_reason(dev.index);
     if (!why.empty()) {
-      r.skipped = "gpu " + std::to_string(dev.index) + " unavailable: " + why;
-      return r;
+      base.skipped = "gpu " + std::to_string(dev.index) + " unavailable: " + why;
+      return per_workload(base);
     }
-    r.threads = 0;
-    if (!opt.calibrate || !smallest) return r;  // no context made without calibration
+    base.threads = 0;
+    if (!opt.calibrate || smallest.empty()) return per_workload(base);  // no context made
   }
   try {
     BackendSetup setup = make_backend_for(dev, s.cfg, s.prober.platform());
     if (!setup.backend) {
-      r.skipped = setup.skip_reason;
-      return r;
+      base.skipped = setup.skip_reason;
+      return per_workload(base);
     }
-    r.threads = setup.threads;
-    r.cpus = platform::format_cpu_list(setup.cpus);
-    if (opt.calibrate && smallest && !smallest->parts.empty()) {
-      Backend& be = *setup.backend;
-      r.item = smallest->label;
-      auto t = Clock::now();
-      std::unique_ptr<Workload> wl = smallest->parts.front().make(be);
-      be.synchronize();
-      r.setup_s = seconds_since(t);
-      wl->step();  // the first step pays for lazy allocations and handles
-      be.synchronize();
-      const int n = std::max(1, opt.calibration_steps);
-      t = Clock::now();
-      for (int i = 0; i < n; ++i) wl->step();
-      be.synchronize();
-      r.step_s = seconds_since(t) / n;
-      const double flop = wl->flop_per_step();
-      if (flop > 0 && r.step_s > 0) r.gflops = flop / r.step_s / 1e9;
+    base.threads = setup.threads;
+    base.cpus = platform::format_cpu_list(setup.cpus);
+    if (!opt.calibrate) return per_workload(base);
+    for (const PlanItem* item : smallest) {
+      PlanDeviceRate r = base;
+      r.workload = workload_of(*item);
+      try {
+        calibrate(*setup.backend, *item, opt.calibration_steps, r);
+      } catch (const std::exception& e) {
+        r.note = std::string("calibration failed: ") + e.what();
+      }
+      out.push_back(std::move(r));
     }
   } catch (const UsageError&) {
     // A CPU set this machine lacks: already a problem (device_problems).
-    r.skipped = "invalid device entry (see the problems)";
+    base.skipped = "invalid device entry (see the problems)";
+    out.clear();
+    per_workload(base);
   } catch (const std::exception& e) {
-    r.note = std::string("calibration failed: ") + e.what();
+    base.note = std::string("backend failed to start: ") + e.what();
+    out.clear();
+    per_workload(base);
   }
   if (dev.kind == "gpu") cuda_release_device(dev.index);
-  return r;
+  return out;
 }
 
 // --- the estimate ----------------------------------------------------------
 
 void estimate_row(const PlanItem& item, const PlanDeviceRate& dev, const PlanSummary& sum,
-                  double cooldown_s, PlanRow& row) {
+                  double cooldown_s, double tail_s, PlanRow& row) {
   const ProtocolSettings& set = item.settings;
   const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
   if (dev.gflops > 0 && item.flop_estimate > 0) row.step_s = step_flop(item) / (dev.gflops * 1e9);
@@ -197,7 +257,7 @@ void estimate_row(const PlanItem& item, const PlanDeviceRate& dev, const PlanSum
   double min_s = set.min_run_s;
   if (set.min_run_auto) {
     row.window_rule = "auto";
-    min_s = std::isnan(sum.update_interval_s) ? NAN : 20 * sum.update_interval_s;
+    min_s = sum.interval_state == "known" ? 20 * sum.update_interval_s : 0;
   }
   if (std::isnan(block_s)) {
     if (min_s > 0) {
@@ -213,19 +273,19 @@ void estimate_row(const PlanItem& item, const PlanDeviceRate& dev, const PlanSum
   }
   if (!sum.measures_energy || sum.total_rails.empty()) {
     row.low_confidence = "-";
-  } else if (std::isnan(row.window_s) || std::isnan(sum.update_interval_s)) {
+  } else if (sum.interval_state == "static") {
+    // judge_window: no interval; only an averaging rail is then flagged.
+    row.low_confidence = sum.averaging ? "yes" : "no";
+  } else if (std::isnan(row.window_s) || sum.interval_state != "known") {
     row.low_confidence = "?";
   } else {
     row.updates = row.window_s / sum.update_interval_s;
     row.low_confidence = row.updates < 10 ? "yes" : "no";
   }
   if (std::isnan(row.window_s) || std::isnan(part_step_s)) return;
-  const double lag_s = sum.averaging && !std::isnan(sum.update_interval_s)
-                           ? 2 * sum.update_interval_s
-                           : 0;
-  const double setup_s = std::isnan(dev.setup_s) ? 0 : dev.setup_s;
-  row.item_s = parts * (setup_s + set.warmup_steps * part_step_s +
-                        set.runs * (row.window_s + lag_s + cooldown_s));
+  row.setup_s = std::isnan(dev.setup_s) ? 0 : dev.setup_s;
+  row.item_s = parts * (row.setup_s + set.warmup_steps * part_step_s +
+                        set.runs * (row.window_s + tail_s + cooldown_s));
 }
 
 // The idle baselines run would take (baseline_for): one for the host before
@@ -259,8 +319,7 @@ void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, PlanSumm
   const Config& cfg = s.cfg;
   bool all_known = true, adaptive = false, gemm_auto = false;
   double windows = 0, warmup = 0, setup = 0, lag = 0, cooldown = 0;
-  const double lag_run_s =
-      sum.averaging && !std::isnan(sum.update_interval_s) ? 2 * sum.update_interval_s : 0;
+  const double lag_run_s = run_tail_s(sum, cfg.power.rate_hz);
   for (size_t i = 0; i < items.size(); ++i) {
     const PlanItem& item = items[i];
     const PlanRow& row = sum.rows[i];
@@ -287,14 +346,13 @@ void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, PlanSumm
     }
     windows += runs * row.window_s;
     warmup += parts * item.settings.warmup_steps * row.step_s / parts;
-    for (const auto& d : sum.devices)
-      if (d.device == row.device && !std::isnan(d.setup_s)) setup += parts * d.setup_s;
+    setup += parts * row.setup_s;
   }
   sum.cooldown_s = cooldown;
   sum.lag_tail_s = lag;
   if (sum.measures_energy && !sum.total_rails.empty() && cfg.power.baseline_s > 0) {
     sum.baselines = count_baselines(cfg, items, sum.rows);
-    sum.baselines_s = sum.baselines * (baseline_settle_s(sum.update_interval_s) +
+    sum.baselines_s = sum.baselines * (baseline_settle_s(sum) +
                                        cfg.power.baseline_s + lag_run_s);
   }
   if (all_known) {
@@ -337,19 +395,28 @@ PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
   device_problems(cfg, p, sum.problems);
   const std::vector<PlanItem> items = plan_items(cfg, sum.problems);
 
-  // One device at a time, in the config's order; calibrated on the item with
-  // the fewest FLOPs per step among those still to run.
-  std::map<std::string, size_t> device_index;
+  // One device at a time, in the config's order; each workload calibrated
+  // on its item with the fewest FLOPs per step among those still to run.
+  std::map<std::pair<std::string, std::string>, size_t> rate_of;  // (device, workload)
   for (const auto& dev : cfg.devices) {
-    const PlanItem* smallest = nullptr;
+    std::vector<const PlanItem*> smallest;
     for (const auto& item : items) {
       if (item.device != &dev || (opt.done && opt.done(item.key))) continue;
-      if (!smallest || step_flop(item) < step_flop(*smallest)) smallest = &item;
+      auto same = std::find_if(smallest.begin(), smallest.end(), [&](const PlanItem* o) {
+        return workload_of(*o) == workload_of(item);
+      });
+      if (same == smallest.end())
+        smallest.push_back(&item);
+      else if (step_flop(item) < step_flop(**same))
+        *same = &item;
     }
-    device_index[dev.label] = sum.devices.size();
-    sum.devices.push_back(probe_device(dev, s, smallest, opt));
+    for (auto& r : probe_device(dev, s, smallest, opt)) {
+      rate_of[{r.device, r.workload}] = sum.devices.size();
+      sum.devices.push_back(std::move(r));
+    }
   }
 
+  const double tail_s = run_tail_s(sum, cfg.power.rate_hz);
   for (const auto& item : items) {
     PlanRow row;
     row.study = item.study;
@@ -360,13 +427,20 @@ PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
     row.runs = item.settings.runs;
     row.warmup = item.settings.warmup_steps;
     row.parts = item.parts.size();
-    const PlanDeviceRate& dev = sum.devices[device_index.at(row.device)];
+    // A done item's workload may have no rate; any of its device's says the threads.
+    auto it = rate_of.find({row.device, workload_of(item)});
+    if (it == rate_of.end())
+      it = std::find_if(rate_of.begin(), rate_of.end(),
+                        [&](const auto& kv) { return kv.first.first == row.device; });
+    PlanDeviceRate none;
+    const PlanDeviceRate& dev = it == rate_of.end() ? none : sum.devices[it->second];
     row.threads = dev.threads;
     if (opt.done && opt.done(item.key))
       row.status = "done";
     else if (!dev.skipped.empty())
       row.status = "skipped: " + dev.skipped;
-    estimate_row(item, dev, sum, cfg.cooldown_s, row);
+    else
+      estimate_row(item, dev, sum, cfg.cooldown_s, tail_s, row);
     sum.rows.push_back(std::move(row));
   }
   estimate_sweep(s, items, sum);
@@ -403,6 +477,7 @@ namespace {
 
 std::string seconds(double v) {
   if (std::isnan(v)) return "unknown";
+  if (v == 0) return "0 s";
   if (v < 1e-3) return fmt("%.3g us", v * 1e6);
   if (v < 1) return fmt("%.3g ms", v * 1e3);
   return fmt("%.3g s", v);
@@ -410,7 +485,7 @@ std::string seconds(double v) {
 
 std::string duration(double v) {
   if (std::isnan(v)) return "unknown";
-  if (v < 60) return fmt("%.1f s", v);
+  if (v < 60) return seconds(v);
   const long t = std::lround(v);
   char buf[48];
   std::snprintf(buf, sizeof buf, "%ldh %02ldm %02lds (%.0f s)", t / 3600, t / 60 % 60, t % 60, v);
@@ -466,11 +541,11 @@ std::string format_plan(const PlanSummary& sum) {
   out += "power source: " + sum.source + "\n";
   for (const auto& l : sum.discovery_log) out += "  " + l + "\n";
   if (sum.measures_energy) {
-    out += "energy = " + join_rails(sum.total_rails) + "\n";
     std::string why = sum.total_rails_why;
+    if (why.empty()) why = "energy = " + join_rails(sum.total_rails);
     for (size_t pos = 0; (pos = why.find('\n', pos)) != std::string::npos; pos += 3)
       why.replace(pos, 1, "\n  ");
-    if (!why.empty()) out += "  " + why + "\n";
+    out += "  " + why + "\n";
     if (!sum.rail_timing.empty()) {
       std::vector<std::vector<std::string>> t{{"rail", "sensor", "timing", "averaging"}};
       for (const auto& r : sum.rail_timing)
@@ -488,9 +563,11 @@ std::string format_plan(const PlanSummary& sum) {
 
   out += "devices:\n";
   std::vector<std::vector<std::string>> d{
-      {"device", "threads", "cpus", "calibrated on", "step", "GFLOP/s", "set-up", "status"}};
+      {"device", "workload", "threads", "cpus", "calibrated on", "step", "GFLOP/s", "set-up",
+       "status"}};
   for (const auto& r : sum.devices)
-    d.push_back({r.device, threads_text(r.threads), or_dash(r.cpus), or_dash(r.item),
+    d.push_back({r.device, or_dash(r.workload), threads_text(r.threads), or_dash(r.cpus),
+                 or_dash(r.item),
                  std::isnan(r.step_s) ? "-" : seconds(r.step_s),
                  std::isnan(r.gflops) ? "-" : fmt("%.3g", r.gflops),
                  std::isnan(r.setup_s) ? "-" : seconds(r.setup_s),
@@ -507,7 +584,7 @@ std::string format_plan(const PlanSummary& sum) {
                  or_dash(r.operating_point), std::to_string(r.steps), std::to_string(r.runs),
                  std::isnan(r.step_s) ? "unknown" : seconds(r.step_s),
                  std::isnan(r.window_s) ? "unknown" : seconds(r.window_s), r.window_rule,
-                 std::isnan(r.updates) ? "-" : fmt("%.3g", r.updates), r.low_confidence,
+                 std::isnan(r.updates) ? "-" : fmt("%.3g", r.updates), or_dash(r.low_confidence),
                  std::isnan(r.item_s) ? "unknown" : duration(r.item_s), or_dash(r.status)});
   }
   out += table(t, "  ");
@@ -556,11 +633,13 @@ std::string plan_json(const PlanSummary& sum) {
       .set("total_rails_why", sum.total_rails_why)
       .set_raw("rail_timing", json_array(rails))
       .set("update_interval_s", sum.update_interval_s)
-      .set("update_interval_how", sum.update_interval_how);
+      .set("update_interval_how", sum.update_interval_how)
+      .set("update_interval_state", sum.interval_state);
   std::vector<std::string> devices;
   for (const auto& d : sum.devices) {
     JsonObject o;
     o.set("device", d.device)
+        .set("workload", d.workload)
         .set("threads", d.threads < 0 ? static_cast<double>(NAN) : d.threads)
         .set("cpus", d.cpus)
         .set("calibrated_on", d.item)

@@ -40,9 +40,12 @@ struct PlanRailTiming {
   double averaging_s = 0;            // stated averaging period; 0 = not stated
 };
 
-// A device's measured speed on its smallest item.
+// A device's measured speed on the smallest item of one workload (the
+// item's first part: "tensors", "autograd", ...); one per device and
+// workload, since per-step overheads differ between the programs.
 struct PlanDeviceRate {
   std::string device;     // DeviceSpec::label
+  std::string workload;   // first part's name ("" when the device has no item)
   std::string item;       // the item's label it was measured on ("" if none)
   double gflops = NAN;    // NaN: not calibrated / skipped / failed
   double step_s = NAN;    // measured time of one step of that item
@@ -59,7 +62,8 @@ struct PlanRow {
   std::string operating_point;  // empty until operating points exist
   int steps = 0, runs = 0, warmup = 0;
   size_t parts = 1;
-  double step_s = NAN;  // estimated time of one step (all parts), NaN unknown
+  double step_s = NAN;   // estimated time of one step (all parts), NaN unknown
+  double setup_s = 0;    // estimated set-up per part (the calibration's)
   // Expected window of one run and how it was sized: "steps" (steps x step
   // time), "min_run_s" or "auto" (20 update intervals), whichever is longer.
   double window_s = NAN;
@@ -84,9 +88,16 @@ struct PlanSummary {
   std::vector<PlanRailTiming> rail_timing;  // of the total rails
   bool averaging = false;                   // a total rail averages (lag tail)
   double update_interval_s = NAN;           // NaN: unknown
-  std::string update_interval_how;          // "stated by the sensor", "measured ...", "unknown ..."
+  // What the run's sampler will know of the interval, which is what it
+  // judges runs by: "known" (seen changing, or stated and not yet disproved),
+  // "static" (watched, and the total rails did not change: a constant trace;
+  // runs are then not judged by length, an averaging rail's are all low
+  // confidence, and each idle baseline first waits 5 s for an interval),
+  // "unknown" (not watched, not stated).
+  std::string interval_state = "unknown";
+  std::string update_interval_how;  // "stated by the sensor", "measured over 2.0 s", ...
   // Plan.
-  std::vector<PlanDeviceRate> devices;
+  std::vector<PlanDeviceRate> devices;  // in the config's order, then by workload
   std::vector<PlanRow> rows;
   // Estimate of the sweep (seconds; NaN where unknown).
   int items = 0, items_skipped = 0, items_done = 0, total_runs = 0, low_confidence_runs = 0;
