@@ -306,7 +306,8 @@ int count_baselines(const Config& cfg, const std::vector<PlanItem>& items,
     const DeviceSpec& d = *items[i].device;
     const std::string state = d.kind == "gpu" ? "gpu:" + std::to_string(d.index) : "host";
     auto it = since.find(state);
-    if (it == since.end() || (cfg.power.baseline_every > 0 && it->second >= cfg.power.baseline_every)) {
+    if (it == since.end() ||
+        (cfg.power.baseline_every > 0 && it->second >= cfg.power.baseline_every)) {
       since[state] = 0;
       ++n;
     }
@@ -352,8 +353,7 @@ void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, PlanSumm
   sum.lag_tail_s = lag;
   if (sum.measures_energy && !sum.total_rails.empty() && cfg.power.baseline_s > 0) {
     sum.baselines = count_baselines(cfg, items, sum.rows);
-    sum.baselines_s = sum.baselines * (baseline_settle_s(sum) +
-                                       cfg.power.baseline_s + lag_run_s);
+    sum.baselines_s = sum.baselines * (baseline_settle_s(sum) + cfg.power.baseline_s + lag_run_s);
   }
   if (all_known) {
     sum.windows_s = windows;
@@ -447,8 +447,7 @@ PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
   return sum;
 }
 
-PlanSummary plan_config(const Config& cfg, const std::string& sysfs_root,
-                        const PlanOptions& opt) {
+PlanSummary plan_config(const Config& cfg, const std::string& sysfs_root, const PlanOptions& opt) {
   std::vector<std::string> problems;
   platform::Prober prober(sysfs_root);
   const power::PowerOptions popt = power_options(cfg.power, sysfs_root);
@@ -562,13 +561,11 @@ std::string format_plan(const PlanSummary& sum) {
          " (" + sum.update_interval_how + ")\n";
 
   out += "devices:\n";
-  std::vector<std::vector<std::string>> d{
-      {"device", "workload", "threads", "cpus", "calibrated on", "step", "GFLOP/s", "set-up",
-       "status"}};
+  std::vector<std::vector<std::string>> d{{"device", "workload", "threads", "cpus", "calibrated on",
+                                           "step", "GFLOP/s", "set-up", "status"}};
   for (const auto& r : sum.devices)
     d.push_back({r.device, or_dash(r.workload), threads_text(r.threads), or_dash(r.cpus),
-                 or_dash(r.item),
-                 std::isnan(r.step_s) ? "-" : seconds(r.step_s),
+                 or_dash(r.item), std::isnan(r.step_s) ? "-" : seconds(r.step_s),
                  std::isnan(r.gflops) ? "-" : fmt("%.3g", r.gflops),
                  std::isnan(r.setup_s) ? "-" : seconds(r.setup_s),
                  !r.skipped.empty() ? "skipped: " + r.skipped : or_dash(r.note)});

@@ -44,16 +44,16 @@ struct PlanRailTiming {
 // item's first part: "tensors", "autograd", ...); one per device and
 // workload, since per-step overheads differ between the programs.
 struct PlanDeviceRate {
-  std::string device;     // DeviceSpec::label
-  std::string workload;   // first part's name ("" when the device has no item)
-  std::string item;       // the item's label it was measured on ("" if none)
-  double gflops = NAN;    // NaN: not calibrated / skipped / failed
-  double step_s = NAN;    // measured time of one step of that item
-  double setup_s = NAN;   // Part::make + synchronize, as measured
-  int threads = -1;       // as resolved on this machine (-1: unknown)
-  std::string cpus;       // "0-3": cpu workers, or the gpu launching thread
-  std::string skipped;    // why the device is skipped ("" = it runs)
-  std::string note;       // a calibration that failed, and why
+  std::string device;    // DeviceSpec::label
+  std::string workload;  // first part's name ("" when the device has no item)
+  std::string item;      // the item's label it was measured on ("" if none)
+  double gflops = NAN;   // NaN: not calibrated / skipped / failed
+  double step_s = NAN;   // measured time of one step of that item
+  double setup_s = NAN;  // Part::make + synchronize, as measured
+  int threads = -1;      // as resolved on this machine (-1: unknown)
+  std::string cpus;      // "0-3": cpu workers, or the gpu launching thread
+  std::string skipped;   // why the device is skipped ("" = it runs)
+  std::string note;      // a calibration that failed, and why
 };
 
 struct PlanRow {
@@ -62,8 +62,8 @@ struct PlanRow {
   std::string operating_point;  // empty until operating points exist
   int steps = 0, runs = 0, warmup = 0;
   size_t parts = 1;
-  double step_s = NAN;   // estimated time of one step (all parts), NaN unknown
-  double setup_s = 0;    // estimated set-up per part (the calibration's)
+  double step_s = NAN;  // estimated time of one step (all parts), NaN unknown
+  double setup_s = 0;   // estimated set-up per part (the calibration's)
   // Expected window of one run and how it was sized: "steps" (steps x step
   // time), "min_run_s" or "auto" (20 update intervals), whichever is longer.
   double window_s = NAN;

@@ -43,9 +43,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     std::cout << edp::bench::format_plan(sum) << std::flush;
     if (!a->json.empty()) edp::write_file_atomic(a->json, edp::bench::plan_json(sum));
     if (sum.problems.empty()) return 0;
-    std::cerr << "edpbench: error: the config cannot run on this machine ("
-              << sum.problems.size() << " problem" << (sum.problems.size() == 1 ? "" : "s")
-              << "):\n";
+    std::cerr << "edpbench: error: the config cannot run on this machine (" << sum.problems.size()
+              << " problem" << (sum.problems.size() == 1 ? "" : "s") << "):\n";
     for (const auto& p : sum.problems) std::cerr << "  - " << p << "\n";
     return 2;
   };
