@@ -1,0 +1,698 @@
+// The plan of a sweep, before it runs (see plan_summary.h).
+#include "bench/plan_summary.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "bench/backend_setup.h"
+#include "bench/study.h"
+#include "common/errors.h"
+#include "common/json.h"
+#include "platform/cpu_list.h"
+#include "workloads/cuda_factory.h"
+
+namespace edp::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// What EnergyMeter::measure_idle waits before measuring (energy_meter.cpp):
+// three update intervals, at least 0.5 s; while the interval is unknown,
+// until it is known or 5 s have passed.
+double baseline_settle_s(const PlanSummary& sum) {
+  if (sum.interval_state != "known") return 5.0;
+  return std::max(0.5, 3 * sum.update_interval_s);
+}
+
+// What end_window waits after a run (DESIGN §4.2): until the averaging
+// total rails have published the values that cover the window's end (about
+// 2 update intervals), and at least the sampler's next tick.
+double run_tail_s(const PlanSummary& sum, double rate_hz) {
+  if (!sum.measures_energy || sum.total_rails.empty()) return 0;
+  const double tick = rate_hz > 0 ? 1 / rate_hz : 0;
+  if (sum.averaging && sum.interval_state == "known")
+    return std::max(tick, 2 * sum.update_interval_s);
+  return tick;
+}
+
+void add_problem(std::vector<std::string>& problems, const std::string& p) {
+  if (std::find(problems.begin(), problems.end(), p) == problems.end()) problems.push_back(p);
+}
+
+// --- sensors -------------------------------------------------------------
+
+void describe_sensors(Sweep& s, const PlanOptions& opt, PlanSummary& out) {
+  out.discovery_log = s.meter.discovery_log();
+  out.source = s.meter.source_name();
+  out.measures_energy = s.meter.measures_energy();
+  out.total_rails = s.total_rails;
+  out.total_rails_why = s.total_rails_why;
+  if (!out.measures_energy) {
+    out.update_interval_how = "no power source: nothing is measured";
+    return;
+  }
+  bool all_counters = !s.total_rails.empty();
+  double stated = 0;
+  for (const auto& r : s.meter.rails()) {
+    if (std::find(s.total_rails.begin(), s.total_rails.end(), r.info.rail) == s.total_rails.end())
+      continue;
+    out.rail_timing.push_back(
+        {r.info.rail, r.sensor, power::timing_name(r.info.timing), r.info.averaging_s});
+    out.averaging |= r.info.timing == power::Timing::averaging;
+    all_counters &= r.info.timing == power::Timing::counter;
+    stated = std::max(stated, r.info.averaging_s);
+  }
+  if (s.total_rails.empty()) {
+    out.update_interval_how = "unknown: no total rail";
+    return;
+  }
+  stated = std::max(stated, s.meter.reported_update_interval_s());
+  if (stated > 0) {
+    out.update_interval_s = stated;
+    out.interval_state = "known";
+    out.update_interval_how = "stated by the sensor";
+  }
+  if (opt.interval_probe_s <= 0) {
+    if (stated <= 0)
+      out.update_interval_how = "unknown: not stated by the sensor (measured during the sweep)";
+    return;
+  }
+  // Watch the total rails change, as the run's sampler will: the interval
+  // itself when none is stated, else whether changes are seen at all (a few
+  // stated intervals are enough for that).
+  const double limit =
+      stated > 0 ? std::min(opt.interval_probe_s, std::max(0.5, 5 * stated)) : opt.interval_probe_s;
+  s.meter.start();
+  const auto t0 = Clock::now();
+  double seen = s.meter.observed_update_interval_s();
+  while (seen <= 0 && seconds_since(t0) < limit) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    seen = s.meter.observed_update_interval_s();
+  }
+  const double waited = seconds_since(t0);
+  if (seen > 0) {
+    out.update_interval_s = seen;
+    out.interval_state = "known";
+    out.update_interval_how = stated > 0 ? "stated by the sensor as " + fmt("%.3g s", stated) +
+                                               ", observed over " + fmt("%.1f s", waited)
+                                         : "measured over " + fmt("%.1f s", waited);
+  } else if (stated > 0 && waited < 3.5 * stated) {
+    out.update_interval_how += " (too slow to observe in " + fmt("%.1f s", waited) + ")";
+  } else {
+    out.interval_state = "static";
+    out.update_interval_how = std::string(stated > 0 ? "stated by the sensor, but the" : "the") +
+                              " total rails " + (all_counters ? "(counters) " : "") +
+                              "did not change 3 times in " + fmt("%.1f s", waited) +
+                              ": runs are not judged by length";
+  }
+}
+
+// --- problems ------------------------------------------------------------
+
+// validate_devices stops at the first bad entry; each entry is checked on
+// its own here so that every one is reported.
+void device_problems(const Config& cfg, const platform::Platform& platform,
+                     std::vector<std::string>& problems) {
+  for (const auto& dev : cfg.devices) {
+    Config one = cfg;
+    one.devices = {dev};
+    try {
+      validate_devices(one, platform);
+    } catch (const UsageError& e) {
+      add_problem(problems, std::string("device ") + dev.label + ": " + e.what());
+    }
+  }
+}
+
+// Every study's items in the config's order (as plan_sweep and the runner
+// list them), with every study's check() problems.
+std::vector<PlanItem> plan_items(const Config& cfg, std::vector<std::string>& problems) {
+  std::vector<PlanItem> items;
+  for (const auto& name : cfg.studies) {
+    std::unique_ptr<Study> study;
+    try {
+      study = make_study(name);
+    } catch (const UsageError& e) {
+      add_problem(problems, e.what());
+      continue;
+    }
+    std::vector<PlanItem> mine = study->plan(cfg);
+    for (const auto& p : study->check(mine)) add_problem(problems, p);
+    for (auto& item : mine) items.push_back(std::move(item));
+  }
+  return items;
+}
+
+// --- devices and calibration ----------------------------------------------
+
+double step_flop(const PlanItem& item) {
+  const double steps = static_cast<double>(item.settings.steps) * item.settings.runs;
+  return steps > 0 ? item.flop_estimate / steps : 0;
+}
+
+std::string workload_of(const PlanItem& item) {
+  return item.parts.empty() ? std::string() : item.parts.front().name;
+}
+
+// Times a few steps of `item`'s first part on `be`, as the protocol runs
+// them: Part::make (the set-up), one untimed step, then timed steps.
+void calibrate(Backend& be, const PlanItem& item, int steps, PlanDeviceRate& r) {
+  r.item = item.label;
+  auto t = Clock::now();
+  std::unique_ptr<Workload> wl = item.parts.front().make(be);
+  be.synchronize();
+  r.setup_s = seconds_since(t);
+  wl->step();  // the first step pays for lazy allocations and handles
+  be.synchronize();
+  const int n = std::max(1, steps);
+  t = Clock::now();
+  for (int i = 0; i < n; ++i) wl->step();
+  be.synchronize();
+  r.step_s = seconds_since(t) / n;
+  const double flop = wl->flop_per_step();
+  if (flop > 0 && r.step_s > 0) r.gflops = flop / r.step_s / 1e9;
+}
+
+// Resolves the device as make_backend_for does (threads, CPUs, or why it is
+// skipped) and, when asked, calibrates each workload on its smallest item
+// (`smallest`: one per workload, in plan order). One rate per workload.
+std::vector<PlanDeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
+                                         const std::vector<const PlanItem*>& smallest,
+                                         const PlanOptions& opt) {
+  PlanDeviceRate base;
+  base.device = dev.label;
+  std::vector<PlanDeviceRate> out;
+  auto per_workload = [&](const PlanDeviceRate& r) {
+    if (smallest.empty() || !r.skipped.empty()) {
+      out.push_back(r);  // one line for a device that does not run
+      return out;
+    }
+    for (const PlanItem* item : smallest) {
+      out.push_back(r);
+      out.back().workload = workload_of(*item);
+    }
+    return out;
+  };
+  if (dev.kind == "gpu") {
+    const std::string why = cuda_unavailable_reason(dev.index);
+    if (!why.empty()) {
+      base.skipped = "gpu " + std::to_string(dev.index) + " unavailable: " + why;
+      return per_workload(base);
+    }
+    base.threads = 0;
+    if (!opt.calibrate || smallest.empty()) return per_workload(base);  // no context made
+  }
+  try {
+    BackendSetup setup = make_backend_for(dev, s.cfg, s.prober.platform());
+    if (!setup.backend) {
+      base.skipped = setup.skip_reason;
+      return per_workload(base);
+    }
+    base.threads = setup.threads;
+    base.cpus = platform::format_cpu_list(setup.cpus);
+    if (!opt.calibrate) return per_workload(base);
+    for (const PlanItem* item : smallest) {
+      PlanDeviceRate r = base;
+      r.workload = workload_of(*item);
+      try {
+        calibrate(*setup.backend, *item, opt.calibration_steps, r);
+      } catch (const std::exception& e) {
+        r.note = std::string("calibration failed: ") + e.what();
+      }
+      out.push_back(std::move(r));
+    }
+  } catch (const UsageError&) {
+    // A CPU set this machine lacks: already a problem (device_problems).
+    base.skipped = "invalid device entry (see the problems)";
+    out.clear();
+    per_workload(base);
+  } catch (const std::exception& e) {
+    base.note = std::string("backend failed to start: ") + e.what();
+    out.clear();
+    per_workload(base);
+  }
+  if (dev.kind == "gpu") cuda_release_device(dev.index);
+  return out;
+}
+
+// --- the estimate ----------------------------------------------------------
+
+void estimate_row(const PlanItem& item, const PlanDeviceRate& dev, const PlanSummary& sum,
+                  double cooldown_s, double tail_s, PlanRow& row) {
+  const ProtocolSettings& set = item.settings;
+  const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
+  if (dev.gflops > 0 && item.flop_estimate > 0) row.step_s = step_flop(item) / (dev.gflops * 1e9);
+  const double part_step_s = row.step_s / parts;
+  const double block_s = set.steps * part_step_s;
+
+  double min_s = set.min_run_s;
+  if (set.min_run_auto) {
+    row.window_rule = "auto";
+    min_s = sum.interval_state == "known" ? 20 * sum.update_interval_s : 0;
+  }
+  if (std::isnan(block_s)) {
+    if (min_s > 0) {
+      row.window_s = min_s;  // a lower bound: the blocks may make it longer
+      if (!set.min_run_auto) row.window_rule = "min_run_s";
+    }
+  } else if (min_s > block_s && block_s > 0) {
+    row.window_s = std::ceil(min_s / block_s) * block_s;  // whole blocks until long enough
+    if (!set.min_run_auto) row.window_rule = "min_run_s";
+  } else {
+    row.window_s = block_s;
+    row.window_rule = "steps";
+  }
+  if (!sum.measures_energy || sum.total_rails.empty()) {
+    row.low_confidence = "-";
+  } else if (sum.interval_state == "static") {
+    // judge_window: no interval; only an averaging rail is then flagged.
+    row.low_confidence = sum.averaging ? "yes" : "no";
+  } else if (std::isnan(row.window_s) || sum.interval_state != "known") {
+    row.low_confidence = "?";
+  } else {
+    row.updates = row.window_s / sum.update_interval_s;
+    row.low_confidence = row.updates < 10 ? "yes" : "no";
+  }
+  if (std::isnan(row.window_s) || std::isnan(part_step_s)) return;
+  row.setup_s = std::isnan(dev.setup_s) ? 0 : dev.setup_s;
+  row.item_s = parts * (row.setup_s + set.warmup_steps * part_step_s +
+                        set.runs * (row.window_s + tail_s + cooldown_s));
+}
+
+// The idle baselines run would take (baseline_for): one for the host before
+// the sweep, one per GPU state at its first item, and again every
+// baseline_every items of a state.
+int count_baselines(const Config& cfg, const std::vector<PlanItem>& items,
+                    const std::vector<PlanRow>& rows) {
+  int n = 0;
+  std::map<std::string, int> since;  // state -> items since its baseline
+  bool any = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!rows[i].status.empty()) continue;  // done or skipped: no baseline
+    if (!any) {
+      any = true;
+      since["host"] = 0;
+      ++n;
+    }
+    const DeviceSpec& d = *items[i].device;
+    const std::string state = d.kind == "gpu" ? "gpu:" + std::to_string(d.index) : "host";
+    auto it = since.find(state);
+    if (it == since.end() ||
+        (cfg.power.baseline_every > 0 && it->second >= cfg.power.baseline_every)) {
+      since[state] = 0;
+      ++n;
+    }
+    ++since[state];
+  }
+  return n;
+}
+
+void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, PlanSummary& sum) {
+  const Config& cfg = s.cfg;
+  bool all_known = true, adaptive = false, gemm_auto = false;
+  double windows = 0, warmup = 0, setup = 0, lag = 0, cooldown = 0;
+  const double lag_run_s = run_tail_s(sum, cfg.power.rate_hz);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const PlanItem& item = items[i];
+    const PlanRow& row = sum.rows[i];
+    if (row.status == "done") {
+      ++sum.items_done;
+      continue;
+    }
+    if (!row.status.empty()) {
+      ++sum.items_skipped;
+      continue;
+    }
+    ++sum.items;
+    const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
+    const int runs = item.settings.runs * static_cast<int>(parts);
+    sum.total_runs += runs;
+    if (row.low_confidence == "yes") sum.low_confidence_runs += runs;
+    adaptive |= item.settings.max_rel_ci > 0;
+    gemm_auto |= item.settings.gemm_auto;
+    cooldown += runs * cfg.cooldown_s;
+    lag += runs * lag_run_s;
+    if (std::isnan(row.item_s)) {
+      all_known = false;
+      continue;
+    }
+    windows += runs * row.window_s;
+    warmup += parts * item.settings.warmup_steps * row.step_s / parts;
+    setup += parts * row.setup_s;
+  }
+  sum.cooldown_s = cooldown;
+  sum.lag_tail_s = lag;
+  if (sum.measures_energy && !sum.total_rails.empty() && cfg.power.baseline_s > 0) {
+    sum.baselines = count_baselines(cfg, items, sum.rows);
+    sum.baselines_s = sum.baselines * (baseline_settle_s(sum) + cfg.power.baseline_s + lag_run_s);
+  }
+  if (all_known) {
+    sum.windows_s = windows;
+    sum.warmup_s = warmup;
+    sum.setup_s = setup;
+    sum.total_s = windows + warmup + setup + sum.baselines_s + lag + cooldown;
+  }
+  if (!all_known)
+    sum.notes.push_back(
+        "durations unknown for some items (no calibration, or it failed): no total estimate");
+  if (adaptive)
+    sum.notes.push_back(
+        "some items stop on a CI target (max_rel_ci): they may run more than the runs counted");
+  if (gemm_auto)
+    sum.notes.push_back(
+        "cpu gemm: auto measures each GEMM path once per shape first (not counted)");
+  if (cfg.max_start_temp_c > 0)
+    sum.notes.push_back("waiting for max_start_temp_c before runs is not counted");
+  if (!std::isnan(sum.total_s))
+    sum.notes.push_back(
+        "step times scale the smallest item's rate by FLOPs and set-up is the smallest "
+        "item's: larger sizes usually run faster per FLOP, so the estimate errs long");
+}
+
+}  // namespace
+
+PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
+  PlanSummary sum;
+  const Config& cfg = s.cfg;
+  const platform::Platform& p = s.prober.platform();
+  sum.config_path = cfg.source_path;
+  sum.board = p.model;
+  sum.soc = p.soc;
+  sum.l4t = p.l4t_release;
+  sum.nvpmodel = p.nvpmodel_mode;
+  sum.online_cpus = static_cast<int>(p.online_cpus().size());
+
+  describe_sensors(s, opt, sum);
+  device_problems(cfg, p, sum.problems);
+  const std::vector<PlanItem> items = plan_items(cfg, sum.problems);
+
+  // One device at a time, in the config's order; each workload calibrated
+  // on its item with the fewest FLOPs per step among those still to run.
+  std::map<std::pair<std::string, std::string>, size_t> rate_of;  // (device, workload)
+  for (const auto& dev : cfg.devices) {
+    std::vector<const PlanItem*> smallest;
+    for (const auto& item : items) {
+      if (item.device != &dev || (opt.done && opt.done(item.key))) continue;
+      auto same = std::find_if(smallest.begin(), smallest.end(), [&](const PlanItem* o) {
+        return workload_of(*o) == workload_of(item);
+      });
+      if (same == smallest.end())
+        smallest.push_back(&item);
+      else if (step_flop(item) < step_flop(**same))
+        *same = &item;
+    }
+    for (auto& r : probe_device(dev, s, smallest, opt)) {
+      rate_of[{r.device, r.workload}] = sum.devices.size();
+      sum.devices.push_back(std::move(r));
+    }
+  }
+
+  const double tail_s = run_tail_s(sum, cfg.power.rate_hz);
+  for (const auto& item : items) {
+    PlanRow row;
+    row.study = item.study;
+    row.key = item.key;
+    row.label = item.label;
+    row.device = item.device->label;
+    row.steps = item.settings.steps;
+    row.runs = item.settings.runs;
+    row.warmup = item.settings.warmup_steps;
+    row.parts = item.parts.size();
+    // A done item's workload may have no rate; any of its device's says the threads.
+    auto it = rate_of.find({row.device, workload_of(item)});
+    if (it == rate_of.end())
+      it = std::find_if(rate_of.begin(), rate_of.end(),
+                        [&](const auto& kv) { return kv.first.first == row.device; });
+    PlanDeviceRate none;
+    const PlanDeviceRate& dev = it == rate_of.end() ? none : sum.devices[it->second];
+    row.threads = dev.threads;
+    if (opt.done && opt.done(item.key))
+      row.status = "done";
+    else if (!dev.skipped.empty())
+      row.status = "skipped: " + dev.skipped;
+    else
+      estimate_row(item, dev, sum, cfg.cooldown_s, tail_s, row);
+    sum.rows.push_back(std::move(row));
+  }
+  estimate_sweep(s, items, sum);
+  return sum;
+}
+
+PlanSummary plan_config(const Config& cfg, const std::string& sysfs_root, const PlanOptions& opt) {
+  std::vector<std::string> problems;
+  platform::Prober prober(sysfs_root);
+  const power::PowerOptions popt = power_options(cfg.power, sysfs_root);
+  std::unique_ptr<power::EnergyMeter> meter;
+  try {
+    meter = std::make_unique<power::EnergyMeter>(power::EnergyMeter::open(popt));
+  } catch (const UsageError& e) {
+    add_problem(problems, std::string("power: ") + e.what());
+    meter = std::make_unique<power::EnergyMeter>(power::EnergyMeter::from_sensors({}, popt));
+  }
+  Sweep s{cfg, std::move(prober), std::move(*meter)};
+  try {
+    select_total_rails(s);
+  } catch (const UsageError& e) {
+    add_problem(problems, std::string("power.total_rails: ") + e.what());
+  }
+  PlanSummary sum = summarize_plan(s, opt);
+  for (auto& p : sum.problems) add_problem(problems, p);
+  sum.problems = std::move(problems);
+  return sum;
+}
+
+// --- output ----------------------------------------------------------------
+
+namespace {
+
+std::string seconds(double v) {
+  if (std::isnan(v)) return "unknown";
+  if (v == 0) return "0 s";
+  if (v < 1e-3) return fmt("%.3g us", v * 1e6);
+  if (v < 1) return fmt("%.3g ms", v * 1e3);
+  return fmt("%.3g s", v);
+}
+
+std::string duration(double v) {
+  if (std::isnan(v)) return "unknown";
+  if (v < 60) return seconds(v);
+  const long t = std::lround(v);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%ldh %02ldm %02lds (%.0f s)", t / 3600, t / 60 % 60, t % 60, v);
+  return buf;
+}
+
+// Columns padded to their widest cell, two spaces apart, each line indented.
+std::string table(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+  std::vector<size_t> width;
+  for (const auto& r : rows)
+    for (size_t c = 0; c < r.size(); ++c) {
+      if (width.size() <= c) width.push_back(0);
+      width[c] = std::max(width[c], r[c].size());
+    }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line = indent;
+    for (size_t c = 0; c < r.size(); ++c) {
+      line += r[c];
+      if (c + 1 < r.size()) line += std::string(width[c] - r[c].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string or_dash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string threads_text(int t) { return t < 0 ? "-" : std::to_string(t); }
+
+std::string json_array(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
+  return out + "]";
+}
+
+std::string json_strings(const std::vector<std::string>& v) {
+  std::vector<std::string> q;
+  for (const auto& s : v) q.push_back(json_string(s));
+  return json_array(q);
+}
+
+}  // namespace
+
+std::string format_plan(const PlanSummary& sum) {
+  std::string out = "plan of " + (sum.config_path.empty() ? "the config" : sum.config_path) + "\n";
+  out += "platform: " + or_dash(sum.board);
+  if (!sum.soc.empty()) out += ", " + sum.soc;
+  if (!sum.l4t.empty()) out += ", L4T " + sum.l4t;
+  if (!sum.nvpmodel.empty()) out += ", nvpmodel " + sum.nvpmodel;
+  out += ", " + std::to_string(sum.online_cpus) + " online CPUs\n";
+
+  out += "power source: " + sum.source + "\n";
+  for (const auto& l : sum.discovery_log) out += "  " + l + "\n";
+  if (sum.measures_energy) {
+    std::string why = sum.total_rails_why;
+    if (why.empty()) why = "energy = " + join_rails(sum.total_rails);
+    for (size_t pos = 0; (pos = why.find('\n', pos)) != std::string::npos; pos += 3)
+      why.replace(pos, 1, "\n  ");
+    out += "  " + why + "\n";
+    if (!sum.rail_timing.empty()) {
+      std::vector<std::vector<std::string>> t{{"rail", "sensor", "timing", "averaging"}};
+      for (const auto& r : sum.rail_timing)
+        t.push_back({r.rail, r.sensor, r.timing,
+                     r.averaging_s > 0 ? seconds(r.averaging_s) : "not stated"});
+      out += table(t, "  ");
+    }
+  } else {
+    out += "energy: not measured (times only)\n";
+  }
+  out += "update interval: " +
+         (std::isnan(sum.update_interval_s) ? std::string("unknown")
+                                            : seconds(sum.update_interval_s)) +
+         " (" + sum.update_interval_how + ")\n";
+
+  out += "devices:\n";
+  std::vector<std::vector<std::string>> d{{"device", "workload", "threads", "cpus", "calibrated on",
+                                           "step", "GFLOP/s", "set-up", "status"}};
+  for (const auto& r : sum.devices)
+    d.push_back({r.device, or_dash(r.workload), threads_text(r.threads), or_dash(r.cpus),
+                 or_dash(r.item), std::isnan(r.step_s) ? "-" : seconds(r.step_s),
+                 std::isnan(r.gflops) ? "-" : fmt("%.3g", r.gflops),
+                 std::isnan(r.setup_s) ? "-" : seconds(r.setup_s),
+                 !r.skipped.empty() ? "skipped: " + r.skipped : or_dash(r.note)});
+  out += table(d, "  ");
+
+  out += "items (" + std::to_string(sum.rows.size()) + ", in the order run measures them):\n";
+  std::vector<std::vector<std::string>> t{{"#", "study", "key", "device", "threads",
+                                           "operating_point", "steps", "runs", "step", "window",
+                                           "sized by", "updates", "low_conf", "item", "status"}};
+  for (size_t i = 0; i < sum.rows.size(); ++i) {
+    const PlanRow& r = sum.rows[i];
+    t.push_back({std::to_string(i + 1), r.study, r.key, r.device, threads_text(r.threads),
+                 or_dash(r.operating_point), std::to_string(r.steps), std::to_string(r.runs),
+                 std::isnan(r.step_s) ? "unknown" : seconds(r.step_s),
+                 std::isnan(r.window_s) ? "unknown" : seconds(r.window_s), r.window_rule,
+                 std::isnan(r.updates) ? "-" : fmt("%.3g", r.updates), or_dash(r.low_confidence),
+                 std::isnan(r.item_s) ? "unknown" : duration(r.item_s), or_dash(r.status)});
+  }
+  out += table(t, "  ");
+
+  out += "estimate: " + std::to_string(sum.items) + " item(s) to measure";
+  if (sum.items_skipped) out += ", " + std::to_string(sum.items_skipped) + " skipped";
+  if (sum.items_done) out += ", " + std::to_string(sum.items_done) + " done";
+  out += "; " + std::to_string(sum.total_runs) + " run(s), " +
+         std::to_string(sum.low_confidence_runs) + " low confidence (< 10 sensor updates)\n";
+  std::vector<std::vector<std::string>> e{
+      {"windows", duration(sum.windows_s)},
+      {"warm-up", duration(sum.warmup_s)},
+      {"set-up", duration(sum.setup_s)},
+      {"baselines", duration(sum.baselines_s) + " (" + std::to_string(sum.baselines) + ")"},
+      {"lag tail", duration(sum.lag_tail_s)},
+      {"cooldown", duration(sum.cooldown_s)},
+      {"total", duration(sum.total_s)}};
+  out += table(e, "  ");
+  for (const auto& n : sum.notes) out += "note: " + n + "\n";
+  if (!sum.problems.empty()) {
+    out += "problems (" + std::to_string(sum.problems.size()) + "):\n";
+    for (const auto& p : sum.problems) out += "  - " + p + "\n";
+  }
+  return out;
+}
+
+std::string plan_json(const PlanSummary& sum) {
+  JsonObject platform;
+  platform.set("board", sum.board)
+      .set("soc", sum.soc)
+      .set("l4t", sum.l4t)
+      .set("nvpmodel", sum.nvpmodel)
+      .set("online_cpus", sum.online_cpus);
+  std::vector<std::string> rails;
+  for (const auto& r : sum.rail_timing) {
+    JsonObject o;
+    o.set("rail", r.rail).set("sensor", r.sensor).set("timing", r.timing);
+    o.set("averaging_s", r.averaging_s > 0 ? r.averaging_s : static_cast<double>(NAN));
+    rails.push_back(o.str(0));
+  }
+  JsonObject power;
+  power.set("source", sum.source)
+      .set("measures_energy", sum.measures_energy)
+      .set_raw("discovery_log", json_strings(sum.discovery_log))
+      .set_raw("total_rails", json_strings(sum.total_rails))
+      .set("total_rails_why", sum.total_rails_why)
+      .set_raw("rail_timing", json_array(rails))
+      .set("update_interval_s", sum.update_interval_s)
+      .set("update_interval_how", sum.update_interval_how)
+      .set("update_interval_state", sum.interval_state);
+  std::vector<std::string> devices;
+  for (const auto& d : sum.devices) {
+    JsonObject o;
+    o.set("device", d.device)
+        .set("workload", d.workload)
+        .set("threads", d.threads < 0 ? static_cast<double>(NAN) : d.threads)
+        .set("cpus", d.cpus)
+        .set("calibrated_on", d.item)
+        .set("step_s", d.step_s)
+        .set("gflops", d.gflops)
+        .set("setup_s", d.setup_s)
+        .set("skipped", d.skipped)
+        .set("note", d.note);
+    devices.push_back(o.str(0));
+  }
+  std::vector<std::string> items;
+  for (const auto& r : sum.rows) {
+    JsonObject o;
+    o.set("study", r.study)
+        .set("key", r.key)
+        .set("label", r.label)
+        .set("device", r.device)
+        .set("threads", r.threads < 0 ? static_cast<double>(NAN) : r.threads)
+        .set("operating_point", r.operating_point)
+        .set("steps", r.steps)
+        .set("runs", r.runs)
+        .set("warmup_steps", r.warmup)
+        .set("parts", static_cast<int>(r.parts))
+        .set("step_s", r.step_s)
+        .set("window_s", r.window_s)
+        .set("window_rule", r.window_rule)
+        .set("updates_per_window", r.updates)
+        .set("low_confidence", r.low_confidence)
+        .set("item_s", r.item_s)
+        .set("status", r.status);
+    items.push_back(o.str(0));
+  }
+  JsonObject est;
+  est.set("items", sum.items)
+      .set("items_skipped", sum.items_skipped)
+      .set("items_done", sum.items_done)
+      .set("runs", sum.total_runs)
+      .set("low_confidence_runs", sum.low_confidence_runs)
+      .set("windows_s", sum.windows_s)
+      .set("warmup_s", sum.warmup_s)
+      .set("setup_s", sum.setup_s)
+      .set("baselines", sum.baselines)
+      .set("baselines_s", sum.baselines_s)
+      .set("lag_tail_s", sum.lag_tail_s)
+      .set("cooldown_s", sum.cooldown_s)
+      .set("total_s", sum.total_s)
+      .set_raw("notes", json_strings(sum.notes));
+  JsonObject root;
+  root.set("config", sum.config_path)
+      .set("platform", platform)
+      .set("power", power)
+      .set_raw("devices", json_array(devices))
+      .set_raw("items", json_array(items))
+      .set("estimate", est)
+      .set_raw("problems", json_strings(sum.problems));
+  return root.str() + "\n";
+}
+
+}  // namespace edp::bench

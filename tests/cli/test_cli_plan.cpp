@@ -1,0 +1,201 @@
+// `edpbench plan`: the items it lists are the items `run` measures, in the
+// same order; its duration estimate is near the real run's; every problem
+// is reported at once; --no-calibrate; low confidence predicted as judged.
+#include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <regex>
+
+#include "report/csv.h"
+#include "support/process.h"
+
+using edp::testing::edpbench;
+
+namespace {
+
+// quick.yaml (cpu and gpu) with two small sizes, fed by a trace.
+std::string small_config(const std::string& dir, const std::string& trace,
+                         const std::function<void(YAML::Node&)>& edit = {}) {
+  YAML::Node cfg = YAML::LoadFile(EDPBENCH_CONFIGS "/quick.yaml");
+  YAML::Node sizes;
+  sizes["tiny"]["n"] = 8;
+  sizes["tiny"]["d_in"] = 64;
+  sizes["tiny"]["h"] = 16;
+  sizes["tiny"]["d_out"] = 4;
+  sizes["mini"]["n"] = 32;
+  sizes["mini"]["d_in"] = 256;
+  sizes["mini"]["h"] = 32;
+  sizes["mini"]["d_out"] = 8;
+  cfg["sizes"] = sizes;
+  cfg["iterations"] = 300;
+  cfg["runs"] = 3;
+  cfg["power"]["source"] = "trace";
+  cfg["power"]["trace"]["file"] = trace;
+  cfg["power"]["baseline_s"] = 0.5;
+  if (edit) edit(cfg);
+  YAML::Emitter e;
+  e << cfg;
+  const std::string path = dir + "/plan.yaml";
+  edp::testing::write_text(path, e.c_str());
+  return path;
+}
+
+// The plan's keys, in its order, from the text table.
+std::vector<std::string> plan_keys(const std::string& out) {
+  std::vector<std::string> keys;
+  const std::regex key(R"(\s(mlp:\S+))");
+  for (std::sregex_iterator it(out.begin(), out.end(), key), end; it != end; ++it)
+    keys.push_back((*it)[1]);
+  return keys;
+}
+
+double json_number(const std::string& json, const std::string& name) {
+  std::smatch m;
+  const std::regex re("\"" + name + "\":\\s*([-0-9.eE+]+|null)");
+  if (!std::regex_search(json, m, re)) return -1;
+  return m[1] == "null" ? NAN : std::stod(m[1]);
+}
+
+std::vector<std::string> json_strings_of(const std::string& json, const std::string& name) {
+  std::vector<std::string> out;
+  const std::regex re("\"" + name + "\":\\s*\"([^\"]*)\"");
+  for (std::sregex_iterator it(json.begin(), json.end(), re), end; it != end; ++it)
+    out.push_back((*it)[1]);
+  return out;
+}
+
+// A trace whose value changes every `period_s` (an averaging sensor's
+// holds, as the sampler sees them).
+std::string slow_trace(const std::string& dir, double period_s) {
+  std::string t = "t_s,VDD_IN_w\n";
+  for (int i = 0; i < 40; ++i)
+    t += std::to_string(i * period_s) + "," + (i % 2 ? "7.5" : "7.6") + "\n";
+  const std::string path = dir + "/slow.csv";
+  edp::testing::write_text(path, t);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("plan lists the items run measures, in its order, and estimates its duration",
+          "[cli][plan]") {
+  const std::string dir = edp::testing::temp_dir("plan");
+  const std::string cfg = small_config(dir, EDPBENCH_FIXTURES "/cli/constant_7w5.csv");
+  const auto plan = edpbench("plan --config " + cfg + " --json " + dir + "/plan.json");
+  INFO(plan.out << plan.err);
+  REQUIRE(plan.exit_code == 0);
+  const std::vector<std::string> planned = plan_keys(plan.out);
+  const YAML::Node q = YAML::LoadFile(EDPBENCH_CONFIGS "/quick.yaml");
+  REQUIRE(planned.size() == q["workloads"].size() * 2 * q["devices"].size());
+  CHECK_THAT(plan.out, Catch::Contains("VDD_IN"));  // the total rail and its timing
+  CHECK_THAT(plan.out, Catch::Contains("instantaneous"));
+  const std::string json = edp::testing::slurp(dir + "/plan.json");
+  CHECK(json_strings_of(json, "key") == planned);
+  const double estimate = json_number(json, "total_s");
+  REQUIRE(estimate > 0);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto run = edpbench("run --config " + cfg + " --out " + dir + "/out");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
+  std::vector<std::string> measured;
+  for (size_t i = 0; i < results.rows.size(); ++i) {
+    measured.push_back(results.get(i, "key"));
+    // The threads the plan resolved are the ones the run used.
+    if (results.get(i, "status") == "ok")
+      CHECK_THAT(plan.out,
+                 Catch::Contains(results.get(i, "device") + "     " + results.get(i, "threads")));
+  }
+  CHECK(measured == planned);
+  INFO("estimate " << estimate << " s, run " << wall << " s");
+  CHECK(estimate > wall / 3);
+  CHECK(estimate < wall * 3);
+}
+
+TEST_CASE("plan reports every problem of a config and exits 2", "[cli][plan]") {
+  const std::string dir = edp::testing::temp_dir("plan-bad");
+  const std::string cfg =
+      small_config(dir, EDPBENCH_FIXTURES "/cli/constant_7w5.csv", [](YAML::Node& c) {
+        YAML::Node devs;
+        devs.push_back(YAML::Load("{kind: cpu, cpus: '900'}"));
+        devs.push_back(YAML::Load("{kind: cpu, cpus: '0-999'}"));
+        devs.push_back(YAML::Load("{kind: reference}"));
+        c["devices"] = devs;
+        c["power"]["total_rails"] = YAML::Load("[VDD_IN, NO_SUCH_RAIL]");
+      });
+  const auto r = edpbench("plan --no-calibrate --config " + cfg);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("3 problems"));
+  CHECK_THAT(r.err, Catch::Contains("device cpu:"));
+  CHECK_THAT(r.err, Catch::Contains("device cpu#2:"));
+  CHECK_THAT(r.err, Catch::Contains("NO_SUCH_RAIL"));
+  // The plan is still printed, for what can be planned.
+  CHECK(plan_keys(r.out).size() == 3 * 2 * 3);
+
+  // A YAML-level error stops at once, with its place.
+  edp::testing::write_text(dir + "/typo.yaml", "iterationz: 5\n");
+  const auto typo = edpbench("plan --config " + dir + "/typo.yaml");
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.err, Catch::Contains("iterationz"));
+}
+
+TEST_CASE("plan --no-calibrate measures nothing and leaves durations unknown", "[cli][plan]") {
+  const std::string dir = edp::testing::temp_dir("plan-nocal");
+  const std::string cfg = small_config(dir, EDPBENCH_FIXTURES "/cli/constant_7w5.csv");
+  const auto r = edpbench("plan --no-calibrate --devices cpu --sizes tiny --config " + cfg +
+                          " --json " + dir + "/p.json");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(plan_keys(r.out).size() == 3);
+  const std::string json = edp::testing::slurp(dir + "/p.json");
+  CHECK(std::isnan(json_number(json, "total_s")));
+  CHECK(std::isnan(json_number(json, "step_s")));
+  CHECK_THAT(r.out, Catch::Contains("total      unknown"));
+  CHECK_THAT(r.out, Catch::Contains("durations unknown"));
+}
+
+TEST_CASE("plan predicts the low-confidence runs of a slow sensor", "[cli][plan]") {
+  const std::string dir = edp::testing::temp_dir("plan-slow");
+  const std::string trace = slow_trace(dir, 0.25);
+  const std::string cfg = small_config(dir, trace, [](YAML::Node& c) {
+    c["iterations"] = 5;
+    c["runs"] = 2;
+    // The baseline lets the run's sampler learn the interval before the runs
+    // (with none, a run judged before 3 changes were seen is not flagged).
+    c["power"]["baseline_s"] = 0.2;
+  });
+  const std::string filter = " --devices cpu --sizes tiny --workloads tensors";
+  const auto r = edpbench("plan --config " + cfg + filter + " --json " + dir + "/p.json");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string json = edp::testing::slurp(dir + "/p.json");
+  const double interval = json_number(json, "update_interval_s");
+  CHECK(interval == Approx(0.25).epsilon(0.2));
+  CHECK(json_strings_of(json, "low_confidence") == std::vector<std::string>{"yes"});
+  CHECK(json_number(json, "low_confidence_runs") == 2);
+
+  // The run agrees: both windows are flagged.
+  const auto run = edpbench("run --config " + cfg + filter + " --out " + dir + "/out");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto runs = edp::report::read_csv_file(dir + "/out/runs.csv");
+  REQUIRE(runs.rows.size() == 2);
+  for (size_t i = 0; i < runs.rows.size(); ++i) CHECK(runs.get(i, "low_confidence") == "true");
+
+  // min_run_s: auto sizes the window to 20 updates: no longer low confidence.
+  const std::string auto_cfg = small_config(dir, trace, [](YAML::Node& c) {
+    c["iterations"] = 5;
+    c["power"]["min_run_s"] = "auto";
+  });
+  const auto a = edpbench("plan --config " + auto_cfg + filter + " --json " + dir + "/a.json");
+  INFO(a.out);
+  REQUIRE(a.exit_code == 0);
+  const std::string aj = edp::testing::slurp(dir + "/a.json");
+  CHECK(json_strings_of(aj, "low_confidence") == std::vector<std::string>{"no"});
+  CHECK(json_strings_of(aj, "window_rule") == std::vector<std::string>{"auto"});
+  CHECK(json_number(aj, "window_s") >= 20 * 0.25 * 0.8);
+}
