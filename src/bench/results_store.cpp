@@ -10,6 +10,7 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "report/results_csv.h"
+#include "report/stages_csv.h"
 
 namespace edp::bench {
 
@@ -84,7 +85,9 @@ const std::vector<OutputFile>& output_files() {
   static const std::vector<OutputFile> files{
       {"runs.csv", report::runs_columns(), false},
       {"rails.csv", report::rails_columns(), false},
+      {"memory.csv", report::memory_columns(), false},
       {"results.csv", report::results_columns(), true},
+      {"stages.csv", report::stages_columns(), true},
   };
   return files;
 }

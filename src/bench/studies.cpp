@@ -5,6 +5,7 @@
 #include "bench/study.h"
 #include "bench/study_batch.h"
 #include "bench/study_mlp.h"
+#include "bench/study_stages.h"
 #include "common/errors.h"
 
 namespace edp::bench {
@@ -12,6 +13,7 @@ namespace edp::bench {
 std::unique_ptr<Study> make_study(const std::string& name) {
   if (name == "mlp") return make_mlp_study();
   if (name == "batch") return make_batch_study();
+  if (name == "stages") return make_stages_study();
   std::string valid;
   for (const auto& s : known_studies()) valid += (valid.empty() ? "" : ", ") + s;
   throw UsageError("the '" + name + "' study is not available in this build (studies: " + valid +
