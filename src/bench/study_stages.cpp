@@ -118,9 +118,10 @@ class StagesStudy final : public Study {
     v["profile_steps"] = p.steps;
 
     const MlpShape shape{item.size.n, item.size.d_in, item.size.h, item.size.d_out};
-    v[sv::flop("forward")] = mlp_stage_flop(shape, MlpStage::forward);
-    v[sv::flop("backward")] = mlp_stage_flop(shape, MlpStage::backward);
-    v[sv::flop("update")] = mlp_update_flop(shape);  // element-wise (docs/stages.md)
+    const std::string program = item.params.front().second;
+    v[sv::flop("forward")] = mlp_profiled_stage_flop(program, shape, MlpStage::forward);
+    v[sv::flop("backward")] = mlp_profiled_stage_flop(program, shape, MlpStage::backward);
+    v[sv::flop("update")] = mlp_profiled_stage_flop(program, shape, MlpStage::update);
     v[sv::flop("step")] = mlp_step_flop(shape);
 
     // The peak at the clock read now, right after the timed parts.
@@ -129,8 +130,8 @@ class StagesStudy final : public Study {
       peak = platform::gpu_peak(ctx.platform, cuda_device_info(item.device->index));
     else if (!ctx.cpus.empty())
       peak = platform::cpu_peak(ctx.platform, ctx.cpus);
-    const double flops = std::isfinite(peak.flops_at_clock) ? peak.flops_at_clock
-                                                            : peak.flops_nominal;
+    const double flops =
+        std::isfinite(peak.flops_at_clock) ? peak.flops_at_clock : peak.flops_nominal;
     if (std::isfinite(flops) && flops > 0) v[sv::kPeakFlops] = flops;
 
     int order = 0;

@@ -23,11 +23,16 @@ bool exists(const std::string& p) {
 std::string esc(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '<') o += "&lt;";
-    else if (c == '>') o += "&gt;";
-    else if (c == '&') o += "&amp;";
-    else if (c == '"') o += "&quot;";
-    else o += c;
+    if (c == '<')
+      o += "&lt;";
+    else if (c == '>')
+      o += "&gt;";
+    else if (c == '&')
+      o += "&amp;";
+    else if (c == '"')
+      o += "&quot;";
+    else
+      o += c;
   }
   return o;
 }
@@ -73,13 +78,12 @@ std::string share_chart(const CsvTable& t,
     << "\" height=\"" << height << "\" role=\"img\" aria-label=\"time share per stage\">\n";
   for (int i = 0; i < 4; ++i)
     o << "<rect x=\"" << label_w + i * 140 << "\" y=\"6\" width=\"12\" height=\"12\" fill=\""
-      << kColors[i] << "\"/><text x=\"" << label_w + i * 140 + 16
-      << "\" y=\"16\" font-size=\"12\">" << kStages[i] << "</text>\n";
+      << kColors[i] << "\"/><text x=\"" << label_w + i * 140 + 16 << "\" y=\"16\" font-size=\"12\">"
+      << kStages[i] << "</text>\n";
   int y = top;
   for (const auto& [key, rows] : groups) {
     o << "<text x=\"" << label_w - 6 << "\" y=\"" << y + 16
-      << "\" font-size=\"12\" text-anchor=\"end\">" << esc(label(t, rows.front()))
-      << "</text>\n";
+      << "\" font-size=\"12\" text-anchor=\"end\">" << esc(label(t, rows.front())) << "</text>\n";
     double x = label_w;
     for (int i = 0; i < 4; ++i)
       for (size_t r : rows) {
@@ -129,10 +133,9 @@ std::string render_stages_section(const std::string& dir) {
       auto share = parse_double(t.get(r, "share"));
       auto ce = parse_double(t.get(r, "compute_efficiency"));
       o << "<tr><td>" << esc(t.get(r, "stage")) << "</td><td>" << time << "</td><td>"
-        << (share ? format_number(100 * *share) + "%" : "") << "</td><td>" << energy
-        << "</td><td>" << num(t.get(r, "gflops")) << "</td><td>"
-        << (ce ? format_number(100 * *ce) + "%" : "") << "</td><td>" << esc(t.get(r, "note"))
-        << "</td></tr>\n";
+        << (share ? format_number(100 * *share) + "%" : "") << "</td><td>" << energy << "</td><td>"
+        << num(t.get(r, "gflops")) << "</td><td>" << (ce ? format_number(100 * *ce) + "%" : "")
+        << "</td><td>" << esc(t.get(r, "note")) << "</td></tr>\n";
     }
     o << "</table>\n";
   }

@@ -66,10 +66,9 @@ std::string stage_values::memory_key(int order, const std::string& tensor,
 }
 
 const std::vector<std::string>& required_stages_columns() {
-  static const std::vector<std::string> c{"workload", "size",   "device",
-                                          "stage",    "time_s", "share",
-                                          "energy_j", "gflops", "compute_efficiency",
-                                          "note"};
+  static const std::vector<std::string> c{
+      "workload",           "size", "device", "stage", "time_s", "share", "energy_j", "gflops",
+      "compute_efficiency", "note"};
   return c;
 }
 
@@ -147,19 +146,27 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
     } else {
       share = loop_s > 0 ? t / loop_s : NAN;
       if (stage == "forward") e = {ef.mean, ef.ci95};
-      if (stage == "backward") e = difference(efb.mean, efb.ci95, ef.mean, ef.ci95);
+      if (stage == "backward") {
+        e = difference(efb.mean, efb.ci95, ef.mean, ef.ci95);
+        if (workload == "tensors")
+          add_note(note,
+                   "time: grad_h only (the weight gradients are fused into the update); "
+                   "energy: with grad_w1 and grad_w2");
+      }
       if (stage == "update") {
         e = difference(es.mean, es.ci95, efb.mean, efb.ci95);
-        add_note(note, "FLOPs: element-wise, 2 per weight");
+        add_note(note, "FLOPs include the element-wise update, 2 per weight");
         if (workload == "tensors")
-          add_note(note, "fused into the gradient GEMMs (beta = 1): forward_backward computes "
-                         "grad_w1 and grad_w2 with beta = 0 instead");
+          add_note(note,
+                   "time: the grad_w1 and grad_w2 GEMMs, fused into the update (beta = 1); "
+                   "energy: step - forward_backward, whose GEMMs run with beta = 0, so "
+                   "only the cost of the fusion is left");
       }
       if (stage == "loss_readback")
-        add_note(note, "not separated in energy (the measured workloads read the loss once per "
-                       "run)");
-      if ((stage == "backward" || stage == "update") && !std::isnan(e.value) &&
-          !e.significant())
+        add_note(note,
+                 "not separated in energy (the measured workloads read the loss once per "
+                 "run)");
+      if ((stage == "backward" || stage == "update") && !std::isnan(e.value) && !e.significant())
         add_note(note, "energy difference not significant (95% CI spans 0)");
     }
     if (stage != "setup" && stage != "h2d_copy" && stage != "step" && events)
@@ -198,8 +205,8 @@ std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
     note = "measured differs from computed by " + pct(measured / total - 1) +
            " (measured: the high-water mark of live allocations; the computed sum assumes "
            "every tensor alive at once)";
-  rows.push_back({workload, size, device, "total", "total", fmt_double(total),
-                  fmt_double(measured), note, relu, rec.status, rec.study, rec.key});
+  rows.push_back({workload, size, device, "total", "total", fmt_double(total), fmt_double(measured),
+                  note, relu, rec.status, rec.study, rec.key});
   return rows;
 }
 

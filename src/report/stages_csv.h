@@ -30,8 +30,8 @@ inline std::string time_s(const std::string& stage) { return "profile_" + stage 
 constexpr const char* kStepWallS = "profile_step_wall_s";
 constexpr const char* kDeviceTimer = "profile_device_timer";  // 1: CUDA events
 inline std::string flop(const std::string& stage) { return "flop_" + stage; }
-constexpr const char* kPeakFlops = "peak_flops_at_clock";   // FLOP/s
-constexpr const char* kFmaPeakFlops = "fma_peak_flops";     // FLOP/s, when measured
+constexpr const char* kPeakFlops = "peak_flops_at_clock";  // FLOP/s
+constexpr const char* kFmaPeakFlops = "fma_peak_flops";    // FLOP/s, when measured
 constexpr const char* kMemMeasured = "memory_bytes_measured";
 // One per tensor: "memory|<order>|<tensor>|<kind>" -> computed bytes.
 std::string memory_key(int order, const std::string& tensor, const std::string& kind);

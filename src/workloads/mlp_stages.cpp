@@ -133,9 +133,12 @@ double mlp_stage_flop(const MlpShape& s, MlpStage stage) {
   const double ndh = static_cast<double>(s.n) * s.d_in * s.h;
   const double nho = static_cast<double>(s.n) * s.h * s.d_out;
   switch (stage) {
-    case MlpStage::forward: return 2 * ndh + 2 * nho;     // h = x w1; y_pred = h_relu w2
-    case MlpStage::backward: return 2 * ndh + 4 * nho;    // grad_w1; grad_w2 and grad_h
-    case MlpStage::update: return 0;                      // no GEMM of its own
+    case MlpStage::forward:
+      return 2 * ndh + 2 * nho;  // h = x w1; y_pred = h_relu w2
+    case MlpStage::backward:
+      return 2 * ndh + 4 * nho;  // grad_w1; grad_w2 and grad_h
+    case MlpStage::update:
+      return 0;  // no GEMM of its own
   }
   return 0;
 }
@@ -148,6 +151,15 @@ double mlp_flop_upto(const MlpShape& s, MlpStage upto) {
 
 double mlp_update_flop(const MlpShape& s) {
   return 2.0 * (static_cast<double>(s.d_in) * s.h + static_cast<double>(s.h) * s.d_out);
+}
+
+double mlp_profiled_stage_flop(const std::string& program, const MlpShape& s, MlpStage stage) {
+  const double nho = static_cast<double>(s.n) * s.h * s.d_out;
+  if (stage == MlpStage::update)
+    return mlp_update_flop(s) +
+           (program == "tensors" ? mlp_stage_flop(s, MlpStage::backward) - 2 * nho : 0.0);
+  if (stage == MlpStage::backward && program == "tensors") return 2 * nho;
+  return mlp_stage_flop(s, stage);
 }
 
 std::unique_ptr<Workload> make_mlp_stage_workload(const std::string& program,

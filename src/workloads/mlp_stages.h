@@ -30,6 +30,11 @@ double mlp_stage_flop(const MlpShape& shape, MlpStage stage);
 double mlp_flop_upto(const MlpShape& shape, MlpStage upto);
 // Element-wise FLOPs of the update, w -= lr grad: 2 per weight.
 double mlp_update_flop(const MlpShape& shape);
+// FLOPs a stage of `program`'s full step executes, for the profiled times:
+// as mlp_stage_flop, plus the update's element-wise FLOPs, except that the
+// tensors program fuses grad_w1 and grad_w2 into its update GEMMs, so its
+// backward runs only grad_h (2 N H D_out) and its update the rest.
+double mlp_profiled_stage_flop(const std::string& program, const MlpShape& shape, MlpStage stage);
 
 // A stage workload of `program` on `backend`. With `owned` (the GPU ReLU
 // variant of the stages study) the workload runs on that backend instead and
