@@ -9,6 +9,7 @@
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "platform/peaks.h"
+#include "bench/study.h"
 #include "report/stats.h"
 #include "workloads/cuda_factory.h"
 
@@ -269,6 +270,7 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item) {
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
+  make_study(item.study)->after_parts(be, item, PassContext{s.prober.platform(), setup.cpus}, rec);
   s.backends[item.device->label] = be.describe();
   return rec;
 }

@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "report/ops_csv.h"
 #include "report/results_csv.h"
+#include "report/stages_csv.h"
 
 namespace edp::bench {
 
@@ -85,8 +86,10 @@ const std::vector<OutputFile>& output_files() {
   static const std::vector<OutputFile> files{
       {"runs.csv", report::runs_columns(), false},
       {"rails.csv", report::rails_columns(), false},
+      {"memory.csv", report::memory_columns(), false},
       {"results.csv", report::results_columns(), true},
       {"ops.csv", report::ops_columns(), true},
+      {"stages.csv", report::stages_columns(), true},
   };
   return files;
 }

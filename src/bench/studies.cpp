@@ -6,6 +6,7 @@
 #include "bench/study_batch.h"
 #include "bench/study_mlp.h"
 #include "bench/study_ops.h"
+#include "bench/study_stages.h"
 #include "common/errors.h"
 
 namespace edp::bench {
@@ -14,6 +15,7 @@ std::unique_ptr<Study> make_study(const std::string& name) {
   if (name == "mlp") return make_mlp_study();
   if (name == "batch") return make_batch_study();
   if (name == "ops") return make_ops_study();
+  if (name == "stages") return make_stages_study();
   std::string valid;
   for (const auto& s : known_studies()) valid += (valid.empty() ? "" : ", ") + s;
   throw UsageError("the '" + name + "' study is not available in this build (studies: " + valid +

@@ -10,12 +10,19 @@
 
 #include "bench/config.h"
 #include "bench/plan.h"
+#include "platform/platform.h"
 #include "report/records.h"
 
 namespace edp::bench {
 
 // Rows per output file ("results.csv" -> rows), in the file's columns.
 using FileRows = std::map<std::string, std::vector<std::vector<std::string>>>;
+
+// What an extra pass may read about the machine it runs on.
+struct PassContext {
+  const platform::Platform& platform;
+  const std::vector<int>& cpus;  // the item's CPU set (cpu) or launching thread's CPUs (gpu)
+};
 
 class Study {
  public:
@@ -29,6 +36,12 @@ class Study {
   // Usage errors only this machine can reveal (a working set larger than
   // the memory available), every one found; empty when the plan can run.
   virtual std::vector<std::string> check(const std::vector<PlanItem>&) const { return {}; }
+  // An optional extra pass on the item's backend after its parts have been
+  // measured, never inside an energy window (google/benchmark's memory and
+  // profiler passes): the stages profile and memory. What it finds goes
+  // into rec.values. Not called for a skipped item.
+  virtual void after_parts(Backend&, const PlanItem&, const PassContext&,
+                           report::ItemRecord&) const {}
 };
 
 // Studies by name, in the order of DESIGN §9; throws UsageError for an

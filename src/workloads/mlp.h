@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,12 +36,23 @@ struct MlpData {
 // tensor's size does. Deterministic on every platform (own Box-Muller).
 MlpData make_initial_data(const MlpShape& shape, uint64_t seed, double init_scale);
 
+// The stages of one training iteration (DESIGN §2.2): forward (with the
+// loss), backward, update, in that order.
+enum class MlpStage { forward = 0, backward = 1, update = 2 };
+
 class MlpWorkload {
  public:
   virtual ~MlpWorkload() = default;
   virtual std::string name() const = 0;
   // One training iteration: forward, loss, backward, update.
-  virtual void step() = 0;
+  void step() { run(MlpStage::update); }
+  // The iteration up to and including `upto`: forward only (loss included),
+  // forward and backward (gradients computed, weights unchanged), or the
+  // full step. The math of each stage is the step's own.
+  virtual void run(MlpStage upto) = 0;
+  // Called with each stage right after the stage has been queued (profiling;
+  // see src/workloads/mlp_stages.h). An empty hook (the default) costs nothing.
+  void set_stage_hook(std::function<void(MlpStage)> hook) { hook_ = std::move(hook); }
   // The loss of the latest step (computed before its update), as a 1x1
   // tensor on the backend: reading it is the caller's choice (it synchronises).
   const Tensor& loss() const { return loss_; }
@@ -54,6 +66,12 @@ class MlpWorkload {
   float lr_;
   Tensor x_, y_, w1_, w2_;
   Tensor loss_;
+  void stage_done(MlpStage s) {
+    if (hook_) hook_(s);
+  }
+
+ private:
+  std::function<void(MlpStage)> hook_;
 };
 
 const std::vector<std::string>& mlp_workload_names();  // tensors, autograd, custom_relu

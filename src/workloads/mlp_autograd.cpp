@@ -12,7 +12,7 @@ autograd::Variable AutogradMlp::activation(autograd::Tape& tape, const autograd:
   return tape.clamp_min(h, 0.0f);
 }
 
-void AutogradMlp::step() {
+void AutogradMlp::run(MlpStage upto) {
   using autograd::Variable;
   Backend& b = backend_;
   Variable x = tape_.leaf(x_, false), y = tape_.leaf(y_, false);
@@ -21,12 +21,20 @@ void AutogradMlp::step() {
   Variable h_relu = activation(tape_, tape_.matmul(x, w1));
   Variable y_pred = tape_.matmul(h_relu, w2);
   Variable loss = tape_.sum(tape_.square(tape_.sub(y_pred, y)));
+  loss_ = loss.value();
+  stage_done(MlpStage::forward);
+  if (upto == MlpStage::forward) {
+    tape_.clear();  // no backward: drop the record (and the saved tensors)
+    return;
+  }
   tape_.backward(loss);
+  stage_done(MlpStage::backward);
+  if (upto == MlpStage::backward) return;
 
   // w -= lr * w.grad (the leaves share storage with w1_ and w2_).
   b.axpy(-lr_, w1.grad(), w1_);
   b.axpy(-lr_, w2.grad(), w2_);
-  loss_ = loss.value();
+  stage_done(MlpStage::update);
 }
 
 std::unique_ptr<MlpWorkload> make_autograd_mlp(Backend& b, const MlpData& init, float lr) {

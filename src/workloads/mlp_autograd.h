@@ -10,7 +10,7 @@ class AutogradMlp : public MlpWorkload {
  public:
   AutogradMlp(Backend& b, const MlpData& init, float lr);
   std::string name() const override { return "autograd"; }
-  void step() override;
+  void run(MlpStage upto) override;
 
  protected:
   // h_relu = activation(h); clamp_min(h, 0) here.

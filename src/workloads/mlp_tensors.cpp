@@ -3,7 +3,9 @@
 // diff = y_pred - y; the factor 2 of g = 2 diff goes into the GEMM alpha;
 // the updates are GEMMs with beta = 1 (w -= lr A^T B), so grad_w1 and grad_w2
 // are never materialised. grad_h is computed before w2 is updated, since it
-// needs the old w2.
+// needs the old w2. run(backward) without the update materialises grad_w2 and
+// grad_w1 with the same GEMMs at beta = 0 instead (the forward_backward stage
+// workload); in the full step the update costs only the beta = 1 read of w.
 #include "workloads/mlp_variants.h"
 
 namespace edp {
@@ -22,20 +24,36 @@ class TensorsMlp final : public MlpWorkload {
   }
   std::string name() const override { return "tensors"; }
 
-  void step() override {
+  void run(MlpStage upto) override {
     Backend& b = backend_;
-    b.gemm(Trans::N, Trans::N, 1.0f, x_, w1_, 0.0f, h_);                 // h = x w1
-    b.relu(h_, h_relu_);                                                 // h_relu = max(h, 0)
-    b.gemm(Trans::N, Trans::N, 1.0f, h_relu_, w2_, 0.0f, y_pred_);       // y_pred = h_relu w2
-    b.sub_square_sum(y_pred_, y_, diff_, loss_);                         // loss = sum(diff^2)
-    b.gemm(Trans::N, Trans::T, 2.0f, diff_, w2_, 0.0f, grad_h_);         // g w2^T, g = 2 diff
-    b.relu_backward(grad_h_, h_, grad_h_);                               // masked where h < 0
+    b.gemm(Trans::N, Trans::N, 1.0f, x_, w1_, 0.0f, h_);            // h = x w1
+    b.relu(h_, h_relu_);                                            // h_relu = max(h, 0)
+    b.gemm(Trans::N, Trans::N, 1.0f, h_relu_, w2_, 0.0f, y_pred_);  // y_pred = h_relu w2
+    b.sub_square_sum(y_pred_, y_, diff_, loss_);                    // loss = sum(diff^2)
+    stage_done(MlpStage::forward);
+    if (upto == MlpStage::forward) return;
+    b.gemm(Trans::N, Trans::T, 2.0f, diff_, w2_, 0.0f, grad_h_);  // g w2^T, g = 2 diff
+    b.relu_backward(grad_h_, h_, grad_h_);                        // masked where h < 0
+    if (upto == MlpStage::backward) {
+      const MlpShape s{x_.rows(), x_.cols(), h_.cols(), y_.cols()};
+      if (!grad_w1_.defined()) {
+        grad_w1_ = b.empty(s.d_in, s.h);
+        grad_w2_ = b.empty(s.h, s.d_out);
+      }
+      b.gemm(Trans::T, Trans::N, 2.0f, h_relu_, diff_, 0.0f, grad_w2_);  // h_relu^T g
+      b.gemm(Trans::T, Trans::N, 1.0f, x_, grad_h_, 0.0f, grad_w1_);     // x^T grad_h
+      stage_done(MlpStage::backward);
+      return;
+    }
+    stage_done(MlpStage::backward);
     b.gemm(Trans::T, Trans::N, -2.0f * lr_, h_relu_, diff_, 1.0f, w2_);  // w2 -= lr h_relu^T g
     b.gemm(Trans::T, Trans::N, -lr_, x_, grad_h_, 1.0f, w1_);            // w1 -= lr x^T grad_h
+    stage_done(MlpStage::update);
   }
 
  private:
   Tensor h_, h_relu_, y_pred_, diff_, grad_h_;
+  Tensor grad_w1_, grad_w2_;  // forward_backward only (the step fuses them into the update)
 };
 
 }  // namespace

@@ -1,0 +1,150 @@
+// The stages study (see study_stages.h).
+#include "bench/study_stages.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "bench/study_mlp.h"
+#include "edpbench/config.h"
+#include "platform/peaks.h"
+#include "report/results_csv.h"
+#include "report/stages_csv.h"
+#include "workloads/cuda_factory.h"
+#include "workloads/mlp_stages.h"
+#include "workloads/mlp_step.h"
+
+namespace edp::bench {
+namespace {
+
+namespace sv = report::stage_values;
+
+PlanItem stages_item(const Config& cfg, const std::string& program, const SizeSpec& size,
+                     const DeviceSpec& dev, const std::string& relu) {
+  PlanItem item;
+  item.study = "stages";
+  item.params = {{"workload", program}, {"size", size.name}, {"device", dev.label}};
+  if (!relu.empty()) item.params.push_back({"relu", relu});
+  item.key = item_key(item.study, item.params);
+  item.device = &dev;
+  item.size = size;
+  item.settings = mlp_settings(cfg, dev);
+  item.label = "stages/" + program + "/" + size.name + "/" + dev.label +
+               (relu.empty() ? "" : "/relu=" + relu);
+  const MlpShape shape{size.n, size.d_in, size.h, size.d_out};
+  const uint64_t seed = cfg.seed;
+  const double scale = cfg.init_scale;
+  const float lr = static_cast<float>(cfg.learning_rate);
+  // The variant path runs on a backend of its own (same device and sync
+  // mode, the other ReLU path); the item's backend stays idle meanwhile.
+  const bool own_backend = !relu.empty() && relu != cfg.gpu.relu;
+  const CudaOptions variant{dev.index, relu, cfg.gpu.sync, ""};
+  for (const std::string& stage : mlp_stage_workload_names())
+    item.parts.push_back({stage, [=](Backend& be) {
+                            std::unique_ptr<Backend> owned;
+                            if (own_backend) owned = make_cuda_backend(variant);
+                            return make_mlp_stage_workload(program, stage, be,
+                                                           make_initial_data(shape, seed, scale),
+                                                           lr, std::move(owned));
+                          }});
+  item.flop_estimate = (mlp_flop_upto(shape, MlpStage::forward) +
+                        mlp_flop_upto(shape, MlpStage::backward) + mlp_step_flop(shape)) *
+                       cfg.iterations * cfg.runs;
+  return item;
+}
+
+class StagesStudy final : public Study {
+ public:
+  std::string name() const override { return "stages"; }
+
+  std::vector<PlanItem> plan(const Config& cfg) const override {
+    std::vector<PlanItem> items;
+    for (const auto& program : cfg.workloads)
+      for (const auto& size_name : cfg.stages.sizes) {
+        auto size = std::find_if(cfg.sizes.begin(), cfg.sizes.end(),
+                                 [&](const SizeSpec& s) { return s.name == size_name; });
+        if (size == cfg.sizes.end()) continue;  // the config loader refuses unknown names
+        for (const auto& dev : cfg.devices) {
+          if (dev.kind != "gpu" || !stages_relu_variants()) {
+            items.push_back(stages_item(cfg, program, *size, dev, ""));
+            continue;
+          }
+          const std::string other = cfg.gpu.relu == "cudnn" ? "kernel" : "cudnn";
+          items.push_back(stages_item(cfg, program, *size, dev, cfg.gpu.relu));
+          items.push_back(stages_item(cfg, program, *size, dev, other));
+        }
+      }
+    return items;
+  }
+
+  std::string commit_file() const override { return "stages.csv"; }
+
+  FileRows rows(const report::ItemRecord& rec) const override {
+    FileRows out;
+    out["stages.csv"] = report::stages_rows(rec);
+    out["memory.csv"] = report::memory_rows(rec);
+    for (const auto& part : rec.parts) {
+      for (auto& r : report::runs_rows(part)) out["runs.csv"].push_back(std::move(r));
+      for (auto& r : report::rails_rows(part)) out["rails.csv"].push_back(std::move(r));
+    }
+    return out;
+  }
+
+  // The profiled pass and memory, on a fresh step workload (the backend the
+  // parts ran on, or the variant's own), after every energy window.
+  void after_parts(Backend& be, const PlanItem& item, const PassContext& ctx,
+                   report::ItemRecord& rec) const override {
+    const Part& step = item.parts.back();
+    be.synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_ptr<Workload> wl = step.make(be);
+    wl->backend().synchronize();
+    const double setup_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ProfiledStages* ps = as_profiled_stages(*wl);
+    if (!ps) return;
+    const int steps = std::max(1, std::min(item.settings.steps, 50));
+    const int warmup = std::max(1, std::min(item.settings.warmup_steps, 3));
+    const StageProfile p = ps->profile(steps, warmup);
+    auto& v = rec.values;
+    v[sv::time_s("setup")] = setup_s;
+    v[sv::time_s("h2d_copy")] = p.h2d_copy_s;
+    v[sv::time_s("forward")] = p.forward_s;
+    v[sv::time_s("backward")] = p.backward_s;
+    v[sv::time_s("update")] = p.update_s;
+    v[sv::time_s("loss_readback")] = p.loss_readback_s;
+    v[sv::kStepWallS] = p.step_wall_s;
+    v[sv::kDeviceTimer] = p.device_timer ? 1 : 0;
+    v["profile_steps"] = p.steps;
+
+    const MlpShape shape{item.size.n, item.size.d_in, item.size.h, item.size.d_out};
+    const std::string program = item.params.front().second;
+    v[sv::flop("forward")] = mlp_profiled_stage_flop(program, shape, MlpStage::forward);
+    v[sv::flop("backward")] = mlp_profiled_stage_flop(program, shape, MlpStage::backward);
+    v[sv::flop("update")] = mlp_profiled_stage_flop(program, shape, MlpStage::update);
+    v[sv::flop("step")] = mlp_step_flop(shape);
+
+    // The peak at the clock read now, right after the timed parts.
+    platform::Peak peak;
+    if (item.device->kind == "gpu")
+      peak = platform::gpu_peak(ctx.platform, cuda_device_info(item.device->index));
+    else if (!ctx.cpus.empty())
+      peak = platform::cpu_peak(ctx.platform, ctx.cpus);
+    const double flops =
+        std::isfinite(peak.flops_at_clock) ? peak.flops_at_clock : peak.flops_nominal;
+    if (std::isfinite(flops) && flops > 0) v[sv::kPeakFlops] = flops;
+
+    int order = 0;
+    for (const TensorBytes& t : ps->memory_computed())
+      v[sv::memory_key(order++, t.tensor, t.kind)] = t.bytes;
+    v[sv::kMemMeasured] = ps->memory_measured_bytes();
+  }
+};
+
+}  // namespace
+
+bool stages_relu_variants() { return EDPBENCH_HAVE_CUDNN != 0; }
+
+std::unique_ptr<Study> make_stages_study() { return std::make_unique<StagesStudy>(); }
+
+}  // namespace edp::bench
