@@ -163,9 +163,13 @@ std::string render_line_chart_svg(const LineChart& chart) {
             "\"><title>" +
             html_escape(series.name + ": " + format_number(p.x, 4) + ", " + format_number(p.y, 4)) +
             "</title></circle>";
-      if (!p.label.empty())
-        s += "<text x=\"" + num(x + 5) + "\" y=\"" + num(y - 5) + "\" font-size=\"10\" fill=\"" +
-             color + "\">" + html_escape(p.label) + "</text>";
+      if (!p.label.empty()) {
+        // Labels near the right edge end at the point, others start there.
+        const bool right_half = x > left + pw / 2;
+        s += "<text x=\"" + num(right_half ? x - 5 : x + 5) + "\" y=\"" + num(y - 5) +
+             "\" font-size=\"10\" fill=\"" + color + "\"" +
+             (right_half ? " text-anchor=\"end\"" : "") + ">" + html_escape(p.label) + "</text>";
+      }
     }
     s += "</g>\n";
   }
