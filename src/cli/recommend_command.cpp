@@ -1,6 +1,8 @@
 // `edpbench recommend RESULTS.csv [--objective edp|energy|time] [--deadline-s S]
 // [--battery-wh W] [--csv FILE]` (DESIGN §5): prints the table, and with
 // --csv FILE writes the CSV too (--csv - prints the CSV instead of the table).
+// With batch-study rows it decides per (workload, size, N) and prints, per
+// workload and size, the N from which the GPU wins by time and by energy.
 // Exit 0 when at least one (workload, size) could be decided, 1 when none
 // could, 2 on usage errors.
 #include <iostream>
@@ -58,6 +60,8 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
               << (recs.size() == 1 ? "" : "s") << " to " << a.csv << "\n";
   }
   std::cout << recommendations_text(recs, options);
+  const std::string crossovers = crossovers_text(batch_crossovers(results, options));
+  if (!crossovers.empty()) std::cout << "\n" << crossovers;
   return 0;
 }
 

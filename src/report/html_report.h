@@ -16,6 +16,7 @@ namespace edp::report {
 // Everything the page is built from, read from an `edpbench run` directory.
 struct ReportData {
   std::string title;                  // the directory's name
+  std::string dir;                    // where the files are (sections read their own)
   CsvTable results;                   // results.csv (required)
   std::optional<CsvTable> runs;       // runs.csv, when present and readable
   std::optional<JsonValue> context;   // context.json, when present and valid

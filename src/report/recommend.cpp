@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "common/errors.h"
 #include "report/stats.h"
@@ -106,6 +107,11 @@ std::optional<double> number_at(const CsvTable& t, size_t r, const std::string& 
   return std::nullopt;
 }
 
+// N of a batch-study row, "" for the other studies.
+std::string batch_of(const CsvTable& t, size_t r) {
+  return t.get(r, "study") == "batch" ? t.get(r, "n") : std::string();
+}
+
 std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) {
   for (size_t r : rows) {
     const std::string s = t.get(r, "power_source");
@@ -159,10 +165,12 @@ std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::str
 
 std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options) {
   // Group the rows by (workload, size), keeping the order of first appearance.
-  std::vector<std::pair<std::string, std::string>> order;
-  std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
+  using GroupKey = std::tuple<std::string, std::string, std::string>;
+  std::vector<GroupKey> order;
+  std::map<GroupKey, std::vector<size_t>> groups;
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
+    const auto key =
+        GroupKey(results.get(r, "workload"), results.get(r, "size"), batch_of(results, r));
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) order.push_back(key);
     it->second.push_back(r);
@@ -177,8 +185,9 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
   for (const auto& key : order) {
     const auto& rows = groups[key];
     Recommendation rec;
-    rec.workload = key.first;
-    rec.size = key.second;
+    rec.workload = std::get<0>(key);
+    rec.size = std::get<1>(key);
+    rec.batch = std::get<2>(key);
     rec.objective = options.objective;
 
     // The standing of each kind: its best row that meets the deadline (the
@@ -282,19 +291,30 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
 }
 
 std::string recommendations_csv(const std::vector<Recommendation>& recs) {
-  std::string out = std::string(kRecommendationCsvHeader) + "\r\n";
+  bool with_batch = false;
+  for (const auto& rec : recs) with_batch = with_batch || !rec.batch.empty();
+  std::string out = std::string(kRecommendationCsvHeader) + (with_batch ? ",batch" : "") + "\r\n";
   for (const auto& rec : recs) {
     auto num = [](const std::optional<double>& v) { return v ? fmt_double(*v) : std::string(); };
-    out += csv_line({rec.workload, rec.size, objective_name(rec.objective), rec.choice,
-                     num(rec.cpu_value()), num(rec.gpu_value()), num(rec.ratio),
-                     rec.confident ? (*rec.confident ? "true" : "false") : "",
-                     rec.runs_per_charge ? std::to_string(*rec.runs_per_charge) : ""});
+    std::vector<std::string> fields{
+        rec.workload,
+        rec.size,
+        objective_name(rec.objective),
+        rec.choice,
+        num(rec.cpu_value()),
+        num(rec.gpu_value()),
+        num(rec.ratio),
+        rec.confident ? (*rec.confident ? "true" : "false") : "",
+        rec.runs_per_charge ? std::to_string(*rec.runs_per_charge) : ""};
+    if (with_batch) fields.push_back(rec.batch);
+    out += csv_line(fields);
   }
   return out;
 }
 
 std::string recommendation_sentence(const Recommendation& rec, const RecommendOptions& options) {
-  std::string s = rec.workload + "/" + rec.size + ": ";
+  std::string s =
+      rec.workload + "/" + rec.size + (rec.batch.empty() ? "" : "/n=" + rec.batch) + ": ";
   const std::string label = objective_label(rec.objective);
   auto describe = [&](const std::optional<DeviceStanding>& d) {
     std::string t = upper(d->label);
@@ -364,6 +384,70 @@ bool any_decided(const std::vector<Recommendation>& recs) {
   for (const auto& r : recs)
     if (r.decided()) return true;
   return false;
+}
+
+std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
+                                             const RecommendOptions& options) {
+  // (workload, size) -> n -> best qualifying per-sample value per kind.
+  struct Best {
+    std::optional<double> cpu_time, gpu_time, cpu_energy, gpu_energy;
+  };
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::pair<std::string, std::string>, std::map<int64_t, Best>> groups;
+  bool energy_measured = false;
+  auto keep_min = [](std::optional<double>& slot, const std::optional<double>& v) {
+    if (v && (!slot || *v < *slot)) slot = v;
+  };
+  for (size_t r = 0; r < results.rows.size(); ++r) {
+    if (results.get(r, "study") != "batch") continue;
+    const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
+    auto [git, fresh] = groups.try_emplace(key);
+    if (fresh) order.push_back(key);
+    const auto n = number_at(results, r, "n");
+    if (!n || *n <= 0) continue;
+    Best& best = git->second[static_cast<int64_t>(*n)];
+    const std::string kind = device_kind(results.get(r, "device"));
+    if (results.get(r, "status") != "ok" || (kind != "cpu" && kind != "gpu")) continue;
+    const auto time_s = number_at(results, r, "time_s_mean");
+    if (options.deadline_s && !(time_s && *time_s <= *options.deadline_s)) continue;
+    const auto iterations = number_at(results, r, "iterations");
+    auto per_sample = [&](const std::string& column, const std::string& total) {
+      if (auto v = number_at(results, r, column)) return v;
+      const auto t = number_at(results, r, total);
+      if (t && iterations && *iterations > 0) return std::optional<double>(*t / (*n * *iterations));
+      return std::optional<double>();
+    };
+    const auto time = per_sample("time_per_sample_s_mean", "time_s_mean");
+    const auto energy = per_sample("energy_per_sample_j_mean", "energy_j_mean");
+    if (energy) energy_measured = true;
+    keep_min(kind == "cpu" ? best.cpu_time : best.gpu_time, time);
+    keep_min(kind == "cpu" ? best.cpu_energy : best.gpu_energy, energy);
+  }
+  std::vector<BatchCrossover> out;
+  for (const auto& key : order) {
+    std::vector<CrossoverPoint> by_time, by_energy;
+    for (const auto& [n, best] : groups[key]) {
+      by_time.push_back({n, best.cpu_time, best.gpu_time});
+      by_energy.push_back({n, best.cpu_energy, best.gpu_energy});
+    }
+    BatchCrossover c;
+    c.workload = key.first;
+    c.size = key.second;
+    c.by_time = find_crossover(by_time);
+    if (energy_measured) c.by_energy = find_crossover(by_energy);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string crossovers_text(const std::vector<BatchCrossover>& crossovers) {
+  if (crossovers.empty()) return "";
+  std::string out = "Crossover (batch study, per sample)\n";
+  for (const auto& c : crossovers) {
+    out += c.workload + "/" + c.size + ": by time, " + crossover_text(c.by_time) + "; by energy, " +
+           (c.by_energy ? crossover_text(*c.by_energy) : std::string("not measured")) + "\n";
+  }
+  return out;
 }
 
 }  // namespace edp::report

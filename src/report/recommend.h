@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/crossover.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
 
@@ -40,6 +41,7 @@ struct DeviceStanding {
 
 struct Recommendation {
   std::string workload, size;
+  std::string batch;  // N of a batch-study row ("16"); "" for the other studies
   Objective objective = Objective::edp;
   // "cpu" or "gpu"; "none" when no device meets the deadline; "" when it cannot
   // be decided (no successful run, objective not measured).
@@ -66,13 +68,15 @@ CsvTable load_results_csv(const std::string& path);
 // "cpu#2" -> "cpu", "gpu" -> "gpu": the device kind a label belongs to.
 std::string device_kind(const std::string& label);
 
-// One Recommendation per (workload, size) with at least one row, in the order
-// of first appearance. Only status=ok rows of cpu- and gpu-kind devices count;
+// One Recommendation per (workload, size[, batch]) with at least one row, in
+// the order of first appearance; rows of the batch study (study = batch) are
+// grouped by their N as well. Only status=ok rows of cpu- and gpu-kind devices count;
 // when a kind has several labels (cpu, cpu#2), its best qualifying row stands.
 std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options);
 
 // The CSV contract: header `workload,size,objective,choice,cpu_value,gpu_value,
-// ratio,confident,runs_per_charge`, CRLF line ends, empty fields where n/a.
+// ratio,confident,runs_per_charge`, then `batch` when any recommendation has
+// one; CRLF line ends, empty fields where n/a.
 extern const char* const kRecommendationCsvHeader;
 std::string recommendations_csv(const std::vector<Recommendation>& recs);
 // Plain-language lines, e.g. "tensors/large: GPU — 12.3x lower EDP than CPU
@@ -81,6 +85,21 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
 std::string recommendations_text(const std::vector<Recommendation>& recs,
                                  const RecommendOptions& options);
 bool any_decided(const std::vector<Recommendation>& recs);
+
+// Per (workload, size) of the batch study: the crossover N by time and by
+// energy per sample (time_per_sample_s_mean, energy_per_sample_j_mean, else
+// the per-run means / (n x iterations)). A device qualifies at an N with an ok
+// row that meets options.deadline_s; several labels of a kind: the best.
+struct BatchCrossover {
+  std::string workload, size;
+  Crossover by_time;
+  std::optional<Crossover> by_energy;  // nullopt: energy was not measured
+};
+std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
+                                             const RecommendOptions& options);
+// "Crossover (batch study, per sample):" and one line per workload and size;
+// "" when there is none.
+std::string crossovers_text(const std::vector<BatchCrossover>& crossovers);
 
 // Half-width of the 95% CI of `column`'s mean in row r: `<stem>_ci95` when it
 // holds a number, else Student t(runs-1) * `<stem>_std` / sqrt(runs);

@@ -1,0 +1,27 @@
+// The sections of the HTML report, one file each (DESIGN §9, "Report"). The
+// page shell (html_report.cpp) calls them in a fixed order. A section reads
+// only the files of the results directory, never runner structs, and returns
+// "" when its file (or its study's rows) is absent, so `report` works on old
+// and partial directories.
+#pragma once
+
+#include <string>
+
+#include "report/html_report.h"
+
+namespace edp::report {
+
+// results.csv rows of the mlp study (and of files without a `study` column):
+// time, energy and EDP figures, the recommendation, every configuration, and
+// the speed-up between backend modes.
+std::string render_mlp_section(const ReportData& data);
+// results.csv rows of the batch study: per-sample time and energy against N,
+// CPU against GPU, the crossover marked.
+std::string render_batch_section(const ReportData& data);
+// DIR/stages.csv and DIR/memory.csv (the stages study).
+std::string render_stages_section(const std::string& dir);
+// DIR/ops.csv (the ops study): roofline, throughput against size, table,
+// speed-up between backend modes.
+std::string render_ops_section(const std::string& dir);
+
+}  // namespace edp::report

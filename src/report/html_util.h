@@ -1,0 +1,64 @@
+// Small helpers the HTML report's shell and sections share: numbers from CSV
+// fields, printf formatting, joining labels. Internal to src/report.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/csv.h"
+
+namespace edp::report::html {
+
+// A finite number from a CSV field, else nullopt.
+inline std::optional<double> number(const std::string& s) {
+  const auto v = parse_double(s);
+  if (v && std::isfinite(*v)) return v;
+  return std::nullopt;
+}
+
+inline std::string fmt(double v, const char* f = "%.4g") {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+inline bool truthy(const std::string& s) { return s == "true" || s == "1" || s == "yes"; }
+
+inline void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+inline std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+inline std::string upper(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+// The rows of `t` for which keep(row) holds, with the same header.
+template <class Pred>
+CsvTable filter_rows(const CsvTable& t, Pred keep) {
+  CsvTable out;
+  out.header = t.header;
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    if (keep(r)) out.rows.push_back(t.rows[r]);
+  return out;
+}
+
+// The study a results.csv/runs.csv row belongs to: its `study` column, or
+// "mlp" for files written before there were studies.
+inline std::string study_of(const CsvTable& t, size_t r) {
+  const std::string s = t.get(r, "study");
+  return s.empty() ? "mlp" : s;
+}
+
+}  // namespace edp::report::html
