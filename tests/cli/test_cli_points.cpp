@@ -29,6 +29,10 @@ const std::string kGpuMax = "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b/
 struct Board {
   std::string dir, root;
   explicit Board(const std::string& tag) : dir(edp::testing::temp_dir(tag)), root(dir + "/root") {
+    // The state directory too is the test's own: a crash test leaves a state
+    // file there, which another sweep would restore (on its own tree).
+    ::unsetenv("STATE_DIRECTORY");
+    ::setenv("XDG_STATE_HOME", (dir + "/state").c_str(), 1);
     fs::copy(EDPBENCH_FIXTURES "/platform/tx2", root,
              fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     for (auto& e : fs::recursive_directory_iterator(root))
