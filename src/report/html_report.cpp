@@ -182,6 +182,11 @@ pre { background: #f6f7f9; padding: 6px 8px; font-size: 12px; white-space: pre-w
 details summary { cursor: pointer; color: #3b6fd4; }
 footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px solid #ddd;
   padding-top: 6px; }
+@media (max-width: 700px) {
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  figure { overflow-x: auto; }
+  svg.chart { max-width: none; width: 680px; }
+}
 )";
   }
 
