@@ -39,7 +39,7 @@ fi
 # needed by qemu to run the tests and by dpkg-shlibdeps to compute Depends.
 pkgs=(
   "g++-${arch_gnu}-linux-gnu" qemu-user cmake ninja-build dpkg-dev file
-  libeigen3-dev libcli11-dev catch2
+  libeigen3-dev libcli11-dev catch2 nlohmann-json3-dev
   "libc6:$arch_deb" "libstdc++6:$arch_deb" "libgcc-s1:$arch_deb" "libgomp1:$arch_deb"
   "libyaml-cpp0.7:$arch_deb" "libi2c0:$arch_deb" "libi2c-dev:$arch_deb"
   "libopenblas0-pthread:$arch_deb" "libopenblas-dev:$arch_deb"

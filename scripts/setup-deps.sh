@@ -11,10 +11,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 # build: compiler, CMake, and the libraries of DESIGN §8
 pkgs=(g++ cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev catch2
-      libi2c-dev libopenblas-dev)
+      nlohmann-json3-dev libi2c-dev libopenblas-dev)
 # tests: numpy checks .npy and the loss arithmetic; systemd-analyze checks the
 # units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb
 pkgs+=(python3 python3-numpy systemd dpkg-dev fakeroot file)
+# checks: clang and its runtimes build the libFuzzer targets (scripts/fuzz.sh);
+# headless Chromium renders the HTML report (tests/deploy/check-report-browser.sh,
+# about 100 MB with --no-install-recommends). The GCC sanitizer runtimes
+# (ASan, UBSan, TSan) come with g++.
+pkgs+=(clang libclang-rt-dev chromium)
 cross=""
 while [ $# -gt 0 ]; do
   case "$1" in

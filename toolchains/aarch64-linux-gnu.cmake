@@ -51,7 +51,8 @@ set(CMAKE_C_FLAGS_INIT "-mcpu=${EDPBENCH_CROSS_CPU}")
 
 # Search target files only in the multiarch tree and the overlay; programs
 # (qemu, dpkg, python) come from the host. "/" covers /usr/lib/aarch64-linux-gnu
-# and the arch-independent Eigen3, CLI11 and Catch2 CMake packages.
+# and the arch-independent Eigen3, CLI11, Catch2 and nlohmann-json CMake
+# packages (/usr/share/cmake).
 set(CMAKE_FIND_ROOT_PATH "${EDPBENCH_CROSS_OVERLAY}" "/")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

@@ -23,7 +23,9 @@
 #   CMAKE_CUDA_COMPILER   default $JETSON_CUDA_ROOT/bin/nvcc (the x86-64 nvcc)
 #   JETSON_WITH_CUDA      default ON; OFF builds the CPU-only binary
 #   JETSON_EXTRA_ROOT     extra search root for packages Ubuntu 18.04 lacks
-#                         (CLI11, Catch2 v2: header-only, unpacked with dpkg -x)
+#                         (CLI11, Catch2 v2, nlohmann-json 3: header-only,
+#                         Debian's packages unpacked with dpkg -x; bionic's
+#                         nlohmann-json-dev is 2.1 and has no CMake package)
 
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
@@ -104,7 +106,7 @@ endif()
 
 # ---- search: the sysroot for target files, the host for programs --------------
 set(JETSON_EXTRA_ROOT "${JETSON_EXTRA_ROOT}" CACHE PATH
-    "Extra root with header-only packages the board lacks (CLI11, Catch2)")
+    "Extra root with header-only packages the board lacks (CLI11, Catch2, nlohmann-json)")
 set(CMAKE_FIND_ROOT_PATH "${JETSON_SYSROOT}")
 if(JETSON_EXTRA_ROOT)
   list(APPEND CMAKE_FIND_ROOT_PATH "${JETSON_EXTRA_ROOT}")

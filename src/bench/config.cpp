@@ -56,27 +56,39 @@ std::string join(const std::vector<std::string>& v, const std::string& sep = ", 
   return out;
 }
 
+// "FILE:LINE:COL". A node without a position (an empty document, a node
+// yaml-cpp made up) is reported at 1:1: every error has a line and column.
+std::string located(const std::string& origin, const YAML::Mark& m) {
+  const bool known = m.line >= 0 && m.column >= 0;
+  return origin + ":" + std::to_string(known ? m.line + 1 : 1) + ":" +
+         std::to_string(known ? m.column + 1 : 1);
+}
+
 // Reads one YAML document and reports every problem as FILE:LINE:COL.
 class Reader {
  public:
   explicit Reader(std::string origin) : origin_(std::move(origin)) {}
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& msg) const {
-    const YAML::Mark m = at.Mark();
-    std::string where = origin_;
-    if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-    throw UsageError(where + ": " + msg);
+    throw UsageError(located(origin_, at.Mark()) + ": " + msg);
   }
 
   void expect_map(const YAML::Node& n, const std::string& what) const {
     if (!n.IsMap()) fail(n, what + " must be a mapping (key: value)");
   }
 
+  // A mapping key as text; a key that is itself a list or mapping ("? [a]: 1")
+  // is an error here rather than a YAML::BadConversion later.
+  std::string key_name(const YAML::Node& k) const {
+    if (!k.IsScalar()) fail(k, "a key must be a plain name, not a list or mapping");
+    return k.Scalar();
+  }
+
   // Unknown keys are errors, never silently ignored.
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                   const std::string& section) const {
     for (const auto& kv : map) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = key_name(kv.first);
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
         fail(kv.first,
              "unknown key '" + key + "' in " + section + " (valid keys: " + join(allowed) + ")");
@@ -152,7 +164,7 @@ void parse_sizes(const Reader& r, const YAML::Node& n, Config& c) {
   c.sizes.clear();
   for (const auto& kv : n) {
     SizeSpec s;
-    s.name = kv.first.as<std::string>();
+    s.name = r.key_name(kv.first);
     const YAML::Node& v = kv.second;
     r.expect_map(v, "size '" + s.name + "'");
     r.check_keys(v, {"n", "d_in", "h", "d_out"}, "size '" + s.name + "'");
@@ -385,8 +397,7 @@ Config parse_config(const std::string& text, const std::string& origin) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw UsageError(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
-                     std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+    throw UsageError(located(origin, e.mark) + ": YAML syntax error: " + e.msg);
   }
   Config c;
   c.source_path = origin;

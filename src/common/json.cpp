@@ -1,47 +1,35 @@
+// JsonObject on top of nlohmann-json: nlohmann escapes strings (invalid UTF-8
+// becomes U+FFFD) and formats numbers; this file only keeps the layout that
+// context.json has always had (the top level indented, nested values compact,
+// raw fragments verbatim) and the keys in insertion order.
 #include "common/json.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 
 namespace edp {
+namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
+std::string dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
+
+}  // namespace
+
+std::string json_string(const std::string& s) { return dump(nlohmann::json(s)); }
 
 std::string json_number(double v) {
   if (!std::isfinite(v)) return "null";
+  // Ten significant digits, as context.json has always had them: a mean of
+  // sensor readings is 1.929, not 1.9289999999999998.
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
+  const double r = std::strtod(buf, nullptr);
+  if (std::fabs(r) < 9.0e15 && r == std::trunc(r))
+    return dump(nlohmann::json(static_cast<long long>(r)));
+  return dump(nlohmann::json(r));
 }
 
 JsonObject& JsonObject::set(const std::string& key, const std::string& value) {
@@ -53,7 +41,7 @@ JsonObject& JsonObject::set(const std::string& key, double value) {
   return *this;
 }
 JsonObject& JsonObject::set(const std::string& key, bool value) {
-  fields_.emplace_back(key, value ? "true" : "false");
+  fields_.emplace_back(key, dump(nlohmann::json(value)));
   return *this;
 }
 JsonObject& JsonObject::set(const std::string& key, const JsonObject& value) {
@@ -72,7 +60,9 @@ JsonObject& JsonObject::set(const std::string& key, const std::map<std::string, 
   return set(key, o);
 }
 JsonObject& JsonObject::set_raw(const std::string& key, const std::string& json) {
-  fields_.emplace_back(key, json);
+  // Kept verbatim when it is JSON; anything else is stored as a string, so
+  // that the document stays valid.
+  fields_.emplace_back(key, nlohmann::json::accept(json) ? json : json_string(json));
   return *this;
 }
 

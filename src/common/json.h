@@ -1,5 +1,7 @@
-// A minimal JSON object builder for context.json: keys keep their insertion
-// order, strings are escaped per RFC 8259, NaN becomes null.
+// A JSON object builder for context.json, on nlohmann-json: keys keep their
+// insertion order, strings are escaped per RFC 8259 (invalid UTF-8 becomes
+// U+FFFD), numbers keep 10 significant digits, NaN and infinities become null.
+// str(indent) indents the top level; nested objects are written compact.
 #pragma once
 
 #include <map>
@@ -26,7 +28,8 @@ class JsonObject {
   JsonObject& set(const std::string& key, const JsonObject& value);
   JsonObject& set(const std::string& key, const std::map<std::string, std::string>& value);
   JsonObject& set(const std::string& key, const std::map<std::string, double>& value);
-  // `json` must already be valid JSON (an object from another module).
+  // `json` must already be valid JSON (an object from another module); it is
+  // kept verbatim. Text that is not JSON is stored as a JSON string.
   JsonObject& set_raw(const std::string& key, const std::string& json);
   std::string str(int indent = 2, int depth = 0) const;
 

@@ -150,6 +150,11 @@ details summary { cursor: pointer; color: #3b6fd4; }
 table.pivot caption { text-align: left; font-weight: bold; padding: 4px 0; }
 footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px solid #ddd;
   padding-top: 6px; }
+@media (max-width: 700px) {
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  figure { overflow-x: auto; }
+  svg.chart { max-width: none; width: 680px; }
+}
 )";
   }
 

@@ -1,10 +1,11 @@
-// Recursive-descent JSON parser; \uXXXX escapes (with surrogate pairs) are
-// decoded to UTF-8. Depth is bounded so a hostile file cannot blow the stack.
+// parse_json on nlohmann-json's SAX parser: nlohmann checks the syntax and
+// UTF-8 and decodes escapes; the handler below builds the loosely typed tree
+// in document order, keeping each number's literal. Depth is bounded so that
+// a hostile file cannot exhaust memory or the stack when the tree is freed.
 #include "report/json_read.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,23 +29,10 @@ const JsonValue* JsonValue::at(std::initializer_list<const char*> keys) const {
 
 namespace {
 
+constexpr size_t kMaxDepth = 200;
+
 void append_quoted(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
+  out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void append_json(std::string& out, const JsonValue& v) {
@@ -82,241 +70,143 @@ void append_json(std::string& out, const JsonValue& v) {
   }
 }
 
-class Parser {
- public:
-  Parser(const std::string& text, const std::string& origin) : s_(text), origin_(origin) {}
+// "<origin>: line L column C: what" for the byte at `offset` (0-based).
+[[noreturn]] void fail(const std::string& text, const std::string& origin, size_t offset,
+                       const std::string& what) {
+  size_t line = 1, col = 1;
+  for (size_t k = 0; k < offset && k < text.size(); ++k) {
+    if (text[k] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  throw std::runtime_error(origin + ": line " + std::to_string(line) + " column " +
+                           std::to_string(col) + ": " + what);
+}
 
-  JsonValue parse_document() {
-    JsonValue v = parse_value(0);
-    skip_ws();
-    if (i_ != s_.size()) fail("unexpected text after the JSON value");
-    return v;
+// Offset of the bracket that opens nesting level kMaxDepth + 1.
+size_t too_deep_offset(const std::string& text) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (in_string) {
+      if (c == '\\')
+        ++k;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return k;
+    } else if (c == ']' || c == '}') {
+      if (depth) --depth;
+    }
+  }
+  return text.size();
+}
+
+struct TooDeep {};
+
+class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  TreeBuilder(const std::string& text, const std::string& origin) : text_(text), origin_(origin) {}
+
+  JsonValue root;
+
+  bool null() override {
+    add(JsonValue{});
+    return true;
+  }
+  bool boolean(bool b) override {
+    JsonValue v;
+    v.type = JsonValue::Type::boolean;
+    v.boolean = b;
+    add(std::move(v));
+    return true;
+  }
+  bool number_integer(number_integer_t n) override {
+    return number(static_cast<double>(n), std::to_string(n));
+  }
+  bool number_unsigned(number_unsigned_t n) override {
+    return number(static_cast<double>(n), std::to_string(n));
+  }
+  bool number_float(number_float_t x, const string_t& literal) override {
+    return number(x, literal);
+  }
+  bool string(string_t& s) override {
+    JsonValue v;
+    v.type = JsonValue::Type::string;
+    v.string = std::move(s);
+    add(std::move(v));
+    return true;
+  }
+  bool binary(binary_t&) override { return false; }  // not produced by the text parser
+  bool start_object(std::size_t) override { return open(JsonValue::Type::object); }
+  bool key(string_t& k) override {
+    stack_.back()->object.emplace_back(std::move(k), JsonValue{});
+    return true;
+  }
+  bool end_object() override {
+    stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return open(JsonValue::Type::array); }
+  bool end_array() override {
+    stack_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) override {
+    // ex.what(): "[json.exception.parse_error.101] parse error at line L,
+    // column C: syntax error while parsing value - invalid literal; last
+    // read: '...'": keep what follows "column C: ".
+    std::string what = ex.what();
+    const size_t col = what.find("column ");
+    if (col != std::string::npos) {
+      const size_t colon = what.find(": ", col);
+      if (colon != std::string::npos) what = what.substr(colon + 2);
+    }
+    fail(text_, origin_, position ? position - 1 : 0, what);
   }
 
  private:
-  static constexpr int kMaxDepth = 200;
-
-  [[noreturn]] void fail(const std::string& what) const {
-    size_t line = 1, col = 1;
-    for (size_t k = 0; k < i_ && k < s_.size(); ++k) {
-      if (s_[k] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
+  bool number(double x, std::string literal) {
+    JsonValue v;
+    v.type = JsonValue::Type::number;
+    v.number = x;
+    v.string = std::move(literal);
+    add(std::move(v));
+    return true;
+  }
+  // The slot for the next value: the root, the next array element, or the
+  // value of the key just read.
+  JsonValue* add(JsonValue v) {
+    JsonValue* slot = &root;
+    if (!stack_.empty()) {
+      JsonValue* top = stack_.back();
+      if (top->type == JsonValue::Type::array) {
+        top->array.push_back(std::move(v));
+        return &top->array.back();
       }
+      slot = &top->object.back().second;
     }
-    throw std::runtime_error(origin_ + ": line " + std::to_string(line) + " column " +
-                             std::to_string(col) + ": " + what);
+    *slot = std::move(v);
+    return slot;
   }
-
-  void skip_ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
-      ++i_;
-  }
-
-  bool consume(const char* literal) {
-    size_t k = 0;
-    while (literal[k]) {
-      if (i_ + k >= s_.size() || s_[i_ + k] != literal[k]) return false;
-      ++k;
-    }
-    i_ += k;
+  bool open(JsonValue::Type type) {
+    if (stack_.size() >= kMaxDepth) throw TooDeep{};
+    JsonValue v;
+    v.type = type;
+    stack_.push_back(add(std::move(v)));
     return true;
   }
 
-  JsonValue parse_value(int depth) {
-    if (depth > kMaxDepth) fail("nesting deeper than 200 levels");
-    skip_ws();
-    if (i_ >= s_.size()) fail("unexpected end of input");
-    JsonValue v;
-    const char c = s_[i_];
-    if (c == '{') {
-      v.type = JsonValue::Type::object;
-      ++i_;
-      skip_ws();
-      if (i_ < s_.size() && s_[i_] == '}') {
-        ++i_;
-        return v;
-      }
-      for (;;) {
-        skip_ws();
-        if (i_ >= s_.size() || s_[i_] != '"') fail("expected a string key");
-        std::string key = parse_string();
-        skip_ws();
-        if (i_ >= s_.size() || s_[i_] != ':') fail("expected ':' after a key");
-        ++i_;
-        v.object.emplace_back(std::move(key), parse_value(depth + 1));
-        skip_ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-        } else if (i_ < s_.size() && s_[i_] == '}') {
-          ++i_;
-          return v;
-        } else {
-          fail("expected ',' or '}' in an object");
-        }
-      }
-    }
-    if (c == '[') {
-      v.type = JsonValue::Type::array;
-      ++i_;
-      skip_ws();
-      if (i_ < s_.size() && s_[i_] == ']') {
-        ++i_;
-        return v;
-      }
-      for (;;) {
-        v.array.push_back(parse_value(depth + 1));
-        skip_ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-        } else if (i_ < s_.size() && s_[i_] == ']') {
-          ++i_;
-          return v;
-        } else {
-          fail("expected ',' or ']' in an array");
-        }
-      }
-    }
-    if (c == '"') {
-      v.type = JsonValue::Type::string;
-      v.string = parse_string();
-      return v;
-    }
-    if (consume("true")) {
-      v.type = JsonValue::Type::boolean;
-      v.boolean = true;
-      return v;
-    }
-    if (consume("false")) {
-      v.type = JsonValue::Type::boolean;
-      return v;
-    }
-    if (consume("null")) return v;
-    if (c == '-' || (c >= '0' && c <= '9')) return parse_number();
-    fail(std::string("unexpected character '") + c + "'");
-  }
-
-  JsonValue parse_number() {
-    const size_t start = i_;
-    auto digits = [&] {
-      const size_t d = i_;
-      while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
-      return i_ > d;
-    };
-    if (s_[i_] == '-') ++i_;
-    if (!digits()) fail("malformed number");
-    if (i_ < s_.size() && s_[i_] == '.') {
-      ++i_;
-      if (!digits()) fail("malformed number");
-    }
-    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
-      ++i_;
-      if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) ++i_;
-      if (!digits()) fail("malformed number");
-    }
-    JsonValue v;
-    v.type = JsonValue::Type::number;
-    v.string = s_.substr(start, i_ - start);
-    v.number = std::strtod(v.string.c_str(), nullptr);
-    return v;
-  }
-
-  unsigned parse_hex4() {
-    if (i_ + 4 > s_.size()) fail("truncated \\u escape");
-    unsigned cp = 0;
-    for (int k = 0; k < 4; ++k) {
-      const char h = s_[i_++];
-      cp <<= 4;
-      if (h >= '0' && h <= '9')
-        cp |= static_cast<unsigned>(h - '0');
-      else if (h >= 'a' && h <= 'f')
-        cp |= static_cast<unsigned>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F')
-        cp |= static_cast<unsigned>(h - 'A' + 10);
-      else
-        fail("bad hex digit in \\u escape");
-    }
-    return cp;
-  }
-
-  static void append_utf8(std::string& out, unsigned cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
-  std::string parse_string() {
-    ++i_;  // opening quote
-    std::string out;
-    for (;;) {
-      if (i_ >= s_.size()) fail("unterminated string");
-      const char c = s_[i_++];
-      if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (i_ >= s_.size()) fail("unterminated string");
-      const char e = s_[i_++];
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          out += e;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          unsigned cp = parse_hex4();
-          if (cp >= 0xD800 && cp < 0xDC00 && i_ + 1 < s_.size() && s_[i_] == '\\' &&
-              s_[i_ + 1] == 'u') {
-            i_ += 2;
-            const unsigned lo = parse_hex4();
-            if (lo >= 0xDC00 && lo < 0xE000)
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            else
-              fail("unpaired surrogate in \\u escape");
-          }
-          append_utf8(out, cp);
-          break;
-        }
-        default:
-          fail(std::string("bad escape '\\") + e + "'");
-      }
-    }
-  }
-
-  const std::string& s_;
+  const std::string& text_;
   const std::string& origin_;
-  size_t i_ = 0;
+  std::vector<JsonValue*> stack_;  // open arrays and objects, innermost last
 };
 
 }  // namespace
@@ -339,7 +229,13 @@ std::string JsonValue::to_text() const {
 }
 
 JsonValue parse_json(const std::string& text, const std::string& origin) {
-  return Parser(text, origin).parse_document();
+  TreeBuilder builder(text, origin);
+  try {
+    nlohmann::json::sax_parse(text, &builder);
+  } catch (const TooDeep&) {
+    fail(text, origin, too_deep_offset(text), "nesting deeper than 200 levels");
+  }
+  return std::move(builder.root);
 }
 
 JsonValue read_json_file(const std::string& path) {

@@ -1,6 +1,7 @@
-// A minimal JSON reader (RFC 8259) for context.json: the report shows
-// whatever the run recorded, so the document is kept as a loosely typed tree
-// in the order the keys were written, and lookups of absent keys return null.
+// A JSON reader (RFC 8259, nlohmann-json underneath) for context.json: the
+// report shows whatever the run recorded, so the document is kept as a loosely
+// typed tree in the order the keys were written (duplicates included), numbers
+// keep their literal, and lookups of absent keys return null.
 #pragma once
 
 #include <initializer_list>

@@ -327,7 +327,9 @@ TEST_CASE("parse_json reports line and column of an error", "[report][json]") {
     parse_json("{\n  \"a\": 1,\n  \"b\": tru\n}", "context.json");
     FAIL("expected an error");
   } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()) == "context.json: line 3 column 8: unexpected character 't'");
+    // nlohmann-json reports where it noticed the error: the end of "tru".
+    CHECK_THAT(e.what(), Catch::StartsWith("context.json: line 3 column 11: syntax error"));
+    CHECK_THAT(e.what(), Catch::Contains("invalid literal"));
   }
   CHECK_THROWS(parse_json("[1, 2"));
   CHECK_THROWS(parse_json("{\"a\": 1} x"));

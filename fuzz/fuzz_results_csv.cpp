@@ -1,0 +1,50 @@
+// results.csv and runs.csv as `recommend` and `report` read them: the input
+// is results.csv, optionally followed by "\n====\n" and runs.csv, and by a
+// second separator and context.json. parse_csv either returns a table or
+// throws runtime_error; the recommendation and the HTML page are then built
+// from whatever parsed, as the commands do.
+#include <stdexcept>
+
+#include "fuzz_common.h"
+#include "report/csv.h"
+#include "report/html_report.h"
+#include "report/recommend.h"
+
+namespace {
+std::optional<edp::report::CsvTable> table(const std::string& text, const char* origin) {
+  try {
+    return edp::report::parse_csv(text, origin);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace edp::report;
+  const auto parts = edp::fuzz::split(edp::fuzz::text(data, size), "\n====\n");
+  const auto results = table(parts[0], "results.csv");
+  if (!results) return 0;
+  (void)missing_columns(*results, required_result_columns());
+  for (Objective o : {Objective::edp, Objective::energy, Objective::time}) {
+    RecommendOptions opt;
+    opt.objective = o;
+    opt.deadline_s = 1.0;
+    opt.battery_wh = 10.0;
+    const auto recs = recommend(*results, opt);
+    (void)recommendations_csv(recs);
+    (void)recommendations_text(recs, opt);
+  }
+  ReportData d;
+  d.title = "fuzz";
+  d.results = *results;
+  if (parts.size() > 1) d.runs = table(parts[1], "runs.csv");
+  if (parts.size() > 2) {
+    try {
+      d.context = parse_json(parts[2], "context.json");
+    } catch (const std::runtime_error&) {
+    }
+  }
+  (void)render_html_report(d);
+  return 0;
+}

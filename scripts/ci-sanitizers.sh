@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# CI with sanitizers (CUDA off), each in its own build directory:
+#   asan  AddressSanitizer + UndefinedBehaviorSanitizer (GCC), every unit test
+#         except the whole-sweep training ones the native build runs
+#   tsan  ThreadSanitizer (GCC), the tests that run the sampler thread and the
+#         runner: every power: test and the cli: runs with a sensor (trace,
+#         simulated TX2) and the measure command
+#   fuzz  scripts/fuzz.sh: every libFuzzer target for --fuzz-time seconds
+# A sanitizer report fails the test that triggered it (UBSan does not
+# recover; ASan and TSan exit non-zero), including in the edpbench processes
+# the cli tests start. Prints the time of each step.
+#
+# usage: scripts/ci-sanitizers.sh [--jobs N] [--fuzz-time S] [asan] [tsan] [fuzz]
+#        (default: all three)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+jobs=2
+fuzz_time=60
+steps=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    --fuzz-time) fuzz_time="$2"; shift 2 ;;
+    asan|tsan|fuzz) steps+=("$1"); shift ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "ci-sanitizers.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ ${#steps[@]} -gt 0 ] || steps=(asan tsan fuzz)
+
+# Trains whole sweeps: minutes each under ASan, and the native build runs them.
+slow='loss falls at every size|loss diverges to inf|SIGTERM mid-sweep then --resume|SIGINT mid-sweep exits 130'
+# The sampler thread (power:) and the runner with a sensor (cli:).
+threaded='^power: |^cli: (constant trace power|a sensor failing mid-run|a failing rail outside|tx2\.yaml on a live|measure: )'
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+configure() {  # configure DIR SANITIZERS
+  cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DEDPBENCH_SANITIZE="$2" -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF \
+    -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+}
+# Uninstrumented OpenMP (libgomp) and OpenBLAS threads are invisible to TSan;
+# one thread each keeps its reports to edpbench's own threads.
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+times=()
+for s in "${steps[@]}"; do
+  t0=$(date +%s)
+  echo "==> $s" >&2
+  case "$s" in
+    asan)
+      configure "$root/build-asan" address,undefined
+      cmake --build "$root/build-asan" -j "$jobs"
+      (cd "$root/build-asan" && ctest --output-on-failure -j "$jobs" --timeout 900 -E "$slow")
+      ;;
+    tsan)
+      configure "$root/build-tsan" thread
+      cmake --build "$root/build-tsan" -j "$jobs" --target edpbench edp_tests_power edp_tests_cli
+      (cd "$root/build-tsan" && ctest --output-on-failure -j "$jobs" --timeout 900 -R "$threaded")
+      ;;
+    fuzz)
+      "$root/scripts/fuzz.sh" --jobs "$jobs" --time "$fuzz_time"
+      ;;
+  esac
+  times+=("$(printf '%-5s %5ss' "$s" "$(( $(date +%s) - t0 ))")")
+done
+echo "ci-sanitizers timings ($jobs jobs):" >&2
+printf '  %s\n' "${times[@]}" >&2

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang with ASan and UBSan) and runs
+# each for a fixed time on a copy of its seed corpus (fuzz/corpus/<target>/).
+# A crash, a sanitizer report, a leak or a hang (one input > 10 s) fails the
+# script; the input that caused it is kept in <build dir>/findings/<target>/.
+#
+# usage: scripts/fuzz.sh [--time S] [--build-dir DIR] [--jobs N] [TARGET...]
+#   --time S   seconds per target (default 60)
+#   TARGET     fuzz_config fuzz_trace fuzz_results_csv fuzz_context_json
+#              fuzz_sysfs fuzz_nvpmodel (default: all)
+# Reproduce a finding: <build dir>/fuzz/<target> <input file>
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build-fuzz"
+seconds=60
+jobs="$(nproc)"
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) seconds="$2"; shift 2 ;;
+    --build-dir) build="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -*) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] ||
+  targets=(fuzz_config fuzz_trace fuzz_results_csv fuzz_context_json fuzz_sysfs fuzz_nvpmodel)
+command -v clang++ >/dev/null || { echo "fuzz.sh: needs clang++ (apt-get install clang)" >&2; exit 2; }
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEDPBENCH_BUILD_FUZZERS=ON -DEDPBENCH_BUILD_TESTS=OFF \
+  -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF "${launcher[@]}" >/dev/null
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+failed=()
+for t in "${targets[@]}"; do
+  work="$build/corpus/$t" findings="$build/findings/$t"
+  rm -rf "$work" && mkdir -p "$work" "$findings"
+  cp "$root/fuzz/corpus/$t/"* "$work/"
+  echo "==> $t: ${seconds} s" >&2
+  # -timeout: one input taking over 10 s is a hang. The corpus copy grows;
+  # the seeds in fuzz/corpus stay as they are.
+  if (cd "$findings" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=8192 -print_final_stats=1 "$work" > "$build/$t.log" 2>&1); then
+    grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' "$build/$t.log" | tail -2 >&2 || true
+  else
+    failed+=("$t")
+    tail -40 "$build/$t.log" >&2
+    echo "fuzz.sh: $t failed; inputs in $findings, log $build/$t.log" >&2
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: findings in: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz.sh: ${#targets[@]} targets, ${seconds} s each, no findings" >&2
