@@ -404,9 +404,26 @@ Config parse_config(const std::string& text, const std::string& origin) {
   if (!root.IsMap())
     r.fail(root, "the config must be a mapping of settings (see configs/default.yaml)");
   r.check_keys(root,
-               {"name", "iterations", "runs", "warmup_iterations", "seed", "learning_rate",
-                "init_scale", "workloads", "sizes", "devices", "power", "gpu", "output",
-                "cooldown_s", "max_start_temp_c", "studies", "batch", "stages", "ops", "operating_points"},
+               {"name",
+                "iterations",
+                "runs",
+                "warmup_iterations",
+                "seed",
+                "learning_rate",
+                "init_scale",
+                "workloads",
+                "sizes",
+                "devices",
+                "power",
+                "gpu",
+                "output",
+                "cooldown_s",
+                "max_start_temp_c",
+                "studies",
+                "batch",
+                "stages",
+                "ops",
+                "operating_points"},
                "the config");
   if (root["studies"]) {
     c.studies = r.string_list(root["studies"], "studies");

@@ -213,7 +213,12 @@ void fill_energy(const Context& c, const power::Measurement& m, MeasureRun& r) {
   r.anomalies = m.anomalies;
   r.read_failures = m.read_failures;
   r.missed_deadlines = m.missed_deadlines;
-  r.low_confidence = m.update_interval_s > 0 && r.time_s < 10 * m.update_interval_s;
+  r.low_confidence = (m.update_interval_s > 0 && r.time_s < 10 * m.update_interval_s) || m.frozen ||
+                     m.anomalies > 0;
+  for (const auto& rail : m.rails)
+    if (contains(c.total_rails, rail.rail) && rail.timing == power::Timing::averaging &&
+        rail.lag_correction_s == 0)
+      r.low_confidence = true;  // its lag was not corrected
   if (m.t0_unix_s > 0) r.start_unix_s = m.t0_unix_s;
   if (m.t1_unix_s > 0) r.end_unix_s = m.t1_unix_s;
   r.start_monotonic_s = m.t0_s;
@@ -532,6 +537,11 @@ int run_measure(const MeasureOptions& opt) {
   if (metered) {
     meter.set_total_rails(rep.total_rails);
     meter.start();
+    // An averaging monitor's lag can only be corrected once its period is
+    // known: wait for a few of its updates (at most 5 s) before the first run.
+    if (!meter.await_averaging_periods(5.0))
+      std::cerr << "edpbench: warning: the sensor's update interval is still unknown after 5 s; "
+                   "the runs' energy is not lag-corrected and they are marked low confidence\n";
   }
 
   // The terminal goes to the command's process group while it runs (so that

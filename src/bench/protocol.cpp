@@ -8,8 +8,8 @@
 #include "bench/backend_setup.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
-#include "platform/peaks.h"
 #include "bench/study.h"
+#include "platform/peaks.h"
 #include "report/stats.h"
 #include "workloads/cuda_factory.h"
 

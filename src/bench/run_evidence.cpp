@@ -36,7 +36,7 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   r.missed_deadlines = m.missed_deadlines;
   r.frozen = m.frozen;
   r.anomalies = m.anomalies;
-  bool first_total = true, averaging_unknown = false;
+  bool first_total = true, averaging_unknown = false, period_mismatch = false;
   for (const auto& rail : m.rails) {
     r.rails.push_back({rail.rail, rail.energy_j / w.blocks, rail.power_w_mean});
     if (!is_total(rail.rail)) continue;
@@ -45,7 +45,19 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
     r.largest_gap_s =
         first_total ? rail.largest_gap_s : std::max(r.largest_gap_s, rail.largest_gap_s);
     first_total = false;
-    averaging_unknown |= rail.timing == power::Timing::averaging && rail.update_interval_s == 0;
+    // An averaging rail whose lag could not be corrected (its period was not
+    // known yet when the window opened) lost about (P_run - P_idle) x T.
+    averaging_unknown |= rail.timing == power::Timing::averaging && rail.lag_correction_s == 0;
+    // A stated averaging period that the measured update interval contradicts:
+    // the correction used the wrong period.
+    if (rail.timing == power::Timing::averaging && rail.lag_correction_s > 0 &&
+        rail.update_interval_s > 0 &&
+        std::fabs(rail.lag_correction_s / rail.update_interval_s - 1) > 0.25) {
+      period_mismatch = true;
+      append(r.note, rail.rail + ": stated averaging period " +
+                         fmt("%.3g s", rail.lag_correction_s) + " but updates every " +
+                         fmt("%.3g s", rail.update_interval_s));
+    }
   }
 
   // Only failures on the rails that make "energy" spoil it; a flaky rail
@@ -70,14 +82,16 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
     total_failure = m.error;  // the sampler did not cover the window's end
 
   const double updates = m.update_interval_s > 0 ? w.window_s / m.update_interval_s : NAN;
-  r.low_confidence =
-      (m.update_interval_s > 0 && updates < 10) || averaging_unknown || m.frozen || m.anomalies > 0;
+  r.low_confidence = (m.update_interval_s > 0 && updates < 10) || averaging_unknown ||
+                     period_mismatch || m.frozen || m.anomalies > 0;
   if (m.anomalies > 0)
     append(r.note, std::to_string(m.anomalies) + " sensor anomal" +
                        (m.anomalies == 1 ? "y" : "ies") +
                        (m.anomaly.empty() ? "" : " (" + m.anomaly + ")"));
   if (averaging_unknown)
-    append(r.note, "the sensor's update interval was still unknown: no lag correction");
+    append(r.note,
+           "the sensor's averaging period was not known when the window opened: no lag "
+           "correction");
   if (!total_failure.empty()) return total_failure;
 
   const double time_s = w.window_s / w.blocks;

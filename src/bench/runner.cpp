@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "bench/plan_summary.h"
 #include "bench/protocol.h"
 #include "bench/results_store.h"
 #include "bench/signals.h"
@@ -51,11 +52,8 @@ std::vector<PlannedItem> plan_studies(const Config& cfg,
 
 void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
   if (!s.progress) return;
-  for (const auto& l : s.meter.discovery_log()) s.progress->line("edpbench: power: " + l);
-  if (s.meter.measures_energy())
-    s.progress->line("edpbench: power: energy = " + join_rails(s.total_rails) + ": " +
-                     s.total_rails_why);
-  else
+  // The discovery log and the total rails are in the plan summary below.
+  if (!s.meter.measures_energy())
     s.progress->line("edpbench: warning: no power source; energy columns stay empty");
   for (const auto& l : s.point_log) s.progress->line("edpbench: " + l);
   if (store.completed())
@@ -167,10 +165,25 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   }
   s.progress = std::make_unique<Progress>(total_flop, Progress::stderr_is_tty());
   log_start(s, store, todo.size());
+  // The same summary `edpbench plan` prints (DESIGN §6), from what is known
+  // without measuring: no calibration, the stated update interval only.
+  PlanOptions summary_options;
+  summary_options.calibrate = false;
+  summary_options.interval_probe_s = 0;
+  summary_options.done = [&store](const std::string& key) { return store.done(key); };
+  s.progress->line(format_plan(summarize_plan(s, summary_options)));
 
   int interrupted = 0;
   try {
     if (!todo.empty() && !points) baseline_for(s, "host", "the sweep");
+    // Without a baseline (baseline_s: 0) nothing has waited for the sensor's
+    // period yet: the first windows would go uncorrected.
+    if (!todo.empty() && !s.meter.await_averaging_periods(5.0, [] { return stop_signal() == 0; }) &&
+        s.progress)
+      s.progress->line(
+          "edpbench: warning: the sensor's update interval is still unknown after "
+          "5 s; runs are not lag-corrected and are marked low confidence");
+    throw_if_stop_requested();
     int current_point = -1;
     std::string point_failure;
     for (const PlannedItem* p : todo) {

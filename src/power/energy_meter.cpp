@@ -162,6 +162,19 @@ std::map<std::string, double> EnergyMeter::measure_idle_w(double duration_s,
   return measure_idle(duration_s, keep_going).power_w;
 }
 
+bool EnergyMeter::await_averaging_periods(double max_s, const std::function<bool()>& keep_going) {
+  if (!measures_energy()) return true;
+  start();
+  const auto until = std::chrono::steady_clock::now() + seconds(max_s);
+  while (!impl_->sampler->averaging_periods_known()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    if (!sleep_polling(std::chrono::steady_clock::now() + std::chrono::milliseconds(50),
+                       keep_going))
+      return false;
+  }
+  return true;
+}
+
 EnergyMeter::Overhead EnergyMeter::sampler_overhead() const {
   const Sampler::Stats s = impl_->sampler->stats();
   return {s.cpu_s, s.wall_s, s.ticks, s.missed_deadlines, s.read_failures};

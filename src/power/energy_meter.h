@@ -90,6 +90,11 @@ class EnergyMeter {
   // measure_idle(...).power_w
   std::map<std::string, double> measure_idle_w(double seconds,
                                                const std::function<bool()>& keep_going = {});
+  // Starts the sampler and waits (at most max_s, polling keep_going) until
+  // every averaging total rail's period is known, so that the first window
+  // can be lag-corrected. Returns whether it is; immediately true without
+  // averaging total rails.
+  bool await_averaging_periods(double max_s, const std::function<bool()>& keep_going = {});
   struct Overhead {
     double cpu_s;
     double wall_s;

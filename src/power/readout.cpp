@@ -72,14 +72,20 @@ std::string measurement_text(const Measurement& m) {
                 "window of %.2f s: %zu sampler ticks, %zu read failures, %zu missed deadlines\n",
                 m.time_s(), m.samples, m.read_failures, m.missed_deadlines);
   s += line;
-  std::snprintf(line, sizeof(line), "%-22s %10s %10s %9s %16s %14s\n", "rail", "energy_j",
-                "power_w", "distinct", "update_interval_s", "largest_gap_s");
+  // The timing model each rail is integrated with (DESIGN §4.2): counter,
+  // instantaneous, or averaging, with the averaging period the lag
+  // correction shifted by (lag_s; "-" while the update interval is unknown).
+  std::snprintf(line, sizeof(line), "%-22s %-13s %10s %10s %9s %16s %8s %14s\n", "rail", "timing",
+                "energy_j", "power_w", "distinct", "update_interval_s", "lag_s", "largest_gap_s");
   s += line;
   for (const auto& r : m.rails) {
-    std::snprintf(line, sizeof(line), "%-22s %10.3f %10.3f %9zu %16s %14.3f\n", r.rail.c_str(),
-                  r.energy_j, r.power_w_mean, r.distinct_values,
-                  r.update_interval_s > 0 ? number(r.update_interval_s, "%.3f").c_str() : "-",
-                  r.largest_gap_s);
+    const bool averaging = r.timing == Timing::averaging;
+    std::snprintf(
+        line, sizeof(line), "%-22s %-13s %10.3f %10.3f %9zu %16s %8s %14.3f%s\n", r.rail.c_str(),
+        timing_name(r.timing), r.energy_j, r.power_w_mean, r.distinct_values,
+        r.update_interval_s > 0 ? number(r.update_interval_s, "%.3f").c_str() : "-",
+        averaging && r.lag_correction_s > 0 ? number(r.lag_correction_s, "%.3f").c_str() : "-",
+        r.largest_gap_s, r.frozen ? "  FROZEN" : "");
     s += line;
   }
   if (!m.error.empty()) s += "first failure: " + m.error + "\n";

@@ -58,6 +58,7 @@ void Sampler::start() {
   std::unique_lock<std::mutex> lock(mutex_);
   if (thread_.joinable() || rails_.empty()) return;  // nothing to read: no thread
   stop_ = false;
+  running_ = true;
   const size_t before = ticks_;
   start_s_ = now_s();
   thread_ = std::thread([this] { run(); });
@@ -140,8 +141,13 @@ void Sampler::run() {
     extra = tick_now_ && clock::now() < deadline;
     tick_now_ = false;
   }
-  stop_s_ = now_s();
-  final_cpu_s_ = thread_cpu_s(CLOCK_THREAD_CPUTIME_ID);
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    stop_s_ = now_s();
+    final_cpu_s_ = thread_cpu_s(CLOCK_THREAD_CPUTIME_ID);
+    running_ = false;
+  }
+  tick_cv_.notify_all();
 }
 
 void Sampler::tick(double t, size_t failed, const std::string& error) {
@@ -174,7 +180,9 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
       if (w.correctors[r]) w.correctors[r]->add(t, current_[r]);
     }
     if (t >= w.t0 && t <= w.t1) ++w.ticks;
-    if (t >= w.t0) {
+    // Failures count inside the window; after t1 (the lag correction's tail)
+    // a failed read is bridged like any other and shows in the largest gap.
+    if (t >= w.t0 && t <= w.t1) {
       w.failures += failed;
       if (failed > 0 && w.error.empty()) w.error = error;
       if (failed > 0)
@@ -203,7 +211,11 @@ double Sampler::rail_interval_locked(size_t r) const {
   double times[ChangeTracker::kRing];
   for (size_t i = 0; i < n; ++i)
     times[i] = c.ring[(c.changes - n + i) % ChangeTracker::kRing];  // oldest first
-  return robust_update_interval(times, n);
+  const double interval = robust_update_interval(times, n);
+  // A sensor that updates faster than the sampler reads changes at every
+  // tick: what was measured is the sampling period, not the sensor's.
+  if (rails_[r].info.timing == Timing::averaging && interval < 1.5 * period_s_) return 0;
+  return interval;
 }
 
 void Sampler::begin_window(const std::string& name) {
@@ -277,7 +289,7 @@ Measurement Sampler::end_window(const std::string& name) {
   const auto limit = std::chrono::steady_clock::now() +
                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                          std::chrono::duration<double>(lag_wait_s + 3 * period_s_ + 0.5));
-  tick_cv_.wait_until(lock, limit, [&] { return w.done || !thread_.joinable(); });
+  tick_cv_.wait_until(lock, limit, [&] { return w.done || !running_; });
 
   Measurement m;
   m.t0_s = w.t0;
@@ -356,6 +368,15 @@ double Sampler::observed_update_interval_locked() const {
 double Sampler::observed_update_interval_s() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return observed_update_interval_locked();
+}
+
+bool Sampler::averaging_periods_known() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t r = 0; r < rails_.size(); ++r)
+    if (total_[r] && rails_[r].info.timing == Timing::averaging &&
+        rails_[r].info.averaging_s <= 0 && rail_interval_locked(r) == 0)
+      return false;
+  return true;
 }
 
 void Sampler::settle_state(double* since_change_s, size_t* changes) const {

@@ -72,6 +72,9 @@ class Sampler {
   // they have shown since the sampler started (least over the total rails):
   // the idle baseline waits on these for the sensor to settle.
   void settle_state(double* since_change_s, size_t* changes) const;
+  // Whether every averaging total rail has a period for the lag correction
+  // (stated by the sensor, or measured from its updates).
+  bool averaging_periods_known() const;
   // Text of the pinning failure, empty if pinned or not asked to pin.
   std::string pin_error() const;
 
@@ -118,6 +121,7 @@ class Sampler {
   std::condition_variable wake_cv_;  // wakes the sleeping sampler: stop, or tick now
   bool stop_ = false;
   bool tick_now_ = false;
+  bool running_ = false;  // the thread is in its loop (guarded, unlike thread_.joinable())
   std::thread thread_;
 
   // Guarded by mutex_.

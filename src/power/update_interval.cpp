@@ -14,15 +14,12 @@ double robust_update_interval(const double* times, size_t n) {
   for (size_t i = 1; i < n; ++i)
     if (times[i] > times[i - 1]) gaps.push_back(times[i] - times[i - 1]);
   if (gaps.size() < 2) return 0;
+  // The reference single-update gap: the lower quartile, not the median, so
+  // that it stays a single update while up to ~3/4 of the updates are hidden
+  // (repeated values); jitter below a third of T still rounds right.
   std::vector<double> sorted = gaps;
-  const size_t mid = sorted.size() / 2;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(mid), sorted.end());
-  double median = sorted[mid];
-  if (sorted.size() % 2 == 0) {
-    // Lower of the two middle gaps: with many hidden updates the upper one
-    // may already be a double gap.
-    median = *std::max_element(sorted.begin(), sorted.begin() + static_cast<long>(mid));
-  }
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[(sorted.size() - 1) / 4];
   if (!(median > 0)) return 0;
   double total = 0, updates = 0;
   for (double g : gaps) {

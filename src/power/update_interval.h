@@ -7,8 +7,9 @@
 // wrong: an update that repeats the previous value is invisible (the gap is
 // 2T), and a rail that changes rarely must not speak for the one that
 // decides the energy. So the estimate is per rail, over its recent changes:
-// the median gap T_med says which gaps are single updates, every gap counts
-// as round(gap / T_med) updates, and T = sum(gaps) / sum(updates).
+// the lower-quartile gap T_ref says which gaps are single updates (the
+// median would not, once half the updates repeat a value), every gap counts
+// as round(gap / T_ref) updates, and T = sum(gaps) / sum(updates).
 #pragma once
 
 #include <cstddef>

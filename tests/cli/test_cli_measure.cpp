@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "power/ina3221_sim.h"
 #include "report/csv.h"
 #include "support/process.h"
 
@@ -176,4 +177,19 @@ TEST_CASE("measure: stdin, stdout and stderr are passed through", "[cli][measure
   CHECK(r.exit_code == 0);
   CHECK(r.out == "one\ntwo\n");  // the command's output alone: the summary is on stderr
   CHECK_THAT(r.err, Catch::Contains("to-err") && Catch::Contains("no power source"));
+}
+
+TEST_CASE("measure: on a simulated INA3221 the first run waits for the period and is lag-corrected",
+          "[cli][measure]") {
+  edp::testing::Ina3221Sim sim;  // VDD_IN idles at 2 W, updates every 0.43 s
+  const std::string dir = edp::testing::temp_dir("measure-sim");
+  const auto r = edp::testing::edpbench("measure --power-source jetson --sysfs-root " + sim.root() +
+                                        " --csv " + dir + "/m.csv -- sleep 1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto csv = edp::report::read_csv_file(dir + "/m.csv");
+  REQUIRE(csv.rows.size() == 1);
+  CHECK(std::stod(csv.get(0, "lag_correction_s")) == Approx(0.43).epsilon(0.15));
+  // VDD_IN alone (auto on a TX2), at 2 W.
+  CHECK(std::stod(csv.get(0, "power_w_mean")) == Approx(2.0).epsilon(0.03));
 }

@@ -165,3 +165,13 @@ TEST_CASE("update interval is unknown from fewer than three changes", "[power][i
   CHECK(robust_update_interval(t.data(), t.size()) == 0);
   CHECK(robust_update_interval(nullptr, 0) == 0);
 }
+
+TEST_CASE("update interval: most updates hidden by repeated values still gives T",
+          "[power][interval]") {
+  // T = 0.4 s, and 3 of every 5 updates repeat the previous value: gaps of
+  // 0.4, 1.2 (x2)... The median gap is a multiple of T; the lower quartile is not.
+  std::vector<double> t{0.0};
+  const double gaps[] = {0.4, 1.2, 0.4, 0.8, 1.2, 0.4, 1.6, 0.4, 1.2, 0.8, 0.4, 1.2};
+  for (double g : gaps) t.push_back(t.back() + g);
+  CHECK(robust_update_interval(t.data(), t.size()) == Approx(0.4).epsilon(0.01));
+}

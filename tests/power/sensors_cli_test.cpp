@@ -1,6 +1,10 @@
 // `edpbench sensors` as a user runs it, against the fake TX2 tree.
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
+#include "power/ina3221_sim.h"
+
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -63,6 +67,28 @@ TEST_CASE("sensors --measure-s shows distinct values and failures per rail", "[c
   Result r = run("sensors --source trace --trace " + trace + " --measure-s 0.5");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("update_interval_s"));
+  CHECK_THAT(r.out, Catch::Contains("instantaneous"));  // a trace's timing model
   CHECK_THAT(r.out, Catch::Contains("first failure: trace: no value for VDD_IN_w at t="));
   CHECK(run("sensors --source trace --trace " + trace + " --measure-s 1 --csv").exit_code == 2);
+}
+
+TEST_CASE("sensors --measure-s names the averaging model and the update interval of an INA3221",
+          "[cli]") {
+  edp::testing::Ina3221Sim sim;  // updates every 0.43 s
+  Result r = run("sensors --source jetson --sysfs-root " + sim.root() + " --measure-s 2.5");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  std::string vdd_in;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("VDD_IN ", 0) == 0) vdd_in = line;
+  REQUIRE_FALSE(vdd_in.empty());
+  CHECK_THAT(vdd_in, Catch::Contains("averaging"));
+  // The update interval the sampler measured, within 15% of the chip's.
+  std::istringstream fields(vdd_in);
+  std::string rail, timing;
+  double energy = 0, power = 0, distinct = 0, interval = 0;
+  fields >> rail >> timing >> energy >> power >> distinct >> interval;
+  CHECK(interval == Approx(0.43).epsilon(0.15));
+  CHECK_THAT(vdd_in, !Catch::Contains("FROZEN"));
 }
