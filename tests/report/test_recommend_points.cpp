@@ -175,6 +175,9 @@ TEST_CASE("points: the report plots time against energy with the Pareto front",
   CHECK_THAT(html, Catch::Contains(
                        "On the Pareto front: gpu at maxn, cpu at maxn, cpu at maxp, cpu at maxq."));
   CHECK_THAT(html, Catch::Contains("data-series=\"Pareto front\""));
+  // The recommendation table names the chosen point and each device's best.
+  CHECK_THAT(html, Catch::Contains("GPU</span> at maxq</td>"));
+  CHECK_THAT(html, Catch::Contains("405 <span class=\"note\">(maxp)</span>"));
 
   const std::string sweep =
       render_html_report(load_report_data(EDPBENCH_FIXTURES "/report/tx2_sweep"));
