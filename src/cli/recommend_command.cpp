@@ -3,6 +3,8 @@
 // --csv FILE writes the CSV too (--csv - prints the CSV instead of the table).
 // With batch-study rows it decides per (workload, size, N) and prints, per
 // workload and size, the N from which the GPU wins by time and by energy.
+// With operating points (results.csv `operating_point`), each choice is the
+// best (device, point) pair, and the CSV names the points.
 // Exit 0 when at least one (workload, size) could be decided, 1 when none
 // could, 2 on usage errors.
 #include <iostream>

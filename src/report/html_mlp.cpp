@@ -176,8 +176,15 @@ class MlpSection {
     const std::string unit = opt.objective == Objective::time     ? "s"
                              : opt.objective == Objective::energy ? "J"
                                                                   : "J\xC2\xB7s";
-    bool any_notes = false;
-    for (const auto& rec : recs) any_notes = any_notes || !rec.notes.empty();
+    bool any_notes = false, any_points = false;
+    for (const auto& rec : recs) {
+      any_notes = any_notes || !rec.notes.empty();
+      any_points = any_points || rec.has_points();
+    }
+    if (any_points)
+      h += "<p class=\"note\">The sweep had several operating points: the choice is the best "
+           "(device, point) pair, and each device's value is at its own best point (in "
+           "parentheses).</p>\n";
     h += "<table class=\"recommendation\">\n<tr><th>Workload</th><th>Size</th><th>Choice</th>"
          "<th>CPU " +
          html_escape(label + " (" + unit + ")") + "</th><th>GPU " +
@@ -185,16 +192,21 @@ class MlpSection {
          (any_notes ? "<th>Notes</th>" : "") + "</tr>\n";
     for (const auto& rec : recs) {
       const std::string choice = rec.decided() ? rec.choice : "undecided";
-      auto cell = [](const std::optional<double>& v) {
+      // With operating points, each value names the point it was measured at.
+      auto cell = [](const std::optional<double>& v, const std::string& point) {
         return "<td class=\"num\">" +
-               (v ? html_escape(format_number(*v, 4)) : std::string("\xE2\x80\x94")) + "</td>";
+               (v ? html_escape(format_number(*v, 4)) : std::string("\xE2\x80\x94")) +
+               (point.empty() ? "" : " <span class=\"note\">(" + html_escape(point) + ")</span>") +
+               "</td>";
       };
       std::string notes;
       for (const auto& n : rec.notes) notes += (notes.empty() ? "" : "; ") + n;
       h += "<tr><td>" + html_escape(rec.workload) + "</td><td>" + html_escape(rec.size) +
            "</td><td><span class=\"choice " + html_escape(choice) + "\">" +
-           html_escape(choice == "cpu" || choice == "gpu" ? upper(choice) : choice) +
-           "</span></td>" + cell(rec.cpu_value()) + cell(rec.gpu_value()) + "<td class=\"num\">" +
+           html_escape(choice == "cpu" || choice == "gpu" ? upper(choice) : choice) + "</span>" +
+           (rec.operating_point.empty() ? "" : " at " + html_escape(rec.operating_point)) +
+           "</td>" + cell(rec.cpu_value(), rec.cpu_point()) +
+           cell(rec.gpu_value(), rec.gpu_point()) + "<td class=\"num\">" +
            (rec.ratio ? html_escape(format_number(*rec.ratio, 3) + "\xC3\x97") : "") + "</td><td>" +
            (rec.confident ? (*rec.confident ? "yes" : "no (CIs overlap)") : "") + "</td>" +
            (any_notes ? "<td class=\"note\">" + html_escape(notes) + "</td>" : "") + "</tr>\n";

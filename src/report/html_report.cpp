@@ -98,6 +98,7 @@ class Page {
     h += notices();
     // The sections, in a fixed order; each is empty when its file is absent.
     h += render_mlp_section(d_);
+    h += render_points_section(d_);
     h += render_batch_section(d_);
     h += render_stages_section(d_.dir);
     h += render_ops_section(d_.dir);

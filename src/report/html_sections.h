@@ -15,6 +15,10 @@ namespace edp::report {
 // time, energy and EDP figures, the recommendation, every configuration, and
 // the speed-up between backend modes.
 std::string render_mlp_section(const ReportData& data);
+// results.csv rows of the mlp study with more than one operating point: time
+// against energy per (device, point), per workload and size, the Pareto front
+// drawn ("" with fewer than two points).
+std::string render_points_section(const ReportData& data);
 // results.csv rows of the batch study: per-sample time and energy against N,
 // CPU against GPU, the crossover marked.
 std::string render_batch_section(const ReportData& data);

@@ -194,10 +194,13 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
     // lowest objective), else its best row at all, so the values still show.
     auto stand = [&](const std::string& kind) -> std::optional<DeviceStanding> {
       std::optional<DeviceStanding> best;
+      std::vector<DeviceStanding> missed;  // points that miss the deadline
       for (size_t r : rows) {
         if (device_kind(results.get(r, "device")) != kind) continue;
+        const std::string point = results.get(r, "operating_point");
+        const std::string who = results.get(r, "device") + (point.empty() ? "" : " at " + point);
         if (results.get(r, "status") != "ok") {
-          std::string why = results.get(r, "device") + " " + results.get(r, "status");
+          std::string why = who + " " + results.get(r, "status");
           const std::string note = results.get(r, "note");
           if (!note.empty()) why += ": " + note;
           rec.notes.push_back(why);
@@ -205,6 +208,7 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
         }
         DeviceStanding s;
         s.label = results.get(r, "device");
+        s.point = point;
         s.value = number_at(results, r, column);
         s.ci95 = row_ci95(results, r, stem);
         s.time_s = number_at(results, r, "time_s_mean");
@@ -216,7 +220,15 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
           return a.value.has_value() && !b.value.has_value();
         };
         if (!best || better(s, *best)) best = s;
+        if (!point.empty() && !s.meets_deadline) missed.push_back(s);
       }
+      // A point that would have been better but is too slow is worth a note.
+      for (const auto& m : missed)
+        if (best && best->meets_deadline && m.value && best->value && *m.value < *best->value)
+          rec.notes.push_back(m.label + " at " + m.point + " has a lower " +
+                              objective_label(options.objective) + " but misses the " +
+                              deadline_text + " deadline" +
+                              (m.time_s ? " (" + plain(*m.time_s) + " s)" : std::string()));
       return best;
     };
     rec.cpu = stand("cpu");
@@ -257,6 +269,7 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
           }
         }
         rec.choice = device_kind(chosen->label);
+        rec.operating_point = chosen->point;
         if (chosen->label != rec.choice)
           rec.notes.push_back(chosen->label + " is the best " + rec.choice + " configuration");
         if (other) {
@@ -272,7 +285,8 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
           const auto& missing = cpu_chosen ? rec.gpu : rec.cpu;
           if (missing && !missing->meets_deadline)
             rec.notes.push_back(
-                missing->label + " misses the " + deadline_text + " deadline" +
+                missing->label + (missing->point.empty() ? "" : " at " + missing->point) +
+                " misses the " + deadline_text + " deadline" +
                 (missing->time_s ? " (" + plain(*missing->time_s) + " s" + ")" : std::string()));
         }
         if (options.battery_wh) {
@@ -291,9 +305,14 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
 }
 
 std::string recommendations_csv(const std::vector<Recommendation>& recs) {
-  bool with_batch = false;
-  for (const auto& rec : recs) with_batch = with_batch || !rec.batch.empty();
-  std::string out = std::string(kRecommendationCsvHeader) + (with_batch ? ",batch" : "") + "\r\n";
+  bool with_batch = false, with_points = false;
+  for (const auto& rec : recs) {
+    with_batch = with_batch || !rec.batch.empty();
+    with_points = with_points || rec.has_points();
+  }
+  std::string out = std::string(kRecommendationCsvHeader) +
+                    (with_points ? ",operating_point" : "") + (with_batch ? ",batch" : "") +
+                    (with_points ? ",cpu_point,gpu_point" : "") + "\r\n";
   for (const auto& rec : recs) {
     auto num = [](const std::optional<double>& v) { return v ? fmt_double(*v) : std::string(); };
     std::vector<std::string> fields{
@@ -306,7 +325,12 @@ std::string recommendations_csv(const std::vector<Recommendation>& recs) {
         num(rec.ratio),
         rec.confident ? (*rec.confident ? "true" : "false") : "",
         rec.runs_per_charge ? std::to_string(*rec.runs_per_charge) : ""};
+    if (with_points) fields.push_back(rec.operating_point);
     if (with_batch) fields.push_back(rec.batch);
+    if (with_points) {
+      fields.push_back(rec.cpu_point());
+      fields.push_back(rec.gpu_point());
+    }
     out += csv_line(fields);
   }
   return out;
@@ -318,6 +342,7 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
   const std::string label = objective_label(rec.objective);
   auto describe = [&](const std::optional<DeviceStanding>& d) {
     std::string t = upper(d->label);
+    if (!d->point.empty()) t += " at " + d->point;
     if (d->time_s) t += " " + plain(*d->time_s) + " s";
     return t;
   };
@@ -335,8 +360,11 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
          who + ")";
   } else {
     const bool cpu_chosen = rec.choice == "cpu";
-    const std::string other = cpu_chosen ? "GPU" : "CPU";
-    s += upper(rec.choice) + " \xE2\x80\x94 ";
+    std::string other = cpu_chosen ? "GPU" : "CPU";
+    const std::string other_point = cpu_chosen ? rec.gpu_point() : rec.cpu_point();
+    if (!other_point.empty()) other += " at " + other_point;
+    s += upper(rec.choice) + (rec.operating_point.empty() ? "" : " at " + rec.operating_point) +
+         " \xE2\x80\x94 ";
     if (rec.ratio) {
       std::string comparison;
       switch (rec.objective) {

@@ -1,5 +1,6 @@
 // CPU or GPU per (workload, size) from results.csv (DESIGN §5): the best
-// objective among the devices that meet a deadline, the ratio between the two,
+// objective among the devices (and, after a sweep over operating points, the
+// (device, point) pairs) that meet a deadline, the ratio between the two,
 // whether their 95% CIs separate, and how many runs fit in a battery charge.
 // Pure functions: a CsvTable in, Recommendations and text out.
 #pragma once
@@ -32,6 +33,7 @@ struct RecommendOptions {
 // One device's standing for a (workload, size): the best row of its kind.
 struct DeviceStanding {
   std::string label;               // the CSV device: "cpu", "cpu#2", "gpu"
+  std::string point;               // its operating_point; "" when the sweep had none
   std::optional<double> value;     // objective mean; nullopt when not measured
   std::optional<double> ci95;      // half-width of its 95% CI; nullopt when unknown
   std::optional<double> time_s;    // time_s_mean
@@ -46,15 +48,20 @@ struct Recommendation {
   // "cpu" or "gpu"; "none" when no device meets the deadline; "" when it cannot
   // be decided (no successful run, objective not measured).
   std::string choice;
-  std::optional<DeviceStanding> cpu, gpu;
-  std::optional<double> ratio;    // other / chosen (>= 1), both qualifying
-  std::optional<bool> confident;  // CIs of both qualifying devices separate
+  // The chosen device's operating point; "" without points or without a choice.
+  std::string operating_point;
+  std::optional<DeviceStanding> cpu, gpu;  // each kind's best point
+  std::optional<double> ratio;             // other / chosen (>= 1), both qualifying
+  std::optional<bool> confident;           // CIs of both qualifying devices separate
   std::optional<long long> runs_per_charge;
   std::vector<std::string> notes;  // why something is empty, excluded, ...
 
   bool decided() const { return !choice.empty(); }
   std::optional<double> cpu_value() const { return cpu ? cpu->value : std::nullopt; }
   std::optional<double> gpu_value() const { return gpu ? gpu->value : std::nullopt; }
+  std::string cpu_point() const { return cpu ? cpu->point : std::string(); }
+  std::string gpu_point() const { return gpu ? gpu->point : std::string(); }
+  bool has_points() const { return !cpu_point().empty() || !gpu_point().empty(); }
 };
 
 // The columns every results.csv has (DESIGN §5), in order.
@@ -71,12 +78,15 @@ std::string device_kind(const std::string& label);
 // One Recommendation per (workload, size[, batch]) with at least one row, in
 // the order of first appearance; rows of the batch study (study = batch) are
 // grouped by their N as well. Only status=ok rows of cpu- and gpu-kind devices count;
-// when a kind has several labels (cpu, cpu#2), its best qualifying row stands.
+// when a kind has several labels (cpu, cpu#2) or operating points, its best
+// qualifying row stands, so the choice is the best (device, point) pair.
 std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options);
 
 // The CSV contract: header `workload,size,objective,choice,cpu_value,gpu_value,
-// ratio,confident,runs_per_charge`, then `batch` when any recommendation has
-// one; CRLF line ends, empty fields where n/a.
+// ratio,confident,runs_per_charge`, then `operating_point` (the choice's) when
+// the results had points, `batch` when any recommendation has one, and after
+// them, with points, `cpu_point,gpu_point` (each device's best point, where
+// cpu_value and gpu_value were taken); CRLF line ends, empty fields where n/a.
 extern const char* const kRecommendationCsvHeader;
 std::string recommendations_csv(const std::vector<Recommendation>& recs);
 // Plain-language lines, e.g. "tensors/large: GPU — 12.3x lower EDP than CPU

@@ -1,0 +1,185 @@
+// recommend and the report on a sweep over operating points:
+#include <sys/wait.h>
+// tests/fixtures/report/tx2_points (make_points_fixture.py lists the crafted
+// values and the answers worked out by hand).
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+#include "report/csv.h"
+#include "report/html_report.h"
+#include "report/recommend.h"
+
+using namespace edp::report;
+
+namespace {
+
+const std::string kPointsDir = EDPBENCH_FIXTURES "/report/tx2_points";
+const std::string kPoints = kPointsDir + "/results.csv";
+
+bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+bool any_note(const Recommendation& rec, const std::string& needle) {
+  for (const auto& n : rec.notes)
+    if (contains(n, needle)) return true;
+  return false;
+}
+
+std::vector<Recommendation> recs_for(Objective o, std::optional<double> deadline = {}) {
+  RecommendOptions opt;
+  opt.objective = o;
+  opt.deadline_s = deadline;
+  return recommend(load_results_csv(kPoints), opt);
+}
+
+// stdout of a command (exit status in *rc).
+std::string run(const std::string& cmd, int* rc) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  *rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("points: EDP picks the efficient point, not the fastest, and each device's best",
+          "[recommend][points]") {
+  const auto recs = recs_for(Objective::edp);
+  REQUIRE(recs.size() == 2);  // points are choices, not groups
+  const auto& t = recs[0];
+  CHECK(t.workload == "tensors");
+  CHECK(t.choice == "gpu");
+  CHECK(t.operating_point == "maxq");  // maxn is faster (1.0 s) but EDP 10 > 8
+  CHECK(t.gpu_point() == "maxq");
+  CHECK(t.cpu_point() == "maxp");  // the CPU's best point differs from the GPU's
+  CHECK(t.gpu_value() == Approx(8));
+  CHECK(t.cpu_value() == Approx(405));
+  CHECK(t.ratio == Approx(50.625));
+  CHECK(t.confident == true);
+
+  const auto& a = recs[1];
+  CHECK(a.workload == "autograd");
+  CHECK(a.choice == "cpu");
+  CHECK(a.operating_point == "maxq");
+  CHECK(a.gpu_point() == "maxn");
+  CHECK(a.ratio == Approx(2));
+  CHECK(any_note(a, "gpu at maxp failed: clocks did not settle"));
+}
+
+TEST_CASE("points: time and energy objectives pick their own points", "[recommend][points]") {
+  const auto by_time = recs_for(Objective::time);
+  CHECK(by_time[0].choice == "gpu");
+  CHECK(by_time[0].operating_point == "maxn");
+  CHECK(by_time[0].cpu_point() == "maxn");
+  CHECK(by_time[0].ratio == Approx(8));
+  CHECK(by_time[1].choice == "gpu");  // 0.4 s at maxn beats the CPU's 0.5 s
+  CHECK(by_time[1].operating_point == "maxn");
+
+  const auto by_energy = recs_for(Objective::energy);
+  CHECK(by_energy[0].operating_point == "maxq");
+  CHECK(by_energy[0].cpu_point() == "maxp");
+  CHECK(by_energy[0].ratio == Approx(9));
+}
+
+TEST_CASE("points: a deadline excludes a point and the next best one is chosen",
+          "[recommend][points]") {
+  const auto recs = recs_for(Objective::edp, 1.5);
+  const auto& t = recs[0];
+  CHECK(t.choice == "gpu");
+  CHECK(t.operating_point == "maxp");  // maxq takes 1.6 s
+  CHECK(t.gpu_value() == Approx(9.1));
+  CHECK_FALSE(t.ratio);  // no CPU point meets 1.5 s
+  CHECK(any_note(t, "gpu at maxq has a lower EDP but misses the 1.5 s deadline (1.6 s)"));
+  CHECK(any_note(t, "cpu at maxp misses the 1.5 s deadline (9 s)"));
+
+  const auto tight = recs_for(Objective::edp, 0.45);
+  CHECK(tight[1].choice == "gpu");  // only gpu at maxn (0.4 s) fits
+  CHECK(tight[1].operating_point == "maxn");
+}
+
+TEST_CASE("points: the CSV adds operating_point, then cpu_point and gpu_point",
+          "[recommend][points]") {
+  const std::string csv = recommendations_csv(recs_for(Objective::edp));
+  CHECK(csv ==
+        "workload,size,objective,choice,cpu_value,gpu_value,ratio,confident,runs_per_charge,"
+        "operating_point,cpu_point,gpu_point\r\n"
+        "tensors,large,edp,gpu,405,8,50.625,true,,maxq,maxp,maxq\r\n"
+        "autograd,small,edp,cpu,1.2,2.4,2,true,,maxq,maxq,maxn\r\n");
+}
+
+TEST_CASE("points: the sentence names the points", "[recommend][points]") {
+  RecommendOptions opt;
+  const auto recs = recs_for(Objective::edp);
+  CHECK(recommendation_sentence(recs[0], opt) ==
+        "tensors/large: GPU at maxq \xE2\x80\x94 50.6x lower EDP than CPU at maxp (confident)");
+}
+
+TEST_CASE("points: an empty operating_point column changes nothing", "[recommend][points]") {
+  std::vector<std::string> header = required_result_columns();
+  header.push_back("operating_point");
+  std::vector<std::string> c(header.size()), g(header.size());
+  auto set = [&](std::vector<std::string>& f, const std::string& col, const std::string& v) {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == col) f[i] = v;
+  };
+  for (auto* f : {&c, &g}) {
+    set(*f, "workload", "tensors");
+    set(*f, "size", "large");
+    set(*f, "status", "ok");
+    set(*f, "runs", "1");
+  }
+  set(c, "device", "cpu");
+  set(c, "edp_js_mean", "100");
+  set(g, "device", "gpu");
+  set(g, "edp_js_mean", "90");
+  const auto recs = recommend(parse_csv(csv_line(header) + csv_line(c) + csv_line(g)), {});
+  CHECK(recs[0].operating_point.empty());
+  CHECK(recommendations_csv(recs) ==
+        "workload,size,objective,choice,cpu_value,gpu_value,ratio,confident,runs_per_charge\r\n"
+        "tensors,large,edp,gpu,100,90,1.11111111,false,\r\n");
+}
+
+TEST_CASE("points: edpbench recommend prints the points", "[recommend][points][cli]") {
+  int rc = -1;
+  const std::string csv =
+      run(std::string(EDPBENCH_BINARY) + " recommend " + kPoints + " --csv - 2>/dev/null", &rc);
+  CHECK(rc == 0);
+  const CsvTable t = parse_csv(csv);
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.get(0, "choice") == "gpu");
+  CHECK(t.get(0, "operating_point") == "maxq");
+  CHECK(t.get(0, "cpu_point") == "maxp");
+  const std::string text =
+      run(std::string(EDPBENCH_BINARY) + " recommend " + kPoints + " --deadline-s 1.5 2>/dev/null",
+          &rc);
+  CHECK(rc == 0);
+  CHECK_THAT(text, Catch::Contains("tensors/large: GPU at maxp"));
+}
+
+TEST_CASE("points: the report plots time against energy with the Pareto front",
+          "[report][points]") {
+  const std::string html = render_html_report(load_report_data(kPointsDir));
+  CHECK_THAT(html, Catch::Contains("Operating points: time against energy"));
+  CHECK_THAT(html, Catch::Contains("id=\"fig-points-tensors-large\""));
+  CHECK_THAT(html, Catch::Contains("id=\"fig-points-autograd-small\""));
+  CHECK_THAT(html, Catch::Contains("On the Pareto front: gpu at maxn, gpu at maxp, gpu at maxq."));
+  CHECK_THAT(html, Catch::Contains(
+                       "On the Pareto front: gpu at maxn, cpu at maxn, cpu at maxp, cpu at maxq."));
+  CHECK_THAT(html, Catch::Contains("data-series=\"Pareto front\""));
+  // The recommendation table names the chosen point and each device's best.
+  CHECK_THAT(html, Catch::Contains("GPU</span> at maxq</td>"));
+  CHECK_THAT(html, Catch::Contains("405 <span class=\"note\">(maxp)</span>"));
+
+  const std::string sweep =
+      render_html_report(load_report_data(EDPBENCH_FIXTURES "/report/tx2_sweep"));
+  CHECK_THAT(sweep, !Catch::Contains("Operating points"));
+}
