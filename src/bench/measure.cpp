@@ -1,5 +1,7 @@
 #include "bench/measure.h"
 
+#include "bench/sweep.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -36,12 +38,6 @@ double monotonic_now_s() {
 
 double unix_now_s() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
 }
 
 std::string join(const std::vector<std::string>& v, const std::string& sep) {

@@ -10,17 +10,6 @@
 namespace edp::report {
 namespace {
 
-std::string param(const ItemRecord& rec, const std::string& name) {
-  for (const auto& [k, v] : rec.params)
-    if (k == name) return v;
-  return "";
-}
-
-double value(const ItemRecord& rec, const std::string& name) {
-  const auto it = rec.values.find(name);
-  return it == rec.values.end() ? NAN : it->second;
-}
-
 struct PerStep {
   Summary time, energy, power;
 };
@@ -117,18 +106,18 @@ std::vector<std::string> ops_row(const ItemRecord& rec, double measured_gflops,
                                  double measured_gbs) {
   const OpFigures f = op_figures(rec);
   const ConfigRecord* op = rec.parts.empty() ? nullptr : &rec.parts[0];
-  double peak_gflops = value(rec, "peak_flops_at_clock") / 1e9;
-  if (std::isnan(peak_gflops)) peak_gflops = value(rec, "peak_flops_nominal") / 1e9;
-  double peak_gbs = value(rec, "peak_bytes_per_s") / 1e9;
+  double peak_gflops = rec.value("peak_flops_at_clock") / 1e9;
+  if (std::isnan(peak_gflops)) peak_gflops = rec.value("peak_flops_nominal") / 1e9;
+  double peak_gbs = rec.value("peak_bytes_per_s") / 1e9;
   if (std::isnan(peak_gbs)) peak_gbs = measured_gbs;  // no board table: the measured copy
   const double attainable = attainable_gflops(f.flop, f.bytes, peak_gflops, peak_gbs);
   const double measured_attainable =
       attainable_gflops(f.flop, f.bytes, measured_gflops, measured_gbs);
   const bool timed = !std::isnan(f.time_s_median);
   auto num = [](double v) { return fmt_double(v); };
-  return {param(rec, "op"),
+  return {rec.param("op"),
           op && op->bytes_per_step > 0 ? num(op->bytes_per_step) : "",
-          param(rec, "n"),
+          rec.param("n"),
           rec.device,
           op ? std::to_string(op->threads) : "",
           op ? std::to_string(op->run_records.size()) : "0",
@@ -147,12 +136,12 @@ std::vector<std::string> ops_row(const ItemRecord& rec, double measured_gflops,
           f.flop > 0 ? num(f.energy_j / f.flop * 1e12) : "",
           num(f.power_w_mean),
           rec.note,
-          param(rec, "variant"),
-          param(rec, "shape"),
+          rec.param("variant"),
+          rec.param("shape"),
           timed ? num(percent(f.gflops, measured_attainable)) : "",
           num(measured_gflops),
           num(measured_gbs),
-          num(value(rec, "peak_flops_nominal") / 1e9),
+          num(rec.value("peak_flops_nominal") / 1e9),
           num(f.energy_j_ci95),
           op ? std::to_string(op->iterations) : "",
           op ? op->stop_reason : "",

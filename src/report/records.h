@@ -83,6 +83,17 @@ struct ItemRecord {
   std::string note;
   std::vector<ConfigRecord> parts;
   std::map<std::string, double> values;
+
+  // The key parameter `name` ("" when absent) and the value `name` (NaN).
+  std::string param(const std::string& name) const {
+    for (const auto& [k, v] : params)
+      if (k == name) return v;
+    return "";
+  }
+  double value(const std::string& name) const {
+    const auto it = values.find(name);
+    return it == values.end() ? NAN : it->second;
+  }
 };
 
 }  // namespace edp::report

@@ -10,17 +10,6 @@
 namespace edp::report {
 namespace {
 
-std::string param(const ItemRecord& rec, const std::string& name) {
-  for (const auto& [k, v] : rec.params)
-    if (k == name) return v;
-  return "";
-}
-
-double value(const ItemRecord& rec, const std::string& name) {
-  auto it = rec.values.find(name);
-  return it == rec.values.end() ? NAN : it->second;
-}
-
 const ConfigRecord* part(const ItemRecord& rec, const std::string& name) {
   for (const auto& p : rec.parts)
     if (p.workload == name) return &p;
@@ -113,23 +102,23 @@ Difference difference(double a, double a_ci, double b, double b_ci) {
 
 std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
   namespace sv = stage_values;
-  const std::string workload = param(rec, "workload"), size = param(rec, "size");
-  const std::string device = param(rec, "device"), relu = param(rec, "relu");
+  const std::string workload = rec.param("workload"), size = rec.param("size");
+  const std::string device = rec.param("device"), relu = rec.param("relu");
   const PerStep ef = per_step(part(rec, "forward"), true);
   const PerStep efb = per_step(part(rec, "forward_backward"), true);
   const PerStep es = per_step(part(rec, "step"), true);
   const PerStep ts = per_step(part(rec, "step"), false);
-  const double peak = value(rec, sv::kPeakFlops), fma = value(rec, sv::kFmaPeakFlops);
-  const bool events = value(rec, sv::kDeviceTimer) == 1;
+  const double peak = rec.value(sv::kPeakFlops), fma = rec.value(sv::kFmaPeakFlops);
+  const bool events = rec.value(sv::kDeviceTimer) == 1;
 
   double loop_s = 0;  // forward + backward + update + loss_readback
   for (const char* s : {"forward", "backward", "update", "loss_readback"})
-    loop_s += value(rec, sv::time_s(s));
+    loop_s += rec.value(sv::time_s(s));
 
   std::vector<std::vector<std::string>> rows;
   for (const std::string& stage : stage_names()) {
-    double t = value(rec, sv::time_s(stage)), t_prof = t, share = NAN;
-    double flop = value(rec, sv::flop(stage));
+    double t = rec.value(sv::time_s(stage)), t_prof = t, share = NAN;
+    double flop = rec.value(sv::flop(stage));
     Difference e;  // NaN: not measured for this stage
     std::string note;
     if (stage == "setup") {
@@ -138,7 +127,7 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
       add_note(note, "once: upload of x, y, w1, w2");
     } else if (stage == "step") {
       t = ts.mean;
-      t_prof = value(rec, sv::kStepWallS);
+      t_prof = rec.value(sv::kStepWallS);
       e = {es.mean, es.ci95};
       if (t > 0 && t_prof > 0)
         add_note(note, "profiled step " + pct(t_prof / t - 1) +
@@ -183,8 +172,8 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
 }
 
 std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
-  const std::string workload = param(rec, "workload"), size = param(rec, "size");
-  const std::string device = param(rec, "device"), relu = param(rec, "relu");
+  const std::string workload = rec.param("workload"), size = rec.param("size");
+  const std::string device = rec.param("device"), relu = rec.param("relu");
   std::vector<std::vector<std::string>> rows;
   double total = 0;
   bool any = false;
@@ -199,7 +188,7 @@ std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
                     relu, rec.status, rec.study, rec.key});
   }
   if (!any) return rows;
-  const double measured = value(rec, stage_values::kMemMeasured);
+  const double measured = rec.value(stage_values::kMemMeasured);
   std::string note = "every tensor the step allocates, alive at once (an upper bound)";
   if (!std::isnan(measured) && std::fabs(measured - total) > 0.01 * total)
     note = "measured differs from computed by " + pct(measured / total - 1) +
