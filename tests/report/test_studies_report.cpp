@@ -145,7 +145,8 @@ TEST_CASE("batch_crossovers: a deadline nobody meets leaves no device qualifying
   // A deadline that only the small CPU runs of tensors meet (N x 100 x 2 ms <= 0.45 s: N <= 2)
   // and the GPU meets from N = 16 on (30 ms x 100 = 3 s always): the GPU never qualifies.
   o.deadline_s = 0.45;
-  const auto& tensors = find(batch_crossovers(t, o), "tensors");
+  const auto crossovers = batch_crossovers(t, o);  // kept alive: find returns a reference
+  const auto& tensors = find(crossovers, "tensors");
   CHECK(tensors.by_time.kind == CrossoverKind::cpu_everywhere);
   CHECK(tensors.by_time.n_max == 2);
 }
