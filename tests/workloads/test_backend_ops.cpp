@@ -106,13 +106,17 @@ TEST_CASE("sigmoid and tanh saturate at +-inf and keep NaN on every host backend
     CHECK(s[4] == 1.0f);
     CHECK(s[5] >= 0.0f);
     CHECK(s[5] < 1e-37f);  // 1/(1+e^100) = 3.7e-44: denormal, flushed or not
+    // Eigen's rational tanh saturates to within a few ulp of +-1 (exactly on
+    // x86 with AVX, a few ulp below with NEON on aarch64), the same bound as
+    // its agreement with the reference elsewhere.
     const auto t = run_unary(*be, x, false);
     CHECK(std::isnan(t[0]));
-    CHECK(t[1] == 1.0f);
-    CHECK(t[2] == -1.0f);
+    INFO("tanh(+inf) = " << t[1] << ", tanh(100) = " << t[4]);
+    CHECK(ulps(t[1], 1.0f) <= 8);
+    CHECK(ulps(t[2], -1.0f) <= 8);
     CHECK(t[3] == 0.0f);
-    CHECK(t[4] == 1.0f);
-    CHECK(t[5] == -1.0f);
+    CHECK(ulps(t[4], 1.0f) <= 8);
+    CHECK(ulps(t[5], -1.0f) <= 8);
   }
 }
 
