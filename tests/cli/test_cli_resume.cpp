@@ -79,8 +79,7 @@ TEST_CASE("SIGTERM mid-sweep then --resume gives one row per configuration", "[c
   const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + out + " --resume");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.err, Catch::Contains("resuming: " + std::to_string(done) +
-                                    " item(s) already done"));
+  CHECK_THAT(r.err, Catch::Contains("resuming: " + std::to_string(done) + " item(s) already done"));
   const auto results = edp::report::read_csv_file(out + "/results.csv");
   CHECK(results.rows.size() == 6);
   std::set<std::string> keys;
