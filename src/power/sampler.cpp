@@ -379,21 +379,6 @@ bool Sampler::averaging_periods_known() const {
   return true;
 }
 
-void Sampler::settle_state(double* since_change_s, size_t* changes) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const double now = now_s();
-  double since = std::numeric_limits<double>::infinity();
-  size_t least = std::numeric_limits<size_t>::max();
-  for (size_t r = 0; r < rails_.size(); ++r) {
-    if (!total_[r]) continue;
-    const ChangeTracker& c = changes_[r];
-    since = std::min(since, c.changes ? now - c.last_change_s : now - start_s_);
-    least = std::min(least, c.changes);
-  }
-  *since_change_s = std::isfinite(since) ? since : 0;
-  *changes = least == std::numeric_limits<size_t>::max() ? 0 : least;
-}
-
 Sampler::Stats Sampler::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   Stats s;

@@ -68,10 +68,6 @@ class Sampler {
   // Update interval of the total rails (robust_update_interval over each
   // rail's recent changes, largest over the total rails); 0 while unknown.
   double observed_update_interval_s() const;
-  // Seconds since the total rails last changed value, and how many changes
-  // they have shown since the sampler started (least over the total rails):
-  // the idle baseline waits on these for the sensor to settle.
-  void settle_state(double* since_change_s, size_t* changes) const;
   // Whether every averaging total rail has a period for the lag correction
   // (stated by the sensor, or measured from its updates).
   bool averaging_periods_known() const;
