@@ -133,25 +133,6 @@ void device_problems(const Config& cfg, const platform::Platform& platform,
   }
 }
 
-// Every study's items in the config's order (as plan_sweep and the runner
-// list them), with every study's check() problems.
-std::vector<PlanItem> plan_items(const Config& cfg, std::vector<std::string>& problems) {
-  std::vector<PlanItem> items;
-  for (const auto& name : cfg.studies) {
-    std::unique_ptr<Study> study;
-    try {
-      study = make_study(name);
-    } catch (const UsageError& e) {
-      add_problem(problems, e.what());
-      continue;
-    }
-    std::vector<PlanItem> mine = study->plan(cfg);
-    for (const auto& p : study->check(mine)) add_problem(problems, p);
-    for (auto& item : mine) items.push_back(std::move(item));
-  }
-  return items;
-}
-
 // --- devices and calibration ----------------------------------------------
 
 double step_flop(const PlanItem& item) {
@@ -393,7 +374,9 @@ PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
 
   describe_sensors(s, opt, sum);
   device_problems(cfg, p, sum.problems);
-  const std::vector<PlanItem> items = plan_items(cfg, sum.problems);
+  SweepPlan plan = plan_studies(cfg);
+  for (auto& p : plan.problems) add_problem(sum.problems, std::move(p));
+  const std::vector<PlanItem> items = std::move(plan.items);
 
   // One device at a time, in the config's order; each workload calibrated
   // on its item with the fewest FLOPs per step among those still to run.

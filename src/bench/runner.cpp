@@ -5,7 +5,6 @@
 // It knows nothing study-specific.
 #include "bench/runner.h"
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -28,25 +27,22 @@ struct PlannedItem {
   const Study* study;
 };
 
-// Every study's items in the config's order, with the study that writes them;
-// the machine-dependent checks of every study run first, all problems at once.
-std::vector<PlannedItem> plan_studies(const Config& cfg,
-                                      std::vector<std::unique_ptr<Study>>& studies) {
-  std::vector<PlannedItem> planned;
-  std::string problems;
-  for (const auto& name : cfg.studies) {
-    studies.push_back(make_study(name));
-    const Study* study = studies.back().get();
-    std::vector<PlanItem> items = study->plan(cfg);
-    for (const auto& p : study->check(items)) problems += (problems.empty() ? "" : "\n") + p;
-    for (auto& item : at_operating_points(cfg, std::move(items)))
-      planned.push_back({std::move(item), study});
+// The sweep's items (plan_studies: the same list `plan` shows), each with
+// the study that writes its rows; every problem at once is a usage error.
+std::vector<PlannedItem> plan_run(const Config& cfg,
+                                  std::map<std::string, std::unique_ptr<Study>>& studies) {
+  SweepPlan plan = plan_studies(cfg);
+  if (!plan.problems.empty()) {
+    std::string all;
+    for (const auto& p : plan.problems) all += (all.empty() ? "" : "\n") + p;
+    throw UsageError(all);
   }
-  if (!problems.empty()) throw UsageError(problems);
-  // Points outermost, across studies, so that each is applied once.
-  std::stable_sort(planned.begin(), planned.end(), [](const PlannedItem& a, const PlannedItem& b) {
-    return a.item.point < b.item.point;
-  });
+  std::vector<PlannedItem> planned;
+  for (auto& item : plan.items) {
+    auto& study = studies[item.study];
+    if (!study) study = make_study(item.study);
+    planned.push_back({std::move(item), study.get()});
+  }
   return planned;
 }
 
@@ -143,8 +139,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   s.start_time = utc_now();
   select_total_rails(s);
   validate_devices(cfg, s.prober.platform());
-  std::vector<std::unique_ptr<Study>> studies;
-  std::vector<PlannedItem> planned = plan_studies(cfg, studies);
+  std::map<std::string, std::unique_ptr<Study>> studies;
+  const std::vector<PlannedItem> planned = plan_run(cfg, studies);
   check_points(cfg, s, opt);
   // The sampler thread starts now, before any backend pins this thread: it
   // inherits this thread's CPU mask (unless power.sampler_cpu pins it).

@@ -38,13 +38,25 @@ std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanIte
   return out;
 }
 
-std::vector<PlanItem> plan_sweep(const Config& cfg) {
+SweepPlan plan_studies(const Config& cfg) {
+  SweepPlan plan;
   std::vector<PlanItem> items;
   for (const auto& name : cfg.studies) {
-    auto study = make_study(name);
-    for (auto& item : study->plan(cfg)) items.push_back(std::move(item));
+    std::unique_ptr<Study> study;
+    try {
+      study = make_study(name);
+    } catch (const UsageError& e) {
+      plan.problems.push_back(e.what());
+      continue;
+    }
+    std::vector<PlanItem> mine = study->plan(cfg);
+    for (auto& p : study->check(mine)) plan.problems.push_back(std::move(p));
+    for (auto& item : mine) items.push_back(std::move(item));
   }
-  return at_operating_points(cfg, std::move(items));
+  plan.items = at_operating_points(cfg, std::move(items));
+  return plan;
 }
+
+std::vector<PlanItem> plan_sweep(const Config& cfg) { return plan_studies(cfg).items; }
 
 }  // namespace edp::bench

@@ -49,7 +49,16 @@ class Study {
 std::unique_ptr<Study> make_study(const std::string& name);
 
 // The items of every study the config selects, in the config's order, at
-// every operating point (points outermost, so a point is applied once).
+// every operating point (points outermost across studies, so a point is
+// applied once), and every problem found on the way: studies this build
+// lacks and each study's check(). `run` and `plan` both plan with it, so
+// they list the same items in the same order.
+struct SweepPlan {
+  std::vector<PlanItem> items;
+  std::vector<std::string> problems;
+};
+SweepPlan plan_studies(const Config& cfg);
+// plan_studies(cfg).items
 std::vector<PlanItem> plan_sweep(const Config& cfg);
 // `items` repeated at every point of the config, with the point in the key.
 std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanItem> items);

@@ -171,3 +171,22 @@ TEST_CASE("run --resume after a crash at a point first restores the clocks it le
   CHECK(b.read(kA57Max) == a57);
   CHECK(edp::report::read_csv_file(out + "/results.csv").rows.size() == 4);
 }
+
+TEST_CASE("plan lists every item at every point, in the order run measures them",
+          "[cli][points][plan]") {
+  Board b("points-plan");
+  const auto r = edp::testing::edpbench("plan --config " + points_config(b, 2) +
+                                        " --no-calibrate --sysfs-root " + b.root);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<std::string> keys{"mlp:workload=tensors,size=tiny,device=cpu,point=slow",
+                                      "mlp:workload=autograd,size=tiny,device=cpu,point=slow",
+                                      "mlp:workload=tensors,size=tiny,device=cpu,point=fast",
+                                      "mlp:workload=autograd,size=tiny,device=cpu,point=fast"};
+  size_t at = 0;
+  for (const auto& k : keys) {
+    const size_t found = r.out.find(k, at);
+    CHECK(found != std::string::npos);
+    if (found != std::string::npos) at = found;
+  }
+}
