@@ -8,7 +8,6 @@
 #include "bench/backend_setup.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
-#include "bench/study.h"
 #include "platform/peaks.h"
 #include "report/stats.h"
 #include "workloads/cuda_factory.h"
@@ -245,7 +244,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   return rec;
 }
 
-report::ItemRecord measure_item(Sweep& s, const PlanItem& item) {
+report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study) {
   report::ItemRecord rec = blank_record(s, item);
   // check(): a device this build or machine lacks is skipped with the reason.
   BackendSetup setup = make_backend_for(*item.device, s.cfg, s.prober.platform());
@@ -270,7 +269,7 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item) {
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
-  make_study(item.study)->after_parts(be, item, PassContext{s.prober.platform(), setup.cpus}, rec);
+  if (study) study->after_parts(be, item, PassContext{s.prober.platform(), setup.cpus}, rec);
   s.backends[item.device->label] = be.describe();
   return rec;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bench/plan.h"
+#include "bench/study.h"
 #include "bench/sweep.h"
 #include "report/records.h"
 
@@ -15,7 +16,9 @@ namespace edp::bench {
 // cannot be trusted makes its part `failed` (times kept). Throws
 // Interrupted on SIGINT/SIGTERM, and what the backend throws (out of memory)
 // for the runner to record as `failed`.
-report::ItemRecord measure_item(Sweep& s, const PlanItem& item);
+// `study`, when given, runs its extra pass (Study::after_parts) on the
+// item's backend after the timed parts, never inside a window.
+report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study = nullptr);
 
 // A record of `item` with nothing measured (for failures the runner catches).
 report::ItemRecord blank_record(const Sweep& s, const PlanItem& item);

@@ -60,10 +60,10 @@ void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
 // One item, whatever happens inside it short of a stop request: a failure
 // (CUDA out of memory, a bad CPU set) becomes a `failed` record and the
 // sweep goes on.
-report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item) {
+report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& study) {
   report::ItemRecord rec;
   try {
-    rec = measure_item(s, item);
+    rec = measure_item(s, item, &study);
   } catch (const Interrupted&) {
     throw;
   } catch (const std::exception& e) {
@@ -186,7 +186,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       throw_if_stop_requested();
       report::ItemRecord rec;
       if (enter_point(s, points.get(), p->item, &current_point, &point_failure)) {
-        rec = measure_or_fail(s, p->item);
+        rec = measure_or_fail(s, p->item, *p->study);
       } else {
         rec = blank_record(s, p->item);
         rec.status = "failed";
