@@ -1,5 +1,6 @@
 #include "bench/measure.h"
 
+#include "bench/run_evidence.h"
 #include "bench/sweep.h"
 
 #include <errno.h>
@@ -196,52 +197,33 @@ struct RunOutcome {
   std::string start_error;  // the command could not be started
 };
 
-bool contains(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
-
+// The run's energy and flags, judged by the same rules as a sweep's runs
+// (bench/run_evidence.h), then copied into the measure record.
 void fill_energy(const Context& c, const power::Measurement& m, MeasureRun& r) {
+  report::RunRecord j;
+  const std::string failure =
+      judge_window(m, WindowContext{c.total_rails, 1, r.time_s, c.baseline_w}, j);
   r.metered = true;
-  r.samples = m.samples;
-  r.update_interval_s = m.update_interval_s;
-  r.lag_correction_s = m.lag_correction_s;
-  r.frozen = m.frozen;
-  r.anomalies = m.anomalies;
-  r.read_failures = m.read_failures;
-  r.missed_deadlines = m.missed_deadlines;
-  r.low_confidence = (m.update_interval_s > 0 && r.time_s < 10 * m.update_interval_s) || m.frozen ||
-                     m.anomalies > 0;
-  for (const auto& rail : m.rails)
-    if (contains(c.total_rails, rail.rail) && rail.timing == power::Timing::averaging &&
-        rail.lag_correction_s == 0)
-      r.low_confidence = true;  // its lag was not corrected
-  if (m.t0_unix_s > 0) r.start_unix_s = m.t0_unix_s;
-  if (m.t1_unix_s > 0) r.end_unix_s = m.t1_unix_s;
-  r.start_monotonic_s = m.t0_s;
-  r.end_monotonic_s = m.t1_s;
-  bool first = true;
-  std::string failure;
-  for (const auto& rail : m.rails) {
-    r.rail_energy_j[rail.rail] = rail.energy_j;
-    if (!contains(c.total_rails, rail.rail)) continue;
-    r.distinct_values =
-        first ? rail.distinct_values : std::min(r.distinct_values, rail.distinct_values);
-    r.largest_gap_s = std::max(r.largest_gap_s, rail.largest_gap_s);
-    first = false;
-    if ((rail.read_failures > 0 || std::isnan(rail.energy_j)) && failure.empty())
-      failure = rail.rail + ": " + std::to_string(rail.read_failures) + " failed read(s)";
-  }
-  if (failure.empty() && !m.complete) failure = m.error;
-  if (!failure.empty()) {
-    r.note = "energy incomplete: " + failure + (m.error.empty() ? "" : " (" + m.error + ")");
-    return;
-  }
-  r.energy_j = m.energy_j(c.total_rails);
-  r.power_w_mean = m.power_w_mean(c.total_rails);
-  r.edp_js = r.energy_j * r.time_s;
-  if (!std::isnan(c.baseline_w)) r.dynamic_energy_j = r.energy_j - c.baseline_w * r.time_s;
-  if (r.frozen) r.note = "frozen sensor: a total rail did not change during the run";
-  if (!m.anomaly.empty()) r.note += (r.note.empty() ? "" : "; ") + m.anomaly;
+  r.samples = j.samples;
+  r.update_interval_s = std::isnan(j.update_interval_s) ? 0 : j.update_interval_s;
+  r.lag_correction_s = j.lag_correction_s;
+  r.frozen = j.frozen;
+  r.anomalies = j.anomalies;
+  r.read_failures = j.read_failures;
+  r.missed_deadlines = j.missed_deadlines;
+  r.low_confidence = j.low_confidence;
+  r.start_unix_s = j.start_unix_s;
+  r.end_unix_s = j.end_unix_s;
+  r.start_monotonic_s = j.start_monotonic_s;
+  r.end_monotonic_s = j.end_monotonic_s;
+  r.distinct_values = j.distinct_values;
+  r.largest_gap_s = std::isnan(j.largest_gap_s) ? 0 : j.largest_gap_s;
+  for (const auto& rail : m.rails) r.rail_energy_j[rail.rail] = rail.energy_j;
+  r.energy_j = j.energy_j;
+  r.power_w_mean = j.power_w_mean;
+  r.edp_js = j.edp_js;
+  r.dynamic_energy_j = j.dynamic_energy_j;
+  r.note = failure.empty() ? j.note : "energy incomplete: " + failure;
 }
 
 RunOutcome run_once(const Context& c, int number) {

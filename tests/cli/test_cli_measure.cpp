@@ -193,3 +193,17 @@ TEST_CASE("measure: on a simulated INA3221 the first run waits for the period an
   // VDD_IN alone (auto on a TX2), at 2 W.
   CHECK(std::stod(csv.get(0, "power_w_mean")) == Approx(2.0).epsilon(0.03));
 }
+
+TEST_CASE("measure: a frozen sensor gives no energy, as in run", "[cli][measure]") {
+  // The static TX2 fixture's files never change: VDD_IN is frozen.
+  const std::string dir = edp::testing::temp_dir("measure-frozen");
+  const auto r = edp::testing::edpbench(
+      "measure --power-source jetson --sysfs-root " EDPBENCH_FIXTURES "/power/tx2-jp4 --csv " +
+      dir + "/m.csv -- sleep 0.3");
+  INFO(r.err);
+  const auto csv = edp::report::read_csv_file(dir + "/m.csv");
+  REQUIRE(csv.rows.size() == 1);
+  CHECK(csv.get(0, "frozen") == "true");
+  CHECK(csv.get(0, "low_confidence") == "true");
+  CHECK(csv.get(0, "energy_j").empty());
+}
