@@ -132,4 +132,11 @@ std::optional<double> parse_double(const std::string& s) {
   return v;
 }
 
+std::optional<int64_t> parse_count(const std::string& s) {
+  const auto v = parse_double(s);
+  constexpr double kMaxExact = 9007199254740992.0;  // 2^53
+  if (!v || !(*v >= 0 && *v <= kMaxExact) || std::floor(*v) != *v) return std::nullopt;
+  return static_cast<int64_t>(*v);
+}
+
 }  // namespace edp::report

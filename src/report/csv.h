@@ -3,6 +3,7 @@
 // newlines, CRLF or LF).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,5 +33,9 @@ CsvTable read_csv_file(const std::string& path);
 // Formats a double with enough digits to round-trip ("%.9g"); NaN -> "".
 std::string fmt_double(double v);
 std::optional<double> parse_double(const std::string& s);
+// A whole, non-negative count (runs, N) from a field, else nullopt: the field
+// must be a finite integer no larger than 2^53, so a corrupt or hostile CSV
+// cannot overflow the integer it is converted to.
+std::optional<int64_t> parse_count(const std::string& s);
 
 }  // namespace edp::report

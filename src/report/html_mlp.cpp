@@ -101,7 +101,8 @@ class MlpSection {
     size_t ok_runs = 0;
     for (size_t r = 0; r < t.rows.size(); ++r)
       if (t.get(r, "status") == "ok")
-        ok_runs = std::max<size_t>(ok_runs, number(t.get(r, "runs")).value_or(0));
+        ok_runs = std::max<size_t>(ok_runs,
+                                   static_cast<size_t>(parse_count(t.get(r, "runs")).value_or(0)));
     for (const Metric& m : metrics()) {
       if (m.stem != "time_s" && !energy_measured_) continue;
       BarChart chart;

@@ -154,8 +154,8 @@ CsvTable load_results_csv(const std::string& path) {
 std::string device_kind(const std::string& label) { return label.substr(0, label.find('#')); }
 
 std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::string& stem) {
-  const auto runs = number_at(results, r, "runs");
-  if (!runs || *runs < 2) return std::nullopt;
+  const auto runs = parse_count(results.get(r, "runs"));
+  if (!runs || *runs < 2 || *runs > 1000000) return std::nullopt;
   if (auto ci = number_at(results, r, stem + "_ci95")) return ci;
   const auto sd = number_at(results, r, stem + "_std");
   if (!sd) return std::nullopt;
@@ -431,9 +431,9 @@ std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
     const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
     auto [git, fresh] = groups.try_emplace(key);
     if (fresh) order.push_back(key);
-    const auto n = number_at(results, r, "n");
+    const auto n = parse_count(results.get(r, "n"));
     if (!n || *n <= 0) continue;
-    Best& best = git->second[static_cast<int64_t>(*n)];
+    Best& best = git->second[*n];
     const std::string kind = device_kind(results.get(r, "device"));
     if (results.get(r, "status") != "ok" || (kind != "cpu" && kind != "gpu")) continue;
     const auto time_s = number_at(results, r, "time_s_mean");

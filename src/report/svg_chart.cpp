@@ -47,7 +47,9 @@ AxisScale choose_axis(const std::vector<double>& values) {
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   bool all_positive = true;
   for (double v : values) {
-    if (!std::isfinite(v)) continue;
+    // Beyond 1e300 the headroom and tick arithmetic would overflow; such a
+    // value can only come from a corrupt CSV, and is left off the axis.
+    if (!std::isfinite(v) || std::fabs(v) > 1e300) continue;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     if (v <= 0) all_positive = false;
@@ -62,7 +64,7 @@ AxisScale choose_axis(const std::vector<double>& values) {
     a.log = true;
     int e_lo = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
     // Headroom above the tallest bar for its value label.
-    int e_hi = static_cast<int>(std::ceil(std::log10(hi * 2.5) - 1e-9));
+    int e_hi = static_cast<int>(std::ceil(std::log10(hi) + std::log10(2.5) - 1e-9));
     if (e_hi <= e_lo) e_hi = e_lo + 1;
     a.lo = std::pow(10.0, e_lo);
     a.hi = std::pow(10.0, e_hi);
@@ -70,7 +72,10 @@ AxisScale choose_axis(const std::vector<double>& values) {
     return a;
   }
   const double top = std::max(hi, 0.0) * 1.15;
-  const double step = nice_step(top > 0 ? top / 5 : 0.2);
+  // The step comes from the whole span, negative values included, so the
+  // axis has about five ticks whatever the values.
+  const double span = top - std::min(lo, 0.0);
+  const double step = nice_step(span > 0 ? span / 5 : 0.2);
   a.lo = std::min(0.0, std::floor(lo / step) * step);
   a.hi = std::max(step, std::ceil(top / step) * step);
   for (double t = a.lo; t <= a.hi + step * 1e-6; t += step)

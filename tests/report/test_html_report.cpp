@@ -263,6 +263,23 @@ TEST_CASE("choose_axis: log beyond 1.5 decades and linear from zero otherwise", 
   CHECK_FALSE(choose_axis({}).log);
 }
 
+TEST_CASE("choose_axis keeps about five ticks for any finite values, corrupt ones included",
+          "[report][svg]") {
+  // Values a corrupt results.csv can carry: the step used to follow the top
+  // alone, so a large negative value asked for 10^13 ticks, and 1e308 x 2.5
+  // overflowed to infinity before it was converted to an int.
+  for (const auto& values : std::vector<std::vector<double>>{
+           {-1e6, 1e-6}, {1e308, 1}, {1e308, 1e-308}, {-1e308, 1e308}, {-5, -3}}) {
+    const AxisScale a = choose_axis(values);
+    CAPTURE(values);
+    CHECK(std::isfinite(a.lo));
+    CHECK(std::isfinite(a.hi));
+    CHECK(a.lo < a.hi);
+    CHECK(a.ticks.size() >= 2);
+    CHECK(a.ticks.size() <= 12);
+  }
+}
+
 TEST_CASE("a chart with a narrow range uses a linear scale", "[report][svg]") {
   BarChart c;
   c.title = "Power";

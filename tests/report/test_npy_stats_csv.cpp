@@ -80,3 +80,18 @@ TEST_CASE("csv quoting round-trips commas, quotes and newlines", "[csv]") {
   CHECK_THROWS_WITH(parse_csv("a,b\n1\n", "x.csv"),
                     Catch::Contains("x.csv") && Catch::Contains("1 fields"));
 }
+
+TEST_CASE("parse_count accepts whole counts only, so a corrupt field cannot overflow an integer",
+          "[report][csv]") {
+  CHECK(parse_count("10") == 10);
+  CHECK(parse_count("0") == 0);
+  CHECK(parse_count("512.0") == 512);
+  CHECK(parse_count("9007199254740992") == 9007199254740992LL);
+  CHECK_FALSE(parse_count("2.22222e+40"));  // the value the fuzzer found
+  CHECK_FALSE(parse_count("-1"));
+  CHECK_FALSE(parse_count("2.5"));
+  CHECK_FALSE(parse_count("nan"));
+  CHECK_FALSE(parse_count("inf"));
+  CHECK_FALSE(parse_count(""));
+  CHECK_FALSE(parse_count("ten"));
+}
