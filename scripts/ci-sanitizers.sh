@@ -5,24 +5,27 @@
 #   tsan  ThreadSanitizer (GCC), the tests that run the sampler thread and the
 #         runner: every power: test and the cli: runs with a sensor (trace,
 #         simulated TX2) and the measure command
-#   fuzz  scripts/fuzz.sh: every libFuzzer target for --fuzz-time seconds
+#   fuzz  scripts/fuzz.sh: every libFuzzer target for --fuzz-time seconds,
+#         from --fuzz-seed (default: a new seed each run)
 # A sanitizer report fails the test that triggered it (UBSan does not
 # recover; ASan and TSan exit non-zero), including in the edpbench processes
 # the cli tests start. Prints the time of each step.
 #
-# usage: scripts/ci-sanitizers.sh [--jobs N] [--fuzz-time S] [asan] [tsan] [fuzz]
-#        (default: all three)
+# usage: scripts/ci-sanitizers.sh [--jobs N] [--fuzz-time S] [--fuzz-seed N]
+#                                 [asan] [tsan] [fuzz]   (default: all three)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs=2
 fuzz_time=60
+fuzz_seed=()
 steps=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --fuzz-time) fuzz_time="$2"; shift 2 ;;
+    --fuzz-seed) fuzz_seed=(--seed "$2"); shift 2 ;;
     asan|tsan|fuzz) steps+=("$1"); shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "ci-sanitizers.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -63,7 +66,7 @@ for s in "${steps[@]}"; do
       (cd "$root/build-tsan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -R "$threaded")
       ;;
     fuzz)
-      "$root/scripts/fuzz.sh" --jobs "$jobs" --time "$fuzz_time"
+      "$root/scripts/fuzz.sh" --jobs "$jobs" --time "$fuzz_time" "${fuzz_seed[@]}"
       ;;
   esac
   times+=("$(printf '%-5s %5ss' "$s" "$(( $(date +%s) - t0 ))")")

@@ -4,8 +4,11 @@
 # A crash, a sanitizer report, a leak or a hang (one input > 10 s) fails the
 # script; the input that caused it is kept in <build dir>/findings/<target>/.
 #
-# usage: scripts/fuzz.sh [--time S] [--build-dir DIR] [--jobs N] [TARGET...]
+# usage: scripts/fuzz.sh [--time S] [--seed N] [--build-dir DIR] [--jobs N] [TARGET...]
 #   --time S   seconds per target (default 60)
+#   --seed N   libFuzzer's random seed (default: a new one each run). CI
+#              passes a fixed seed so that a run is a regression gate whose
+#              inputs are repeatable; exploration runs leave it out.
 #   TARGET     fuzz_config fuzz_trace fuzz_results_csv fuzz_context_json
 #              fuzz_sysfs fuzz_nvpmodel (default: all)
 # Reproduce a finding: <build dir>/fuzz/<target> <input file>
@@ -13,14 +16,16 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
 seconds=60
+seed_arg=()
 jobs="$(nproc)"
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds="$2"; shift 2 ;;
+    --seed) seed_arg=(-seed="$2"); shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -45,7 +50,7 @@ for t in "${targets[@]}"; do
   # -timeout: one input taking over 10 s is a hang. The corpus copy grows;
   # the seeds in fuzz/corpus stay as they are.
   if (cd "$findings" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      "$build/fuzz/$t" "${seed_arg[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len=8192 -print_final_stats=1 "$work" > "$build/$t.log" 2>&1); then
     grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' "$build/$t.log" | tail -2 >&2 || true
   else

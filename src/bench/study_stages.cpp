@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include "bench/study_mlp.h"
 #include "edpbench/config.h"
@@ -13,6 +14,7 @@
 #include "workloads/cuda_factory.h"
 #include "workloads/mlp_stages.h"
 #include "workloads/mlp_step.h"
+#include "workloads/op_workloads.h"
 
 namespace edp::bench {
 namespace {
@@ -51,6 +53,38 @@ PlanItem stages_item(const Config& cfg, const std::string& program, const SizeSp
                         mlp_flop_upto(shape, MlpStage::backward) + mlp_step_flop(shape)) *
                        cfg.iterations * cfg.runs;
   return item;
+}
+
+// The achievable FLOP rate of the item's backend, measured now: the fma_peak
+// workload (register-resident FMA chains on every worker or SM, DESIGN §9.1)
+// in three blocks of at least 0.1 s each, the fastest block kept. NaN for a
+// backend without the kernel (the reference backend). About 0.4 s, after
+// the energy windows, so no window sees it.
+double measured_fma_peak_flops(Backend& be) {
+  std::unique_ptr<Workload> wl;
+  try {
+    OpSpec spec;
+    spec.op = "fma_peak";
+    wl = make_op_workload(spec, be);
+    wl->step();  // warm-up: clocks up, code and constants resident
+    be.synchronize();
+  } catch (const std::logic_error&) {
+    return NAN;  // no fma_peak kernel on this backend
+  }
+  double best = 0;
+  for (int block = 0; block < 3; ++block) {
+    int64_t steps = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    do {
+      wl->step();
+      ++steps;
+      be.synchronize();
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } while (elapsed < 0.1);
+    best = std::max(best, wl->flop_per_step() * static_cast<double>(steps) / elapsed);
+  }
+  return best > 0 ? best : NAN;
 }
 
 class StagesStudy final : public Study {
@@ -133,6 +167,8 @@ class StagesStudy final : public Study {
     const double flops =
         std::isfinite(peak.flops_at_clock) ? peak.flops_at_clock : peak.flops_nominal;
     if (std::isfinite(flops) && flops > 0) v[sv::kPeakFlops] = flops;
+    const double measured = measured_fma_peak_flops(wl->backend());
+    if (std::isfinite(measured)) v[sv::kFmaPeakFlops] = measured;
 
     int order = 0;
     for (const TensorBytes& t : ps->memory_computed())

@@ -100,6 +100,7 @@ TEST_CASE("energy per stage by differencing, with the CI of both measurements", 
   rec.values[report::stage_values::kStepWallS] = 1.05;
   rec.values[report::stage_values::flop("forward")] = 1e9;
   rec.values[report::stage_values::kPeakFlops] = 8e9;
+  rec.values[report::stage_values::kFmaPeakFlops] = 5e9;
   const auto rows = report::stages_rows(rec);
   REQUIRE(rows.size() == report::stage_names().size());
   const auto& cols = report::stages_columns();
@@ -133,6 +134,7 @@ TEST_CASE("energy per stage by differencing, with the CI of both measurements", 
   // CE: 1e9 FLOP in 0.25 s = 4 GFLOP/s over an 8 GFLOP/s peak.
   CHECK(std::stod(col(row("forward"), "gflops")) == Approx(4.0));
   CHECK(std::stod(col(row("forward"), "compute_efficiency")) == Approx(0.5));
+  CHECK(std::stod(col(row("forward"), "compute_efficiency_measured")) == Approx(0.8));
   // The step row: unprofiled 0.3 s/10 steps against the profiled 1.05 s.
   CHECK(std::stod(col(row("step"), "time_s_profiled")) == Approx(1.05));
   CHECK(col(row("step"), "key") == rec.key);
