@@ -205,7 +205,7 @@ void record_peaks(const Sweep& s, const DeviceSpec& dev, const std::vector<int>&
                   report::ItemRecord& rec) {
   const platform::Platform& p = s.prober.platform();
   const platform::Peak peak = dev.kind == "gpu" ? platform::gpu_peak(p, cuda_device_info(dev.index))
-                                                : platform::cpu_peak(p, cpus);
+                                                : platform::cpu_peak_now(p, cpus);
   rec.values["peak_flops_nominal"] = peak.flops_nominal;
   rec.values["peak_flops_at_clock"] = peak.flops_at_clock;
   rec.values["peak_bytes_per_s"] = peak.bytes_per_s;

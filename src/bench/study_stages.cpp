@@ -163,7 +163,7 @@ class StagesStudy final : public Study {
     if (item.device->kind == "gpu")
       peak = platform::gpu_peak(ctx.platform, cuda_device_info(item.device->index));
     else if (!ctx.cpus.empty())
-      peak = platform::cpu_peak(ctx.platform, ctx.cpus);
+      peak = platform::cpu_peak_now(ctx.platform, ctx.cpus);
     const double flops =
         std::isfinite(peak.flops_at_clock) ? peak.flops_at_clock : peak.flops_nominal;
     if (std::isfinite(flops) && flops > 0) v[sv::kPeakFlops] = flops;

@@ -1,5 +1,7 @@
 #include "platform/peaks.h"
 
+#include "platform/core_clock.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -202,7 +204,7 @@ CoreFma core_fma(const std::string& cluster, const std::string& cpuinfo_text) {
   return {0, 0, "no FMA table entry for cluster '" + cluster + "'"};
 }
 
-Peak cpu_peak(const Platform& p, const std::vector<int>& cpus) {
+Peak cpu_peak(const Platform& p, const std::vector<int>& cpus, double clock_hz) {
   Peak peak;
   const SysfsRoot root(p.sysfs_root);
   const std::string cpuinfo = root.read("/proc/cpuinfo").value_or("");
@@ -233,7 +235,8 @@ Peak cpu_peak(const Platform& p, const std::vector<int>& cpus) {
     const double max_hz = c.max_khz > 0      ? c.max_khz * 1e3
                           : c.hw_max_khz > 0 ? c.hw_max_khz * 1e3
                                              : model_name_hz(c.model_name);
-    const double cur_hz = c.cur_khz > 0 ? c.cur_khz * 1e3 : (cpuinfo_hz > 0 ? cpuinfo_hz : NAN);
+    const double read_hz = c.cur_khz > 0 ? c.cur_khz * 1e3 : (cpuinfo_hz > 0 ? cpuinfo_hz : NAN);
+    const double cur_hz = std::isfinite(clock_hz) && clock_hz > 0 ? clock_hz : read_hz;
     if (std::isnan(max_hz)) nominal_known = false;
     if (std::isnan(cur_hz)) at_clock_known = false;
     nominal += core.flop_per_cycle() * max_hz;
@@ -246,10 +249,22 @@ Peak cpu_peak(const Platform& p, const std::vector<int>& cpus) {
   peak.bytes_per_s = board_bytes_per_s(p, &bw_source);
   if (const Board* b = find_board(p); b && p.emc_hz > 0)
     peak.bytes_per_s_at_clock = board_bytes(*b, static_cast<double>(p.emc_hz));
-  peak.source = std::to_string(cpus.size()) + " cpus; " + rows +
-                (bw_source.empty() ? "; bandwidth: not in the board table (measure copy)"
-                                   : "; bandwidth: " + bw_source);
+  peak.source =
+      std::to_string(cpus.size()) + " cpus; " + rows +
+      (std::isfinite(clock_hz) && clock_hz > 0 ? "; clock measured: " + format_ghz(clock_hz)
+                                               : std::string()) +
+      (bw_source.empty() ? "; bandwidth: not in the board table (measure copy)"
+                         : "; bandwidth: " + bw_source);
   return peak;
+}
+
+Peak cpu_peak_now(const Platform& p, const std::vector<int>& cpus) {
+  bool cpufreq = !cpus.empty();
+  for (int id : cpus) {
+    const int i = p.cpu_index(id);
+    if (i < 0 || p.cpus[static_cast<size_t>(i)].cur_khz <= 0) cpufreq = false;
+  }
+  return cpufreq ? cpu_peak(p, cpus) : cpu_peak(p, cpus, measure_core_clock_hz());
 }
 
 Peak gpu_peak(const Platform& p, const std::map<std::string, std::string>& cuda_info) {

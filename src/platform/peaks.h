@@ -47,7 +47,15 @@ CoreFma core_fma(const std::string& cluster, const std::string& cpuinfo_text = "
 
 // The peak of `cpus` (CPU ids of p.cpus) together. Reads
 // <p.sysfs_root>/proc/cpuinfo for the x86 ISA and for clocks without cpufreq.
-Peak cpu_peak(const Platform& p, const std::vector<int>& cpus);
+// `clock_hz`, when given (measure_core_clock_hz, core_clock.h), is the clock
+// of every one of `cpus` for flops_at_clock, in place of the one read.
+Peak cpu_peak(const Platform& p, const std::vector<int>& cpus, double clock_hz = NAN);
+
+// cpu_peak for a run in progress: where cpufreq gives no current clock for
+// one of `cpus` (VMs and containers, whose "cpu MHz" is the TSC rate), the
+// clock of the calling thread's core is measured (core_clock.h, ~50 ms), so
+// call it from a thread pinned to `cpus`. With cpufreq, cpu_peak as is.
+Peak cpu_peak_now(const Platform& p, const std::vector<int>& cpus);
 
 // The peak of the GPU: Jetson boards from their table (cores, clocks from
 // devfreq); other GPUs from cuda_device_info() (gpu_sm_count x cores per SM

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "platform/core_clock.h"
 #include "platform/peaks.h"
 
 using namespace edp::platform;
@@ -125,4 +126,22 @@ TEST_CASE("roofline: below the ridge point is memory-bound") {
   CHECK(percent_of_peak(50e9, 200e9) == Approx(25.0));
   CHECK(std::isnan(percent_of_peak(50e9, 0)));
   CHECK(std::isnan(percent_of_peak(50e9, NAN)));
+}
+
+TEST_CASE("cpu_peak at a measured clock replaces the clock read, not the nominal one") {
+  const Platform p = probe(kTx2);
+  const Peak a57 = cpu_peak(p, {0, 3, 4, 5}, 1.0e9);
+  CHECK(a57.flops_at_clock == Approx(4 * 8 * 1.0e9));
+  CHECK(a57.flops_nominal == Approx(4 * 8 * 2.0352e9));
+  CHECK_THAT(a57.source, Catch::Contains("clock measured: 1 GHz"));
+  CHECK(std::isnan(cpu_peak(p, {}, 1.0e9).flops_at_clock));
+}
+
+TEST_CASE("measure_core_clock_hz reads a plausible clock on this machine") {
+  // A dependent-addition chain: one addition per cycle. Any core this runs
+  // on clocks between 100 MHz and 7 GHz; a folded chain (the compiler
+  // summing the additions) would read tens of GHz, a broken timer zero.
+  const double hz = measure_core_clock_hz();
+  CHECK(hz > 1e8);
+  CHECK(hz < 7e9);
 }

@@ -1,7 +1,8 @@
 // edp_ops_bench: times the op workloads directly (steady_clock, median of
 // samples) for scripts/bench-ops.sh, which sets them against NumPy. Not the
 // ops study: no energy, no protocol, no CSV files; one line per case on
-// stdout: op,size,threads,time_s_median,flop,bytes[,peak_flops_at_clock].
+// stdout: op,size,threads,time_s_median,flop,bytes; fma_peak adds
+// peak_flops_at_clock,peak_flops_nominal,peak_flops_at_measured_clock,clock_hz.
 //
 //   edp_ops_bench [--threads N] [--samples N] [--quick]
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/core_clock.h"
 #include "platform/peaks.h"
 #include "platform/platform.h"
 #include "workloads/cpu_backend.h"
@@ -92,8 +94,13 @@ int main(int argc, char** argv) {
     std::printf("%s,%s,%d,%.6e,%.6e,%.6e", c.op, size.c_str(), threads, t, w->flop_per_step(),
                 w->bytes_per_step());
     if (std::string(c.op) == "fma_peak") {
+      // The clock read (cpufreq, else /proc/cpuinfo), the nominal one, and
+      // the clock measured on this (pinned) thread right after the run.
       const auto peak = edp::platform::cpu_peak(platform, cpus);
-      std::printf(",%.6e,%.6e", peak.flops_at_clock, peak.flops_nominal);
+      const double hz = edp::platform::measure_core_clock_hz();
+      const auto measured = edp::platform::cpu_peak(platform, cpus, hz);
+      std::printf(",%.6e,%.6e,%.6e,%.6e", peak.flops_at_clock, peak.flops_nominal,
+                  measured.flops_at_clock, hz);
     }
     std::printf("\n");
     std::fflush(stdout);
