@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "edpbench/config.h"
+#include "workloads/cache_flush.h"
 #include "workloads/cpu_elementwise.h"
 #include "workloads/cpu_fma_peak.h"
 #include "workloads/cpu_gemm.h"
@@ -85,7 +86,8 @@ void keep_freed_heap() {
 
 class CpuBackend final : public HostBackend {
  public:
-  explicit CpuBackend(const CpuOptions& o) : cpus_(o.cpus) {
+  explicit CpuBackend(const CpuOptions& o)
+      : cpus_(o.cpus), stream_min_bytes_(last_level_cache_bytes()) {
     threads_ = o.threads > 0 ? o.threads
                              : (cpus_.empty() ? online_cpus() : static_cast<int>(cpus_.size()));
     ::pthread_getaffinity_np(::pthread_self(), sizeof(saved_mask_), &saved_mask_);
@@ -132,7 +134,12 @@ class CpuBackend final : public HostBackend {
                               std::to_string(EIGEN_MAJOR_VERSION) + "." +
                               std::to_string(EIGEN_MINOR_VERSION)},
         {"eigen_simd", Eigen::SimdInstructionSetsInUse()},
-        {"flush_to_zero", "on"}};
+        {"flush_to_zero", "on"},
+        {"streaming_stores",
+         cpu::streaming_stores_available()
+             ? "element-wise outputs of working sets >= " + std::to_string(stream_min_bytes_) +
+                   " bytes (the last-level cache)"
+             : "none (AArch64: the core's write streaming mode)"}};
 #if EDPBENCH_HAVE_OPENBLAS
     d["openblas_config"] = openblas_get_config();
 #endif
@@ -144,7 +151,10 @@ class CpuBackend final : public HostBackend {
   }
   void copy(const Tensor& src, Tensor& dst) override {
     check_same_shape("copy", src, dst);
-    for_chunks(src.numel(), [&](int64_t b, int64_t n) { arr(dst, b, n) = carr(src, b, n); });
+    const bool stream = streams(src.numel(), 2);
+    for_chunks(src.numel(), [&](int64_t b, int64_t n) {
+      cpu::copy_chunk(src.data() + b, dst.data() + b, n, stream);
+    });
   }
 
   void gemm(Trans ta, Trans tb, float alpha, const Tensor& a, const Tensor& b, float beta,
@@ -188,12 +198,17 @@ class CpuBackend final : public HostBackend {
   void mul(const Tensor& a, const Tensor& b, Tensor& out) override {
     check_same_shape("mul", a, b);
     check_same_shape("mul", a, out);
-    for_chunks(a.numel(),
-               [&](int64_t s, int64_t n) { arr(out, s, n) = carr(a, s, n) * carr(b, s, n); });
+    const bool stream = streams(a.numel(), 3);
+    for_chunks(a.numel(), [&](int64_t s, int64_t n) {
+      cpu::mul_chunk(a.data() + s, b.data() + s, out.data() + s, n, stream);
+    });
   }
   void scale(const Tensor& x, float alpha, Tensor& out) override {
     check_same_shape("scale", x, out);
-    for_chunks(x.numel(), [&](int64_t b, int64_t n) { arr(out, b, n) = alpha * carr(x, b, n); });
+    const bool stream = streams(x.numel(), 2);
+    for_chunks(x.numel(), [&](int64_t b, int64_t n) {
+      cpu::scale_chunk(x.data() + b, alpha, out.data() + b, n, stream);
+    });
   }
   void square(const Tensor& x, Tensor& out) override {
     check_same_shape("square", x, out);
@@ -235,19 +250,24 @@ class CpuBackend final : public HostBackend {
   void add(const Tensor& a, const Tensor& b, Tensor& out) override {
     check_same_shape("add", a, b);
     check_same_shape("add", a, out);
+    const bool stream = streams(a.numel(), 3);
     for_chunks(a.numel(), [&](int64_t s, int64_t n) {
-      cpu::add_chunk(a.data() + s, b.data() + s, out.data() + s, n);
+      cpu::add_chunk(a.data() + s, b.data() + s, out.data() + s, n, stream);
     });
   }
   void sigmoid(const Tensor& x, Tensor& out) override {
     check_same_shape("sigmoid", x, out);
-    for_chunks(x.numel(),
-               [&](int64_t s, int64_t n) { cpu::sigmoid_chunk(x.data() + s, out.data() + s, n); });
+    const bool stream = streams(x.numel(), 2);
+    for_chunks(x.numel(), [&](int64_t s, int64_t n) {
+      cpu::sigmoid_chunk(x.data() + s, out.data() + s, n, stream);
+    });
   }
   void tanh(const Tensor& x, Tensor& out) override {
     check_same_shape("tanh", x, out);
-    for_chunks(x.numel(),
-               [&](int64_t s, int64_t n) { cpu::tanh_chunk(x.data() + s, out.data() + s, n); });
+    const bool stream = streams(x.numel(), 2);
+    for_chunks(x.numel(), [&](int64_t s, int64_t n) {
+      cpu::tanh_chunk(x.data() + s, out.data() + s, n, stream);
+    });
   }
   // Every pinned worker runs the chains at once: per-core rate x threads.
   double fma_peak_flop(int64_t rounds) const override {
@@ -268,6 +288,13 @@ class CpuBackend final : public HostBackend {
   static ArrMap arr(Tensor& t, int64_t begin, int64_t n) { return ArrMap(t.data() + begin, n); }
   static ConstArrMap carr(const Tensor& t, int64_t begin, int64_t n) {
     return ConstArrMap(t.data() + begin, n);
+  }
+
+  // Whether an element-wise op over `arrays` arrays of n floats streams its
+  // output (cpu_elementwise.h): when its working set does not fit the
+  // last-level cache, the output would not survive in it anyway.
+  bool streams(int64_t n, int arrays) const {
+    return static_cast<double>(n) * 4.0 * arrays >= static_cast<double>(stream_min_bytes_);
   }
 
   // Splits [0, n) into one contiguous chunk per thread (cache-line aligned).
@@ -478,6 +505,7 @@ class CpuBackend final : public HostBackend {
   std::vector<float> scratch_;  // partials of K-split GEMMs
   std::vector<int> cpus_;
   int threads_ = 1;
+  int64_t stream_min_bytes_;
   bool use_openblas_ = false;
   std::string gemm_choice_;
   cpu_set_t saved_mask_{};
