@@ -125,6 +125,32 @@ TEST_CASE("split gemm matches the reference on every path, thread count and tran
             }
 }
 
+TEST_CASE("small-k gemm (rank-k updates, the weight gradients at N <= 4) matches the reference",
+          "[workloads][cpu][gemm]") {
+  // k = 1..4 with op(B) = B take the rank-k kernel, k = 5 and op(B) = B^T
+  // the GEMM library: all must agree with the reference, for every beta (C
+  // starts as NaN for beta = 0 and must not be read), split over a team
+  // (m = 15000, the weight gradient's rows) or not (m = 7).
+  auto ref = make_reference_backend();
+  for (int64_t m : {int64_t{7}, int64_t{15000}})
+    for (int64_t k : {1, 2, 3, 4, 5})
+      for (const std::string& path : paths())
+        for (Trans ta : {Trans::N, Trans::T})
+          for (Trans tb : {Trans::N, Trans::T})
+            for (float beta : {0.0f, 1.0f, -0.5f}) {
+              DYNAMIC_SECTION("m " << m << " k " << k << " " << path << " ta=" << int(ta)
+                                   << " tb=" << int(tb) << " beta " << beta) {
+                const int64_t n = 37;
+                auto be = cpu_backend(2, path);
+                std::vector<float> c0(static_cast<size_t>(m * n), beta == 0.0f ? NAN : 1.5f);
+                const auto want = run_gemm(*ref, ta, tb, m, n, k, beta, c0);
+                const auto got = run_gemm(*be, ta, tb, m, n, k, beta, c0);
+                const double atol = 4.0 * double(k + 1) * testing::kFloatEps;
+                CHECK(testing::worst_ratio(got, want, 1e-5, atol) <= 1.0);
+              }
+            }
+}
+
 TEST_CASE("the three workloads follow the reference where every big GEMM is split",
           "[workloads][cpu][gemm]") {
   // x w1: 32 x 40 x 4000 (K split); x^T grad_h: 4000 x 40 x 32 (M split).
