@@ -17,7 +17,10 @@ constexpr int64_t kMinPartK = 512;
 
 GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads) {
   if (threads < 2 || m <= 0 || n <= 0 || k <= 0) return {};
-  if (2.0 * double(m) * double(n) * double(k) < kMinParallelFlops) return {};
+  const double bytes =
+      4.0 * (double(m) * double(k) + double(k) * double(n) + double(m) * double(n));
+  if (2.0 * double(m) * double(n) * double(k) < kMinParallelFlops && bytes < kMinParallelBytes)
+    return {};
   // Long inner dimension, small C: the extra partials (m n floats per thread)
   // are cheap next to the k-deep products, and the threads read disjoint
   // halves of both operands.

@@ -30,9 +30,15 @@ struct GemmSplit {
   int parts = 1;
 };
 
-// Below this many flops (2 m n k) a GEMM runs on the calling thread: waking
-// the team costs more than the work.
+// A GEMM runs on the calling thread when it has fewer than this many flops
+// (2 m n k) and moves fewer than kMinParallelBytes (4 (mk + kn + mn)): waking
+// the team costs more than the work. The bytes count because a product with
+// a short inner dimension is bound by memory, not by its flops: the weight
+// gradient x^T grad_h at batch size 1 (15000 x 1 times 1 x 100) is 3 MFLOP
+// but writes 6 MB, and on one thread it made a whole N = 1 training step
+// slower than an N = 2 step that was split.
 constexpr double kMinParallelFlops = 4e6;
+constexpr double kMinParallelBytes = 1 << 20;
 constexpr int kPartsPerThread = 4;
 
 GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads);

@@ -64,6 +64,10 @@ TEST_CASE("gemm split plan: K for the long forward product, M or N otherwise",
   CHECK(cpu::plan_gemm_split(192, 200, 300, 2).dim == SplitDim::N);    // medium y_pred
   CHECK(cpu::plan_gemm_split(64, 150, 100, 2).dim == SplitDim::None);  // small: too little work
   CHECK(cpu::plan_gemm_split(64, 100, 15000, 1).dim == SplitDim::None);
+  // Batch size 1: few flops but megabytes to move, so still split.
+  CHECK(cpu::plan_gemm_split(15000, 100, 1, 2).dim == SplitDim::M);   // x^T grad_h: writes 6 MB
+  CHECK(cpu::plan_gemm_split(1, 100, 15000, 2).dim == SplitDim::K);   // x w1: reads 6 MB
+  CHECK(cpu::plan_gemm_split(1, 150, 100, 2).dim == SplitDim::None);  // h w2: 60 KB
   // kPartsPerThread parts per thread where the shape allows.
   CHECK(cpu::plan_gemm_split(64, 100, 15000, 2).parts == 2 * cpu::kPartsPerThread);
   CHECK(cpu::plan_gemm_split(64, 100, 15000, 3).parts == 3 * cpu::kPartsPerThread);
