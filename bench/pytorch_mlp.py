@@ -84,11 +84,11 @@ def main():
     a = p.parse_args()
     if a.threads > 0:
         torch.set_num_threads(a.threads)
-        # edpbench's CPU backend runs with flush-to-zero and denormals-are-zero
-        # (context.json: flush_to_zero on); PyTorch by default does not, and its
-        # small-N steps with lr 1e-6 spend most of their time on denormals
-        # (tensors at N = 1: 13-22 ms per step without, 2.2-2.5 ms with, 1 thread).
-        torch.set_flush_denormal(True)
+    # edpbench's CPU backend runs with flush-to-zero and denormals-are-zero
+    # (context.json: flush_to_zero on); PyTorch by default does not, and its
+    # small-N steps with lr 1e-6 spend most of their time on denormals
+    # (tensors at N = 1: 13-22 ms per step without, 2.2-2.5 ms with, 1 thread).
+    torch.set_flush_denormal(True)
     dev = torch.device(a.device)
     sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
     if dev.type == "cuda":

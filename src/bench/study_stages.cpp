@@ -57,10 +57,12 @@ PlanItem stages_item(const Config& cfg, const std::string& program, const SizeSp
 
 // The achievable FLOP rate of the item's backend, measured now: the fma_peak
 // workload (register-resident FMA chains on every worker or SM, DESIGN §9.1)
-// in three blocks of at least 0.1 s each, the fastest block kept. NaN for a
-// backend without the kernel (the reference backend). About 0.4 s, after
-// the energy windows, so no window sees it.
+// in three blocks of at least 0.1 s each, the fastest block kept. NaN for
+// the reference backend (its fma_peak is a sequential baseline of scalar
+// chains, not a peak) and for a backend without the kernel. About 0.4 s,
+// after the energy windows, so no window sees it.
 double measured_fma_peak_flops(Backend& be) {
+  if (be.name() == "reference") return NAN;
   std::unique_ptr<Workload> wl;
   try {
     OpSpec spec;

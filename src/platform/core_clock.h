@@ -17,9 +17,11 @@
 
 namespace edp::platform {
 
-// The calling thread's core clock in Hz: the fastest of `blocks` timed
-// blocks of at least `block_s` each (the fastest, because preemption and
-// frequency ramps only ever slow a block down). About blocks x block_s.
-double measure_core_clock_hz(double block_s = 0.01, int blocks = 5);
+// The calling thread's core clock in Hz: the fastest of `blocks` blocks of
+// at least `block_s` of the thread's own CPU time each (CPU time, so that
+// preemption inside the guest does not count; the fastest, because stolen
+// time and frequency ramps only ever slow a block down). About
+// blocks x block_s on an idle core.
+double measure_core_clock_hz(double block_s = 0.003, int blocks = 10);
 
 }  // namespace edp::platform

@@ -259,7 +259,8 @@ Peak cpu_peak(const Platform& p, const std::vector<int>& cpus, double clock_hz) 
 }
 
 Peak cpu_peak_now(const Platform& p, const std::vector<int>& cpus) {
-  bool cpufreq = !cpus.empty();
+  if (cpus.empty()) return cpu_peak(p, cpus);  // no CPU set (reference, GPU): no peak to time
+  bool cpufreq = true;
   for (int id : cpus) {
     const int i = p.cpu_index(id);
     if (i < 0 || p.cpus[static_cast<size_t>(i)].cur_khz <= 0) cpufreq = false;

@@ -47,9 +47,10 @@ AxisScale choose_axis(const std::vector<double>& values) {
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   bool all_positive = true;
   for (double v : values) {
-    // Beyond 1e300 the headroom and tick arithmetic would overflow; such a
+    // Beyond 1e300 the headroom and tick arithmetic would overflow, and
+    // below 1e-300 a log axis would reach denormals and 10^-324 = 0; such a
     // value can only come from a corrupt CSV, and is left off the axis.
-    if (!std::isfinite(v) || std::fabs(v) > 1e300) continue;
+    if (!std::isfinite(v) || std::fabs(v) > 1e300 || (v != 0 && std::fabs(v) < 1e-300)) continue;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
     if (v <= 0) all_positive = false;
@@ -68,7 +69,9 @@ AxisScale choose_axis(const std::vector<double>& values) {
     if (e_hi <= e_lo) e_hi = e_lo + 1;
     a.lo = std::pow(10.0, e_lo);
     a.hi = std::pow(10.0, e_hi);
-    for (int e = e_lo; e <= e_hi; ++e) a.ticks.push_back(std::pow(10.0, e));
+    // A tick per decade, or per k decades so that there are at most 12.
+    const int every = (e_hi - e_lo + 10) / 11;
+    for (int e = e_lo; e <= e_hi; e += every) a.ticks.push_back(std::pow(10.0, e));
     return a;
   }
   const double top = std::max(hi, 0.0) * 1.15;

@@ -459,7 +459,9 @@ class CpuBackend final : public HostBackend {
   // A single-threaded GEMM on the calling thread, by the chosen path.
   void kernel(const GemmArgs& g) {
     if (g.m == 0 || g.n == 0) return;
-    if (g.k >= 1 && g.k <= kSmallK && g.tb == Trans::N)
+    // The rank-k kernel stands in for Eigen only: a configured OpenBLAS
+    // path runs every GEMM, as context.json's gemm_path says.
+    if (!use_openblas_ && g.k >= 1 && g.k <= kSmallK && g.tb == Trans::N)
       kernel_small_k(g);
     else if (use_openblas_)
       kernel_openblas(g);

@@ -23,6 +23,9 @@ using In = Eigen::Map<const Eigen::ArrayXf>;
 #if EDP_STREAMING_STORES
 // 16 KB: the block and the inputs' lines in flight fit a 32-48 KB L1.
 constexpr int64_t kStreamBlock = 4096;
+// One per thread, shared by every kernel (a static inside the template would
+// give each instantiation its own).
+alignas(64) thread_local float stream_buffer[kStreamBlock];
 
 // dst[0, n) = src[0, n) with non-temporal stores; dst is 64-byte aligned
 // and n a multiple of 16.
@@ -54,7 +57,7 @@ void write_out(float* out, int64_t n, bool stream, Compute compute) {
       const int64_t head =
           std::min<int64_t>(n, static_cast<int64_t>((64 - addr % 64) % 64 / sizeof(float)));
       if (head) compute(out, 0, head);
-      alignas(64) static thread_local float buffer[kStreamBlock];
+      float* buffer = stream_buffer;
       int64_t i = head;
       for (; i + kStreamBlock <= n; i += kStreamBlock) {
         compute(buffer, i, kStreamBlock);

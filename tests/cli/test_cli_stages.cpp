@@ -21,7 +21,8 @@ using edp::testing::edpbench;
 
 namespace {
 
-std::string config(const std::string& dir, const std::string& workloads, int iterations) {
+std::string config(const std::string& dir, const std::string& workloads, int iterations,
+                   const std::string& devices = "[{kind: cpu, threads: 1}]") {
   const std::string path = dir + "/stages.yaml";
   edp::testing::write_text(
       path, "name: stages-test\nstudies: [stages]\nstages: {sizes: [tiny]}\niterations: " +
@@ -31,7 +32,9 @@ std::string config(const std::string& dir, const std::string& workloads, int ite
                 workloads +
                 "]\n"
                 "sizes: {tiny: {n: 8, d_in: 2000, h: 32, d_out: 4}}\n"
-                "devices: [{kind: cpu, threads: 1}]\n"
+                "devices: " +
+                devices +
+                "\n"
                 "power:\n  source: trace\n  trace: {file: " EDPBENCH_FIXTURES
                 "/cli/constant_7w5.csv}\n  total_rails: [VDD_IN]\n  baseline_s: 0.2\n"
                 "  min_run_s: 0.15\n");
@@ -108,6 +111,23 @@ TEST_CASE("stages on a constant trace: energy differences are power x time diffe
   CHECK(memory.get(10, "bytes_measured") == memory.get(10, "bytes_computed"));
   // results.csv belongs to the mlp study: no stages rows there.
   CHECK(edp::report::read_csv_file(dir + "/out/results.csv").rows.empty());
+}
+
+TEST_CASE("the reference backend has no measured peak: compute_efficiency_measured stays empty",
+          "[cli][stages]") {
+  // Its fma_peak is a sequential baseline of scalar chains, not a peak; a
+  // ratio to it would look like an efficiency and mean nothing.
+  const std::string dir = edp::testing::temp_dir("stages-ref");
+  const auto r = edpbench("run --config " + config(dir, "tensors", 5, "[{kind: reference}]") +
+                          " --out " + dir + "/out");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto stages = edp::report::read_csv_file(dir + "/out/stages.csv");
+  REQUIRE(stages.rows.size() == 7);
+  for (size_t i = 0; i < stages.rows.size(); ++i) {
+    CHECK(stages.get(i, "status") == "ok");
+    CHECK(stages.get(i, "compute_efficiency_measured").empty());
+  }
 }
 
 TEST_CASE("an interrupted stages sweep resumes without duplicates", "[cli][stages][resume]") {

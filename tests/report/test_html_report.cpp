@@ -266,15 +266,24 @@ TEST_CASE("choose_axis: log beyond 1.5 decades and linear from zero otherwise", 
 TEST_CASE("choose_axis keeps about five ticks for any finite values, corrupt ones included",
           "[report][svg]") {
   // Values a corrupt results.csv can carry: the step used to follow the top
-  // alone, so a large negative value asked for 10^13 ticks, and 1e308 x 2.5
-  // overflowed to infinity before it was converted to an int.
-  for (const auto& values : std::vector<std::vector<double>>{
-           {-1e6, 1e-6}, {1e308, 1}, {1e308, 1e-308}, {-1e308, 1e308}, {-5, -3}}) {
+  // alone, so a large negative value asked for 10^13 ticks; 1e308 x 2.5
+  // overflowed to infinity before it was converted to an int; a log axis
+  // over 600 decades had 600 ticks, and one down to a denormal started at
+  // 10^-324 = 0.
+  for (const auto& values : std::vector<std::vector<double>>{{-1e6, 1e-6},
+                                                             {1e308, 1},
+                                                             {1e308, 1e-308},
+                                                             {-1e308, 1e308},
+                                                             {-5, -3},
+                                                             {1e-300, 1e300},
+                                                             {5e-324, 1},
+                                                             {1e-250, 1e250}}) {
     const AxisScale a = choose_axis(values);
     CAPTURE(values);
     CHECK(std::isfinite(a.lo));
     CHECK(std::isfinite(a.hi));
     CHECK(a.lo < a.hi);
+    if (a.log) CHECK(a.lo > 0);
     CHECK(a.ticks.size() >= 2);
     CHECK(a.ticks.size() <= 12);
   }

@@ -131,12 +131,16 @@ TEST_CASE("split gemm matches the reference on every path, thread count and tran
 
 TEST_CASE("small-k gemm (rank-k updates, the weight gradients at N <= 4) matches the reference",
           "[workloads][cpu][gemm]") {
-  // k = 1..4 with op(B) = B take the rank-k kernel, k = 5 and op(B) = B^T
-  // the GEMM library: all must agree with the reference, for every beta (C
-  // starts as NaN for beta = 0 and must not be read), split over a team
-  // (m = 15000, the weight gradient's rows) or not (m = 7).
+  // k = 1..4 with op(B) = B on the Eigen path take the rank-k kernel, k = 5,
+  // op(B) = B^T and the OpenBLAS path the GEMM library: all must agree with
+  // the reference, for every beta (C starts as NaN for beta = 0 and must not
+  // be read), split over a team along M (m = 15000, the weight gradient's
+  // rows) or N, or not split.
+  // n = 37 except for m = 7, n = 40000 (split along N, the parts offset
+  // into B and C).
   auto ref = make_reference_backend();
-  for (int64_t m : {int64_t{7}, int64_t{15000}})
+  for (const auto& [m, n] :
+       std::vector<std::pair<int64_t, int64_t>>{{7, 37}, {15000, 37}, {7, 40000}})
     for (int64_t k : {1, 2, 3, 4, 5})
       for (const std::string& path : paths())
         for (Trans ta : {Trans::N, Trans::T})
@@ -144,7 +148,6 @@ TEST_CASE("small-k gemm (rank-k updates, the weight gradients at N <= 4) matches
             for (float beta : {0.0f, 1.0f, -0.5f}) {
               DYNAMIC_SECTION("m " << m << " k " << k << " " << path << " ta=" << int(ta)
                                    << " tb=" << int(tb) << " beta " << beta) {
-                const int64_t n = 37;
                 auto be = cpu_backend(2, path);
                 std::vector<float> c0(static_cast<size_t>(m * n), beta == 0.0f ? NAN : 1.5f);
                 const auto want = run_gemm(*ref, ta, tb, m, n, k, beta, c0);
