@@ -54,11 +54,8 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
   const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
   const double progress_units = wl.flop_per_step();
-  // The clock starts once the energy window is open, and stops before it
-  // closes: the timed span lies inside the integrated one. begin_window may
-  // wait for the sampler's lock (or start its thread), and a clock started
-  // before it counted that wait as run time the window never saw: a CI run
-  // under load read 2% less energy than constant power x time.
+  // The clock starts once the energy window is open (begin_window may wait
+  // for the sampler's lock, or start its thread).
   s.meter.begin_window(window);
   const auto t0 = Clock::now();
   int blocks = 0;
@@ -84,7 +81,13 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const platform::Snapshot after = s.prober.snapshot();
 
   r.blocks = blocks;
-  r.time_s = window_s / blocks;
+  // With a meter, the run's time is the energy window's own span, so time
+  // and energy (and EDP) describe one interval: a clock of our own around
+  // the calls differs from it by the waits for the sampler's lock inside
+  // begin_window and end_window, which under load made a constant-power run
+  // read 2% less energy than power x time, and a 15 us ops run twice more.
+  const double span_s = s.meter.measures_energy() && m.time_s() > 0 ? m.time_s() : window_s;
+  r.time_s = span_s / blocks;
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
   r.start_temp_c = before.max_temp_c;

@@ -222,15 +222,18 @@ void Sampler::begin_window(const std::string& name) {
   start();
   std::lock_guard<std::mutex> lock(mutex_);
   if (windows_.count(name)) throw UsageError("energy window '" + name + "' is already open");
-  Window w;
-  w.t0 = now_s();
-  w.t0_unix = unix_now_s();
-  w.missed_at_begin = missed_;
-  w.anomalies_at_begin = anomalies_;
+  // Allocate first and read the leading edge last, so the window starts as
+  // close as it can to the caller's first instruction after this returns
+  // (the runner starts its clock there, and a run can be microseconds).
+  Window& w = windows_.emplace(name, Window{}).first->second;
   const size_t n = rails_.size();
   w.integrators.reserve(n);
   w.rail_failures.assign(n, 0);
   w.correctors.resize(n);
+  w.missed_at_begin = missed_;
+  w.anomalies_at_begin = anomalies_;
+  w.t0 = now_s();
+  w.t0_unix = unix_now_s();
   for (size_t r = 0; r < n; ++r) {
     w.integrators.emplace_back(rails_[r].kind, w.t0);
     if (rails_[r].info.timing == Timing::averaging) {
@@ -251,7 +254,6 @@ void Sampler::begin_window(const std::string& name) {
       }
     }
   }
-  windows_.emplace(name, std::move(w));
 }
 
 void Sampler::set_total_rails(const std::vector<std::string>& rails) {
@@ -266,6 +268,8 @@ Measurement Sampler::end_window(const std::string& name) {
   auto it = windows_.find(name);
   if (it == windows_.end()) throw UsageError("energy window '" + name + "' was never opened");
   Window& w = it->second;
+  // The trailing edge, read under the lock: no tick can then add a reading
+  // later than t1 before the integrators know where the window ends.
   const double t1 = now_s();
   const double t1_unix = unix_now_s();
   w.t1 = t1;
