@@ -81,8 +81,9 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const platform::Snapshot after = s.prober.snapshot();
 
   r.blocks = blocks;
-  // With a meter, the run's time is the energy window's own span, so time
-  // and energy (and EDP) describe one interval: a clock of our own around
+  // With a meter, the run's time is the energy window's own span, so time,
+  // energy, EDP and dynamic energy (judge_window gets the same span)
+  // describe one interval: a clock of our own around
   // the calls differs from it by the waits for the sampler's lock inside
   // begin_window and end_window, which under load made a constant-power run
   // read 2% less energy than power x time, and a 15 us ops run twice more.
@@ -104,7 +105,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   r.throttled = platform::throttled(p, after, cpus, item.device->kind == "gpu", 0.95, &why);
   if (r.throttled) append(r.note, "throttled: " + why);
   if (s.meter.measures_energy()) {
-    const WindowContext wc{s.total_rails, blocks, window_s,
+    const WindowContext wc{s.total_rails, blocks, span_s,
                            baseline ? baseline->total_w : static_cast<double>(NAN)};
     const std::string failure = judge_window(m, wc, r);
     if (!failure.empty()) {
