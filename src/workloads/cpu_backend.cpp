@@ -461,10 +461,10 @@ class CpuBackend final : public HostBackend {
     if (g.m == 0 || g.n == 0) return;
     // The rank-k kernel stands in for Eigen only: a configured OpenBLAS
     // path runs every GEMM, as context.json's gemm_path says.
-    if (!use_openblas_ && g.k >= 1 && g.k <= kSmallK && g.tb == Trans::N)
-      kernel_small_k(g);
-    else if (use_openblas_)
+    if (use_openblas_)
       kernel_openblas(g);
+    else if (g.k >= 1 && g.k <= kSmallK && g.tb == Trans::N)
+      kernel_small_k(g);
     else
       kernel_eigen(g);
   }
