@@ -81,12 +81,17 @@ report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& 
   return rec;
 }
 
-// Operating points (DESIGN §10): a state file left by a crash is restored
-// first; the points are checked against the board and this process's write
-// access before the output directory is touched.
+// Operating points (DESIGN §10): root is refused on the real board first,
+// then a state file left by a crash is validated and restored (under this
+// run's own sysfs root, whatever root the file records); the points are
+// checked against the board and this process's write access before the
+// output directory is touched.
 void check_points(const Config& cfg, Sweep& s, const RunOptions& opt) {
   if (cfg.operating_points.empty()) return;
-  const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir));
+  const platform::PrivilegeReport root_check = platform::check_privileges(s.prober.platform(), {});
+  if (!root_check.ok()) throw UsageError(root_check.message());
+  const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir),
+                                                   opt.sysfs_root.empty() ? "/" : opt.sysfs_root);
   if (leftover)
     s.point_log.push_back("restored the clocks a crashed sweep left: " + leftover->summary());
   const auto resolved = platform::validate_points(s.prober.platform(), cfg.operating_points);
