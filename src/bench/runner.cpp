@@ -15,6 +15,7 @@
 #include "bench/signals.h"
 #include "bench/study.h"
 #include "bench/sweep.h"
+#include "common/dir_lock.h"
 #include "common/errors.h"
 #include "platform/operating_point.h"
 #include "workloads/cuda_factory.h"
@@ -146,6 +147,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   validate_devices(cfg, s.prober.platform());
   std::map<std::string, std::unique_ptr<Study>> studies;
   const std::vector<PlannedItem> planned = plan_run(cfg, studies);
+  // One process per output directory, before a state file in it is restored.
+  const DirLock lock(opt.out_dir);
   check_points(cfg, s, opt);
   // The sampler thread starts now, before any backend pins this thread: it
   // inherits this thread's CPU mask (unless power.sampler_cpu pins it).
