@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/signals.h"
 #include "cli/command.h"
 #include "platform/operating_point.h"
 
@@ -34,6 +35,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
                "Restore the real board as root (the state file is still validated; check it "
                "first: the service user can write it)");
   return [opt]() {
+    // A signal does not cut a restore short: it finishes, then exits 128 + signal.
+    edp::bench::install_stop_handlers();
     const std::vector<std::string> paths = opt->state.empty()
                                                ? edp::platform::state_file_paths("")
                                                : std::vector<std::string>{opt->state};
@@ -49,6 +52,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     for (const auto& w : r->warnings) std::cerr << "edpbench: warning: " << w << "\n";
     for (const auto& w : r->written) std::cout << w.path << "=" << w.value << "\n";
     std::cout.flush();
+    if (const int sig = edp::bench::stop_signal()) return 128 + sig;
     return std::cout ? 0 : 1;
   };
 }
