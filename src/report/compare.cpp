@@ -77,9 +77,8 @@ namespace {
 
 // The identity columns, in label order. workload, size and study always
 // pair; the others only where a sweep needs them to tell its rows apart.
-const std::vector<std::string> kIdentity{"workload", "size",            "study", "n",
-                                         "device",   "threads",         "key",
-                                         "operating_point"};
+const std::vector<std::string> kIdentity{"workload", "size",    "study", "n",
+                                         "device",   "threads", "key",   "operating_point"};
 const std::set<std::string> kAlwaysPaired{"workload", "size", "study"};
 // Tried in this order: key first (it repeats the others), then the settings
 // a user varies between two sweeps.
@@ -107,8 +106,8 @@ bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::stri
 std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
   const CsvTable& t = s.data.results;
   std::string label = t.get(r, "workload") + "/" + t.get(r, "size");
-  const bool has_device = std::find(cols.begin(), cols.end(), "device") != cols.end();
-  if (has_device) label += "/" + t.get(r, "device");
+  // The device always shows, also when it is the setting under comparison.
+  label += "/" + t.get(r, "device");
   for (const auto& c : cols) {
     if (c == "workload" || c == "size" || c == "device" || c == "key") continue;
     const std::string v = t.get(r, c);
@@ -168,8 +167,7 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
         for (size_t q = 0; q < r; ++q)
           if (identity_key(s, q, cols) == identity_key(s, r, cols))
             throw UsageError(s.data.dir + "/results.csv lines " + std::to_string(q + 2) + " and " +
-                             std::to_string(r + 2) + ": two rows for " +
-                             config_label(s, r, cols) +
+                             std::to_string(r + 2) + ": two rows for " + config_label(s, r, cols) +
                              "; a results.csv has one row per configuration");
     }
   }
@@ -266,14 +264,13 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
     if (min_p < options.alpha) continue;
     int need = 1;
     while (mann_whitney_min_p(need, need) >= options.alpha && need < 1000) ++need;
-    c.test_notes.push_back("n=" + std::to_string(n1) + "+" + std::to_string(n2) +
-                           ": the smallest two-sided p the U test can give is " + fmt3(min_p) +
-                           " (2/C(" + std::to_string(n1 + n2) + "," + std::to_string(n1) +
-                           ")), not below alpha " + fmt3(options.alpha) +
-                           ", so no change can be significant (~); run at least " +
-                           std::to_string(need) + " runs a side (" + std::to_string(need) + "+" +
-                           std::to_string(need) + " gives " +
-                           fmt3(mann_whitney_min_p(need, need)) + ")");
+    c.test_notes.push_back(
+        "n=" + std::to_string(n1) + "+" + std::to_string(n2) +
+        ": the smallest two-sided p the U test can give is " + fmt3(min_p) + " (2/C(" +
+        std::to_string(n1 + n2) + "," + std::to_string(n1) + ")), not below alpha " +
+        fmt3(options.alpha) + ", so no change can be significant (~); run at least " +
+        std::to_string(need) + " runs a side (" + std::to_string(need) + "+" +
+        std::to_string(need) + " gives " + fmt3(mann_whitney_min_p(need, need)) + ")");
   }
 
   c.geomean.assign(metrics.size(), std::vector<std::optional<double>>(sweeps.size()));
@@ -300,8 +297,8 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
 std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metric,
                                          double threshold_pct) {
   const auto& metrics = compare_metrics();
-  const size_t mi = static_cast<size_t>(
-      std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
+  const size_t mi =
+      static_cast<size_t>(std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
   std::vector<Regression> out;
   for (const auto& cc : c.configs)
     for (size_t k = 0; k + 1 < c.sweeps.size(); ++k) {

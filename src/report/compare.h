@@ -49,9 +49,9 @@ struct MetricCell {
 };
 
 struct MetricDelta {
-  std::optional<double> change_pct;   // (other - base) / base x 100
-  std::optional<MannWhitney> test;    // nullopt: fewer than one run a side
-  bool significant = false;           // test->p < alpha
+  std::optional<double> change_pct;  // (other - base) / base x 100
+  std::optional<MannWhitney> test;   // nullopt: fewer than one run a side
+  bool significant = false;          // test->p < alpha
 };
 
 struct ComparedConfig {

@@ -48,9 +48,11 @@ std::string mhz_list(std::vector<double> hz) {
 std::vector<std::pair<std::string, std::string>> facts(const JsonValue& c) {
   std::vector<std::pair<std::string, std::string>> f;
   f.emplace_back("board", text_of(first_of(c, {{"board", "model"}, {"board_model"}})));
-  f.emplace_back("L4T", text_of(first_of(c, {{"board", "l4t_release"}, {"board", "l4t"}, {"l4t"}})));
+  f.emplace_back("L4T",
+                 text_of(first_of(c, {{"board", "l4t_release"}, {"board", "l4t"}, {"l4t"}})));
   std::string nv;
-  if (const JsonValue* m = first_of(c, {{"board", "nvpmodel", "mode"}, {"board", "nvpmodel", "name"}}))
+  if (const JsonValue* m =
+          first_of(c, {{"board", "nvpmodel", "mode"}, {"board", "nvpmodel", "name"}}))
     nv = m->to_text();
   f.emplace_back("nvpmodel mode", nv);
   std::vector<double> cpu_hz;
@@ -65,7 +67,8 @@ std::vector<std::pair<std::string, std::string>> facts(const JsonValue& c) {
     gpu = mhz_list({g->number});
   f.emplace_back("GPU max clock", gpu);
   std::string emc;
-  if (const JsonValue* e = first_of(c, {{"board", "emc_hz"}}); e && e->type == JsonValue::Type::number)
+  if (const JsonValue* e = first_of(c, {{"board", "emc_hz"}});
+      e && e->type == JsonValue::Type::number)
     emc = mhz_list({e->number});
   f.emplace_back("EMC clock", emc);
   f.emplace_back("power source", text_of(first_of(c, {{"power", "source"}, {"power_source"}})));
@@ -90,8 +93,9 @@ std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps) {
   std::vector<std::vector<std::pair<std::string, std::string>>> all;
   for (const auto& s : sweeps) {
     if (!s.data.context) {
-      out.push_back(s.label + " has no readable context.json: its board, clocks and sensors "
-                              "cannot be checked against the others");
+      out.push_back(s.label +
+                    " has no readable context.json: its board, clocks and sensors "
+                    "cannot be checked against the others");
       all.emplace_back();
     } else {
       all.push_back(facts(*s.data.context));
@@ -111,8 +115,7 @@ std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps) {
         distinct.insert(v);
         per_sweep.push_back(sweeps[i].label + " " + (v.empty() ? "(not recorded)" : v));
       }
-      if (distinct.size() > 1)
-        out.push_back((*ref)[k].first + " differs: " + html::join(per_sweep, "; "));
+      if (distinct.size() > 1) out.push_back((*ref)[k].first + ": " + html::join(per_sweep, "; "));
     }
   }
   for (const auto& s : sweeps) {

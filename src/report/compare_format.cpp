@@ -143,21 +143,21 @@ std::string comparison_csv(const Comparison& c) {
         const MetricDelta& d = cc.deltas[mi][s - 1];
         std::vector<std::string> r{cc.label};
         for (const auto& v : cc.identity) r.push_back(v);
-        r.insert(r.end(), {metric_name(metrics[mi]), c.sweeps[0], c.sweeps[s], num(b.mean),
-                           num(b.ci95), num(o.mean), num(o.ci95), num(d.change_pct),
-                           d.test ? fmt_double(d.test->p) : "",
-                           d.test ? std::to_string(d.test->n1) : "",
-                           d.test ? std::to_string(d.test->n2) : "",
-                           d.test ? (d.significant ? "true" : "false") : ""});
+        r.insert(
+            r.end(),
+            {metric_name(metrics[mi]), c.sweeps[0], c.sweeps[s], num(b.mean), num(b.ci95),
+             num(o.mean), num(o.ci95), num(d.change_pct), d.test ? fmt_double(d.test->p) : "",
+             d.test ? std::to_string(d.test->n1) : "", d.test ? std::to_string(d.test->n2) : "",
+             d.test ? (d.significant ? "true" : "false") : ""});
         out += csv_line(r);
       }
   for (size_t mi = 0; mi < metrics.size(); ++mi)
     for (size_t s = 1; s < c.sweeps.size(); ++s) {
       std::vector<std::string> r{"geomean"};
       r.resize(1 + c.identity_columns.size());
-      r.insert(r.end(), {metric_name(metrics[mi]), c.sweeps[0], c.sweeps[s], num(c.geomean[mi][0]),
-                         "", num(c.geomean[mi][s]), "", num(c.geomean_change_pct[mi][s - 1]), "",
-                         "", "", ""});
+      r.insert(r.end(),
+               {metric_name(metrics[mi]), c.sweeps[0], c.sweeps[s], num(c.geomean[mi][0]), "",
+                num(c.geomean[mi][s]), "", num(c.geomean_change_pct[mi][s - 1]), "", "", "", ""});
       out += csv_line(r);
     }
   return out;

@@ -50,8 +50,9 @@ Sweep load_sweep(const std::string& path) {
   std::string dir = path;
   if (!is_dir(path)) {
     if (base_name(path) != "results.csv")
-      throw UsageError(path + " is neither a results directory nor a results.csv; pass the --out "
-                              "directory of `edpbench run`");
+      throw UsageError(path +
+                       " is neither a results directory nor a results.csv; pass the --out "
+                       "directory of `edpbench run`");
     const auto slash = path.rfind('/');
     dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   }
@@ -60,8 +61,9 @@ Sweep load_sweep(const std::string& path) {
   s.label = s.data.title;
   const CsvTable& res = s.data.results;
   if (res.rows.empty())
-    throw UsageError(dir + "/results.csv has no configuration: did the sweep run? (`edpbench run "
-                           "--resume --out " +
+    throw UsageError(dir +
+                     "/results.csv has no configuration: did the sweep run? (`edpbench run "
+                     "--resume --out " +
                      dir + "` continues it)");
   s.run_rows.assign(res.rows.size(), {});
   if (!s.data.runs) return s;

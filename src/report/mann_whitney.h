@@ -19,9 +19,9 @@ constexpr int kMannWhitneyExactMax = 20;
 
 struct MannWhitney {
   int n1 = 0, n2 = 0;
-  double u1 = 0;   // pairs (x_i, y_j) with x_i > y_j, ties counting 1/2
-  double u2 = 0;   // n1 * n2 - u1
-  double p = 1;    // two-sided; NaN when a sample is empty
+  double u1 = 0;  // pairs (x_i, y_j) with x_i > y_j, ties counting 1/2
+  double u2 = 0;  // n1 * n2 - u1
+  double p = 1;   // two-sided; NaN when a sample is empty
   bool exact = false;
   bool ties = false;  // some value occurs more than once in the pooled sample
 };

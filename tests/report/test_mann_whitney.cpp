@@ -23,11 +23,11 @@ TEST_CASE("mann_whitney_counts is the distribution of U") {
 }
 
 TEST_CASE("mann_whitney_min_p: what a few runs can show at all") {
-  CHECK(mann_whitney_min_p(3, 3) == Approx(0.1));          // 2/20
-  CHECK(mann_whitney_min_p(3, 4) == Approx(2.0 / 35));     // 0.057: not below 0.05
-  CHECK(mann_whitney_min_p(4, 4) == Approx(2.0 / 70));     // 0.029
-  CHECK(mann_whitney_min_p(5, 5) == Approx(2.0 / 252));    // 0.0079
-  CHECK(mann_whitney_min_p(1, 1) == 1.0);                  // 2/2
+  CHECK(mann_whitney_min_p(3, 3) == Approx(0.1));        // 2/20
+  CHECK(mann_whitney_min_p(3, 4) == Approx(2.0 / 35));   // 0.057: not below 0.05
+  CHECK(mann_whitney_min_p(4, 4) == Approx(2.0 / 70));   // 0.029
+  CHECK(mann_whitney_min_p(5, 5) == Approx(2.0 / 252));  // 0.0079
+  CHECK(mann_whitney_min_p(1, 1) == 1.0);                // 2/2
   CHECK(mann_whitney_min_p(0, 5) == 1.0);
 }
 
@@ -40,7 +40,9 @@ TEST_CASE("mann_whitney_u: exact p for small samples without ties (scipy method=
       {{1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}, 0, 0.007936507936507936},  // = 2/252
       {{1, 2, 3}, {4, 5, 6}, 0, 0.1},
       {{1.1, 2.2, 3.3, 4.4}, {5.5, 6.6, 7.7, 8.8}, 0, 0.02857142857142857},
-      {{1.83, 0.50, 1.62, 2.48, 1.68}, {0.878, 0.647, 0.598, 2.05, 1.06, 1.29}, 21,
+      {{1.83, 0.50, 1.62, 2.48, 1.68},
+       {0.878, 0.647, 0.598, 2.05, 1.06, 1.29},
+       21,
        0.32900432900432897},
       {{12.1, 13.4, 11.9, 14.2, 12.8, 13.0, 12.5},
        {13.9, 14.8, 15.1, 13.2, 14.4, 15.6, 14.0, 13.7},
