@@ -76,3 +76,24 @@ TEST_CASE("compare: bad inputs exit 2 with what to fix") {
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("has runs=10 but runs.csv has 0") != std::string::npos);
 }
+
+TEST_CASE("report over several directories: the cross-board report") {
+  const std::string tmp = edp::testing::temp_dir("boards");
+  auto r = edpbench("report " + kTx2 + " " + kOrin + " -o " + tmp +
+                    "/boards.html --deadline-s 2 --objective energy");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("(2 sweeps, 39 configurations)") != std::string::npos);
+  const std::string html = edp::testing::slurp(tmp + "/boards.html");
+  CHECK(html.find("for autograd/medium under a 2 s deadline, the lowest energy is Jetson Orin "
+                  "NX GPU at 15W") != std::string::npos);
+  // One directory: today's report, unchanged.
+  r = edpbench("report " + kTx2 + " -o " + tmp + "/one.html");
+  CHECK(r.exit_code == 0);
+  CHECK(edp::testing::slurp(tmp + "/one.html").find("edpbench report: tx2_sweep") !=
+        std::string::npos);
+  r = edpbench("report " + kTx2 + " " + tmp + " -o " + tmp + "/x.html");
+  CHECK(r.exit_code == 2);
+  r = edpbench("report " + kTx2 + " " + kOrin + " --objective watts -o " + tmp + "/x.html");
+  CHECK(r.exit_code == 2);
+}
