@@ -4,6 +4,7 @@
 // base. Exit 0; 1 when --fail-on-regression found a significant regression
 // above PCT; 2 for bad inputs (no results, nothing in common, runs.csv that
 // does not match results.csv) or options.
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -45,10 +46,14 @@ int run_compare(const CompareArgs& a) {
   }
   if (a.fail_pct >= 0) {
     const auto regs = find_regressions(c, *metric, a.fail_pct);
-    for (const auto& r : regs)
-      std::cerr << "edpbench: regression: " << r.config << ": " << metric_name(*metric) << " +"
-                << r.change_pct << "% in " << r.sweep << " (p=" << r.p << ", above " << a.fail_pct
-                << "%)\n";
+    for (const auto& r : regs) {
+      char figures[96];
+      std::snprintf(figures, sizeof figures, " +%.1f%% in ", r.change_pct);
+      std::string line =
+          "edpbench: regression: " + r.config + ": " + metric_name(*metric) + figures + r.sweep;
+      std::snprintf(figures, sizeof figures, " (p=%.2g, above %g%%)", r.p, a.fail_pct);
+      std::cerr << line << figures << "\n";
+    }
     if (!regs.empty()) return 1;
     std::cerr << "edpbench: no significant " << metric_name(*metric) << " regression above "
               << a.fail_pct << "%\n";
