@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "platform/cpu_activity.h"
@@ -180,17 +182,28 @@ TEST_CASE("probe_does_not_count_sleep_as_preemption", "[interference]") {
     WARN("skipped: schedstat not readable here");
     return;
   }
-  std::atomic<bool> release{false};
+  // The thread sleeps, then blocks on a condition variable until the
+  // closing snapshot; the main thread sleeps too: two wake-ups in all.
+  std::mutex m;
+  std::condition_variable cv;
+  bool release = false;
   std::thread t([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return release; });
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(320));
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
   const auto b = probe.snapshot();
-  release = true;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    release = true;
+  }
+  cv.notify_all();
   t.join();
-  const auto r = interference_between(a, b, 1, probe.ticks_per_s());
-  // A sleeping thread is not on a run queue; only its wake-up latency counts.
+  const auto r = interference_between(a, b, 2, probe.ticks_per_s());
+  INFO("wait " << r.runqueue_wait_s << " s over " << r.wall_s << " s");
+  // A sleeping thread is not on a run queue; only its wake-up latency counts
+  // (a few ms at most even when every CPU is busy).
   CHECK(r.preempted_share < 0.05);
 }
 
