@@ -128,6 +128,9 @@ std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps) {
     if (size_t n = rows_with(t, "throttled_runs", "throttled"))
       out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
                     " configurations have throttled runs (clocks fell below nominal)");
+    if (size_t n = rows_with(t, "disturbed_runs", "disturbed"))
+      out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
+                    " configurations have disturbed runs (other processes took the CPU)");
     if (size_t n = rows_with(t, "frozen_runs", "frozen"))
       out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
                     " configurations have runs with a frozen sensor");
