@@ -1,5 +1,6 @@
 #include "report/board_choice.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 

@@ -1,6 +1,8 @@
 #include "report/html_boards.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "report/board_choice.h"
 #include "report/html_sections.h"
