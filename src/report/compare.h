@@ -41,6 +41,8 @@ struct Sweep {
 // of a configuration results.csv does not have, or another number of runs
 // than its `runs` column says).
 Sweep load_sweep(const std::string& path);
+// The same checks on data already read (load_sweep = load_report_data + this).
+Sweep make_sweep(ReportData data);
 
 struct MetricCell {
   std::string status;  // results.csv status ("ok", "failed", "skipped")

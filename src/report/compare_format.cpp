@@ -224,7 +224,9 @@ std::string comparison_json(const Comparison& c) {
     g[metric_name(metrics[mi])] = gm;
   }
   j["geomean"] = g;
-  return j.dump(2) + "\n";
+  // Strings come from the CSV files: invalid UTF-8 becomes U+FFFD, as in
+  // context.json (found by fuzz_results_csv).
+  return j.dump(2, ' ', false, J::error_handler_t::replace) + "\n";
 }
 
 }  // namespace edp::report

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <map>
+#include <utility>
 
 #include "common/errors.h"
 #include "report/compare.h"
@@ -56,9 +57,14 @@ Sweep load_sweep(const std::string& path) {
     const auto slash = path.rfind('/');
     dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   }
+  return make_sweep(load_report_data(dir));  // UsageError: missing or malformed results.csv
+}
+
+Sweep make_sweep(ReportData data) {
   Sweep s;
-  s.data = load_report_data(dir);  // UsageError for a missing or malformed results.csv
+  s.data = std::move(data);
   s.label = s.data.title;
+  const std::string dir = s.data.dir.empty() ? s.data.title : s.data.dir;
   const CsvTable& res = s.data.results;
   if (res.rows.empty())
     throw UsageError(dir +

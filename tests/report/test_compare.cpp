@@ -241,3 +241,14 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
   CHECK_FALSE(cmp.configs[0].deltas[0][0].test);
   CHECK(comparison_text(cmp).find("(no runs to test)") != std::string::npos);
 }
+
+TEST_CASE("compare --json survives invalid UTF-8 in the CSV (fuzz_results_csv finding)") {
+  const std::string tmp = mkdir_temp();
+  const std::string bad = "tensors\x9a";  // a lone continuation byte
+  const auto a = write_sweep(tmp, "a", {{bad, "small", "cpu", "1", kFast}}, "x");
+  const auto b = write_sweep(tmp, "b", {{bad, "small", "cpu", "2", kSlow}}, "x");
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b)}, {});
+  std::string json;
+  REQUIRE_NOTHROW(json = comparison_json(c));
+  CHECK(json.find("tensors\xEF\xBF\xBD") != std::string::npos);  // U+FFFD
+}
