@@ -20,6 +20,9 @@ pkgs+=(python3 python3-numpy systemd dpkg-dev fakeroot file)
 # about 100 MB with --no-install-recommends). The GCC sanitizer runtimes
 # (ASan, UBSan, TSan) come with g++.
 pkgs+=(clang libclang-rt-dev chromium)
+# the Ansible deployment's CI stage (scripts/ci-ansible.sh): ansible-playbook,
+# sshd for the test's own SSH hosts, python3-apt for the apt module
+pkgs+=(ansible-core openssh-server openssh-client python3-apt)
 cross=""
 while [ $# -gt 0 ]; do
   case "$1" in
