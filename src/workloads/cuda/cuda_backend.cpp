@@ -182,10 +182,11 @@ void CudaBackend::apply_sync_mode(const std::string& sync) {
   const PrimaryContextFlagsResult driver = set_primary_context_flags(device_, schedule_flag_);
   CUDA_CHECK_THROW(cudaSetDevice(device_));
   cudaError_t set = cudaSuccess;
-  if (!driver.known) {
-    // No libcuda entry point to call: the runtime's call, which on CUDA 12+
-    // changes the flags of the context cudaSetDevice just made. Before CUDA 11
-    // it refuses a live context (cudaErrorSetOnActiveProcess).
+  if (!driver.known || driver.context_active) {
+    // No libcuda entry point to call, or the context outlived an earlier
+    // backend (live users share our mode: acquire_device_use checked): the
+    // runtime's call, which from CUDA 11 on changes a live context's flags.
+    // CUDA 10.2 refuses (cudaErrorSetOnActiveProcess) and the read-back says so.
     set = cudaSetDeviceFlags(schedule_flag_);
     if (set != cudaSuccess && set != cudaErrorSetOnActiveProcess) {
       check(set, ("cudaSetDeviceFlags(" + schedule_flag_name(schedule_flag_) + ")").c_str(),
