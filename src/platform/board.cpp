@@ -6,6 +6,8 @@
 #include <cctype>
 #include <regex>
 
+#include "platform/boards.h"
+
 namespace edp::platform {
 namespace {
 
@@ -70,12 +72,26 @@ BoardInfo read_board(const SysfsRoot& root) {
     if (auto model = root.read(std::string(dt) + "/model")) b.model = trim(*model);
     if (auto compatible = root.read(std::string(dt) + "/compatible"); compatible && b.soc.empty()) {
       b.soc = parse_tegra_soc(*compatible);
+      for (char c : *compatible) {
+        const bool sep = c == '\0' || c == '\n' || c == ' ';
+        if (sep && !b.compatible.empty() && b.compatible.back() != ' ')
+          b.compatible.push_back(' ');
+        else if (!sep && std::isprint(static_cast<unsigned char>(c)))
+          b.compatible.push_back(c);
+      }
+      while (!b.compatible.empty() && b.compatible.back() == ' ') b.compatible.pop_back();
     }
   }
   if (b.model.empty()) {
     // x86 and other ACPI machines describe themselves through DMI.
     if (auto product = root.read_line("/sys/class/dmi/id/product_name")) b.model = *product;
   }
+  const BoardMatch match = identify_board(b.model, b.compatible, b.soc);
+  if (match.board) {
+    b.board = match.board->name;
+    b.board_by = match.by;
+  }
+  b.board_why = match.why;
   if (auto release = root.read("/etc/nv_tegra_release")) {
     b.l4t_release = parse_l4t_release(*release);
   }
@@ -85,6 +101,9 @@ BoardInfo read_board(const SysfsRoot& root) {
   if (b.nvpmodel_id >= 0) {
     std::map<int, std::string> modes;
     if (auto conf = root.read("/etc/nvpmodel.conf")) modes = parse_nvpmodel_conf(*conf);
+    if (modes.empty() && match.board && *match.board->nvpmodel_conf)
+      if (auto conf = root.read(std::string("/etc/nvpmodel/") + match.board->nvpmodel_conf))
+        modes = parse_nvpmodel_conf(*conf);
     if (modes.empty() && b.soc == "tegra186") modes = tx2_modes();
     auto it = modes.find(b.nvpmodel_id);
     if (it != modes.end()) b.nvpmodel_mode = it->second;

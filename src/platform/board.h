@@ -11,6 +11,10 @@ namespace edp::platform {
 struct BoardInfo {
   std::string model;
   std::string soc;
+  std::string compatible;  // the device-tree compatible entries, space-separated
+  // The board-table entry (boards.h) and how it was told ("model",
+  // "compatible", "soc"; "" when unknown), with one line saying why.
+  std::string board, board_by, board_why;
   std::string l4t_release;
   std::string nvpmodel_mode;
   int nvpmodel_id = -1;
@@ -18,7 +22,8 @@ struct BoardInfo {
 
 // /proc/device-tree/model (falls back to /sys/class/dmi/id/product_name),
 // /proc/device-tree/compatible, /etc/nv_tegra_release,
-// /var/lib/nvpmodel/status and /etc/nvpmodel.conf.
+// /var/lib/nvpmodel/status and /etc/nvpmodel.conf (else the board table's
+// conf under /etc/nvpmodel/, where JetPack 5/6 keep them).
 BoardInfo read_board(const SysfsRoot& root);
 
 // "# R32 (release), REVISION: 7.1, GCID: ..." -> "R32.7.1"; "" when the text

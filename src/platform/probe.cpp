@@ -58,6 +58,10 @@ Platform probe(const std::string& sysfs_root) {
   BoardInfo board = read_board(root);
   p.model = std::move(board.model);
   p.soc = std::move(board.soc);
+  p.compatible = std::move(board.compatible);
+  p.board = std::move(board.board);
+  p.board_by = std::move(board.board_by);
+  p.board_why = std::move(board.board_why);
   p.l4t_release = std::move(board.l4t_release);
   p.nvpmodel_mode = std::move(board.nvpmodel_mode);
   p.nvpmodel_id = board.nvpmodel_id;

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/board_rails.h"
 #include "common/errors.h"
 #include "power/energy_meter.h"
 #include "power/total_rails.h"
@@ -22,6 +23,13 @@ using Names = std::vector<std::string>;
 namespace {
 
 const std::string kFixtures = EDPBENCH_FIXTURES;
+
+// choose_total_rails with the board table's roles for a device-tree model,
+// as bench wires them (bench/board_rails.h).
+TotalRails choose(const std::vector<EnergyMeter::Rail>& rails, const std::string& model,
+                  const Names& requested) {
+  return choose_total_rails(rails, edp::bench::rail_roles(model), requested);
+}
 
 EnergyMeter::Rail rail(const std::string& sensor, const std::string& name,
                        const std::string& parent = "", const std::string& device = "") {
@@ -69,7 +77,7 @@ std::string tx2_fixture_model() {
 std::string usage_error(const std::vector<EnergyMeter::Rail>& rails, const std::string& model,
                         const Names& requested) {
   try {
-    choose_total_rails(rails, model, requested);
+    choose(rails, model, requested);
   } catch (const edp::UsageError& e) {
     return e.what();
   }
@@ -82,7 +90,7 @@ void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<doubl
 
 TEST_CASE("auto on a TX2 takes VDD_IN alone, without its sub-rails or the carrier's VDD_MUX",
           "[total_rails]") {
-  const TotalRails t = choose_total_rails(tx2_rails(), "quill", {});
+  const TotalRails t = choose(tx2_rails(), "quill", {});
   CHECK(t.rails == Names{"VDD_IN"});
   CHECK_THAT(t.why, Contains("energy = VDD_IN"));
   CHECK_THAT(t.why, Contains("Jetson TX2"));
@@ -99,7 +107,7 @@ TEST_CASE("auto leaves out a rail the TX2 table does not know, saying where it w
   auto rails = tx2_rails();
   rails.push_back(rail("jetson", "VDD_NEW_CARRIER", "", "0-0043"));
   rails.push_back(rail("jetson", "VDD_NEW_MODULE", "", "0-0040"));
-  const TotalRails t = choose_total_rails(rails, "quill", {});
+  const TotalRails t = choose(rails, "quill", {});
   CHECK(t.rails == Names{"VDD_IN"});
   CHECK_THAT(t.why, Contains("VDD_NEW_CARRIER: on the carrier board's monitor (0-0043)"));
   CHECK_THAT(t.why, Contains("VDD_NEW_MODULE: not in the Jetson TX2 table"));
@@ -114,7 +122,7 @@ TEST_CASE(
   o.source = "jetson";
   o.sysfs_root = kFixtures + "/power/tx2-jp4";
   auto meter = EnergyMeter::open(o);
-  const TotalRails t = choose_total_rails(meter.rails(), model, {});
+  const TotalRails t = choose(meter.rails(), model, {});
   REQUIRE(t.rails == Names{"VDD_IN"});
   CHECK_THAT(t.why, Contains("left out VDD_MUX"));
   meter.begin_window("run");
@@ -133,8 +141,7 @@ TEST_CASE("the fake JetPack 5 Xavier NX tree gives VDD_IN and leaves out the unk
   o.source = "jetson";
   o.sysfs_root = kFixtures + "/power/jp5-hwmon";
   auto meter = EnergyMeter::open(o);
-  const TotalRails t =
-      choose_total_rails(meter.rails(), "NVIDIA Jetson Xavier NX Developer Kit", {});
+  const TotalRails t = choose(meter.rails(), "NVIDIA Jetson Xavier NX Developer Kit", {});
   CHECK(t.rails == Names{"VDD_IN"});
   CHECK_THAT(t.why, Contains("Jetson Xavier NX"));
   CHECK_THAT(t.why, Contains("VDD_CPU_GPU_CV, VDD_SOC: inside VDD_IN"));
@@ -144,7 +151,7 @@ TEST_CASE("the fake JetPack 5 Xavier NX tree gives VDD_IN and leaves out the unk
 TEST_CASE("auto on a Jetson not in the table prefers a rail named VDD_IN or POM_5V_IN",
           "[total_rails]") {
   SECTION("VDD_IN") {
-    const TotalRails t = choose_total_rails(
+    const TotalRails t = choose(
         {rail("jetson", "VDD_CPU_GPU_CV"), rail("jetson", "VDD_IN"), rail("jetson", "VDD_XYZ")}, "",
         {});
     CHECK(t.rails == Names{"VDD_IN"});
@@ -153,7 +160,7 @@ TEST_CASE("auto on a Jetson not in the table prefers a rail named VDD_IN or POM_
     CHECK_THAT(t.why, Contains("VDD_XYZ: not in the board table"));
   }
   SECTION("POM_5V_IN") {
-    const TotalRails t = choose_total_rails(
+    const TotalRails t = choose(
         {rail("jetson", "POM_5V_IN"), rail("jetson", "POM_5V_GPU"), rail("jetson", "POM_5V_CPU")},
         "Some Future Board", {});
     CHECK(t.rails == Names{"POM_5V_IN"});
@@ -164,15 +171,15 @@ TEST_CASE("auto on a Jetson not in the table prefers a rail named VDD_IN or POM_
 TEST_CASE("auto on a Jetson with no known input rail measures nothing rather than guess",
           "[total_rails]") {
   SECTION("unknown board, no input name") {
-    const TotalRails t = choose_total_rails(
-        {rail("jetson", "VDD_A"), rail("jetson", "VDD_B"), rail("jetson", "VDD_C")}, "", {});
+    const TotalRails t =
+        choose({rail("jetson", "VDD_A"), rail("jetson", "VDD_B"), rail("jetson", "VDD_C")}, "", {});
     CHECK(t.rails.empty());
     CHECK_THAT(t.why, Contains("energy is not measured"));
     CHECK_THAT(t.why, Contains("no rail is named VDD_IN or POM_5V_IN"));
     CHECK_THAT(t.why, Contains("power.total_rails"));
   }
   SECTION("nor does it report another source's rails alone") {
-    const TotalRails t = choose_total_rails(
+    const TotalRails t = choose(
         {rail("jetson", "VDD_A"), rail("jetson", "VDD_B"), rail("hwmon", "ina226_1-0044")}, "", {});
     CHECK(t.rails.empty());
     CHECK_THAT(t.why, Contains("not summed alone"));
@@ -180,12 +187,12 @@ TEST_CASE("auto on a Jetson with no known input rail measures nothing rather tha
   SECTION("a TX2 whose module input monitor is missing does not fall back to VDD_MUX") {
     auto rails = tx2_rails();
     rails.erase(rails.begin() + 3);  // VDD_IN
-    const TotalRails t = choose_total_rails(rails, "quill", {});
+    const TotalRails t = choose(rails, "quill", {});
     CHECK(t.rails.empty());
     CHECK_THAT(t.why, Contains("the module input (VDD_IN) is not among the rails"));
   }
   SECTION("an AGX Xavier with a supply missing") {
-    const TotalRails t = choose_total_rails(
+    const TotalRails t = choose(
         {rail("jetson", "GPU"), rail("jetson", "CPU"), rail("jetson", "SOC")}, "Jetson-AGX", {});
     CHECK(t.rails.empty());
     CHECK_THAT(t.why, Contains("CV, VDDRQ, SYS5V is missing"));
@@ -197,41 +204,89 @@ TEST_CASE("auto on boards without an input monitor sums their parallel supplies"
     std::vector<EnergyMeter::Rail> rails;
     for (const char* n : {"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"})
       rails.push_back(rail("jetson", n));
-    const TotalRails t = choose_total_rails(rails, "Jetson-AGX", {});
+    const TotalRails t = choose(rails, "Jetson-AGX", {});
     CHECK(t.rails == Names{"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"});
     CHECK_THAT(t.why, Contains("Jetson AGX Xavier"));
   }
-  SECTION("AGX Orin") {
+  SECTION("AGX Orin: VDDQ_VDD2_1V8AO is fed by VIN_SYS_5V0 and not added to it") {
+    // Issue 21, defect 1: the sum of all four read +4% high.
     std::vector<EnergyMeter::Rail> rails;
     for (const char* n : {"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"})
       rails.push_back(rail("jetson", n));
-    const TotalRails t = choose_total_rails(rails, "NVIDIA Jetson AGX Orin Developer Kit", {});
-    CHECK(t.rails == Names{"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"});
+    const TotalRails t = choose(rails, "NVIDIA Jetson AGX Orin Developer Kit", {});
+    CHECK(t.rails == Names{"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0"});
     CHECK_THAT(t.why, Contains("Jetson AGX Orin"));
+    CHECK_THAT(t.why, Contains("VDDQ_VDD2_1V8AO is fed by VIN_SYS_5V0"));
+    CHECK_THAT(t.why, Contains("left out VDDQ_VDD2_1V8AO: fed by VIN_SYS_5V0"));
   }
+  SECTION("AGX Xavier on L4T R32.1, whose model is 'jetson-xavier'") {
+    // Issue 21, defect 3: not matched, so no total.
+    std::vector<EnergyMeter::Rail> rails;
+    for (const char* n : {"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"})
+      rails.push_back(rail("jetson", n));
+    const TotalRails t = choose(rails, "jetson-xavier", {});
+    CHECK(t.rails == Names{"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"});
+    CHECK_THAT(t.why, Contains("Jetson AGX Xavier"));
+  }
+}
+
+TEST_CASE("an explicit total that adds a rail to the rail that feeds it is refused",
+          "[total_rails]") {
+  // Issue 21, defect 1: [VIN_SYS_5V0, VDDQ_VDD2_1V8AO] was accepted.
+  std::vector<EnergyMeter::Rail> rails;
+  for (const char* n : {"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"})
+    rails.push_back(rail("jetson", n));
+  const std::string orin = "NVIDIA Jetson AGX Orin Developer Kit";
+  try {
+    choose(rails, orin, {"VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"});
+    FAIL("nested total accepted");
+  } catch (const edp::UsageError& e) {
+    CHECK_THAT(e.what(), Contains("VDDQ_VDD2_1V8AO is fed by VIN_SYS_5V0"));
+    CHECK_THAT(e.what(), Contains("Use total_rails: [VIN_SYS_5V0] or auto"));
+  }
+  // Order does not matter; the three parallel supplies are fine.
+  CHECK_THROWS_AS(choose(rails, orin, {"VDDQ_VDD2_1V8AO", "VIN_SYS_5V0"}), edp::UsageError);
+  CHECK(choose(rails, orin, {"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0"}).rails.size() == 3);
+  // On an unknown board the names still mean what they mean on the AGX Orin.
+  CHECK_THROWS_AS(choose(rails, "", {"VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"}), edp::UsageError);
+}
+
+TEST_CASE("AGX Thor: the carrier INA238's VIN on hwmon is the total, module rails inside",
+          "[total_rails]") {
+  const std::vector<EnergyMeter::Rail> rails = {
+      rail("jetson", "VDD_GPU"), rail("jetson", "VDD_CPU_SOC_MSS"), rail("hwmon", "VIN")};
+  const TotalRails t = choose(rails, "NVIDIA Jetson AGX Thor Developer Kit", {});
+  CHECK(t.rails == Names{"VIN"});
+  CHECK_THAT(t.why, Contains("jetson+hwmon (Jetson AGX Thor): VIN, the module input"));
+  CHECK_THAT(t.why,
+             Contains("left out VDD_GPU, VDD_CPU_SOC_MSS: not in the Jetson AGX Thor table"));
+  // An INA238 without a DT label is named after its chip and bus address.
+  const TotalRails u =
+      choose({rail("hwmon", "ina238_2-0044")}, "NVIDIA Jetson AGX Thor Developer Kit", {});
+  CHECK(u.rails == Names{"ina238_2-0044"});
 }
 
 TEST_CASE("the board table tells the TX2 NX, the Orin Nano and the Nano from their neighbours",
           "[total_rails]") {
   const std::vector<EnergyMeter::Rail> nx = {
       rail("jetson", "VDD_IN"), rail("jetson", "VDD_CPU_GPU"), rail("jetson", "VDD_SOC")};
-  CHECK_THAT(choose_total_rails(nx, "lanai-3636", {}).why, Contains("(Jetson TX2 NX)"));
-  CHECK_THAT(choose_total_rails(tx2_rails(), "quill", {}).why, Contains("(Jetson TX2)"));
+  CHECK_THAT(choose(nx, "lanai-3636", {}).why, Contains("(Jetson TX2 NX)"));
+  CHECK_THAT(choose(tx2_rails(), "quill", {}).why, Contains("(Jetson TX2)"));
   const std::vector<EnergyMeter::Rail> orin = {
       rail("jetson", "VDD_IN"), rail("jetson", "VDD_CPU_GPU_CV"), rail("jetson", "VDD_SOC")};
-  const TotalRails t = choose_total_rails(orin, "NVIDIA Jetson Orin Nano Developer Kit", {});
+  const TotalRails t = choose(orin, "NVIDIA Jetson Orin Nano Developer Kit", {});
   CHECK(t.rails == Names{"VDD_IN"});
-  CHECK_THAT(t.why, Contains("(Jetson Orin NX / Orin Nano)"));
+  CHECK_THAT(t.why, Contains("(Jetson Orin Nano)"));
   const std::vector<EnergyMeter::Rail> nano = {
       rail("jetson", "POM_5V_IN"), rail("jetson", "POM_5V_GPU"), rail("jetson", "POM_5V_CPU")};
-  const TotalRails n = choose_total_rails(nano, "NVIDIA Jetson Nano Developer Kit", {});
+  const TotalRails n = choose(nano, "NVIDIA Jetson Nano Developer Kit", {});
   CHECK(n.rails == Names{"POM_5V_IN"});
   CHECK_THAT(n.why, Contains("(Jetson Nano)"));
   CHECK_THAT(n.why, Contains("POM_5V_GPU, POM_5V_CPU: inside POM_5V_IN"));
 }
 
 TEST_CASE("auto with RAPL psys takes psys alone", "[total_rails]") {
-  const TotalRails t = choose_total_rails(rapl_rails(true), "", {});
+  const TotalRails t = choose(rapl_rails(true), "", {});
   CHECK(t.rails == Names{"psys"});
   CHECK_THAT(t.why, Contains("left out package-0, package-0/core, package-0/uncore, "
                              "package-0/dram, package-1, package-1/core: inside psys"));
@@ -239,7 +294,7 @@ TEST_CASE("auto with RAPL psys takes psys alone", "[total_rails]") {
 
 TEST_CASE("auto with RAPL without psys takes the packages without their subzones",
           "[total_rails]") {
-  const TotalRails t = choose_total_rails(rapl_rails(false), "", {});
+  const TotalRails t = choose(rapl_rails(false), "", {});
   CHECK(t.rails == Names{"package-0", "package-1"});
   CHECK_THAT(t.why, Contains("left out package-0/core, package-0/uncore, package-0/dram: "
                              "inside package-0"));
@@ -250,7 +305,7 @@ TEST_CASE("auto with RAPL and NVML adds every GPU to the packages", "[total_rail
   auto rails = rapl_rails(false);
   rails.push_back(rail("nvml", "gpu0"));
   rails.push_back(rail("nvml", "gpu1"));
-  const TotalRails t = choose_total_rails(rails, "OptiPlex 7070", {});
+  const TotalRails t = choose(rails, "OptiPlex 7070", {});
   CHECK(t.rails == Names{"package-0", "package-1", "gpu0", "gpu1"});
   CHECK_THAT(t.why, Contains("energy = package-0 + package-1 + gpu0 + gpu1"));
 }
@@ -260,18 +315,16 @@ TEST_CASE("the fake RAPL trees through EnergyMeter::open give psys, else package
   PowerOptions o;
   o.source = "rapl";
   o.sysfs_root = kFixtures + "/power/rapl-psys";
-  CHECK(choose_total_rails(EnergyMeter::open(o).rails(), "", {}).rails == Names{"psys"});
+  CHECK(choose(EnergyMeter::open(o).rails(), "", {}).rails == Names{"psys"});
   o.sysfs_root = kFixtures + "/power/rapl";
-  CHECK(choose_total_rails(EnergyMeter::open(o).rails(), "", {}).rails == Names{"package-0"});
+  CHECK(choose(EnergyMeter::open(o).rails(), "", {}).rails == Names{"package-0"});
 }
 
 TEST_CASE("auto counts a trace's rails, except the sub-rails of a Jetson input it replays",
           "[total_rails]") {
-  const TotalRails tx2 =
-      choose_total_rails({rail("trace", "VDD_IN"), rail("trace", "VDD_SYS_GPU")}, "", {});
+  const TotalRails tx2 = choose({rail("trace", "VDD_IN"), rail("trace", "VDD_SYS_GPU")}, "", {});
   CHECK(tx2.rails == Names{"VDD_IN"});
-  const TotalRails other =
-      choose_total_rails({rail("trace", "board"), rail("trace", "fan")}, "", {});
+  const TotalRails other = choose({rail("trace", "board"), rail("trace", "fan")}, "", {});
   CHECK(other.rails == Names{"board", "fan"});
 }
 
@@ -279,7 +332,7 @@ TEST_CASE("auto counts every hwmon rail as an independent monitor", "[total_rail
   auto rails = rapl_rails(false);
   rails.push_back(rail("hwmon", "ina226_1-0040"));
   rails.push_back(rail("hwmon", "ina219_1-0041"));
-  const TotalRails t = choose_total_rails(rails, "", {});
+  const TotalRails t = choose(rails, "", {});
   CHECK(t.rails == Names{"package-0", "package-1", "ina226_1-0040", "ina219_1-0041"});
 }
 
@@ -328,18 +381,18 @@ TEST_CASE("an explicit list naming a rail the source lacks is refused, listing w
 }
 
 TEST_CASE("an explicit list of rails that do not nest is kept as given", "[total_rails]") {
-  const TotalRails a = choose_total_rails(tx2_rails(), "quill", {"VDD_SYS_CPU", "VDD_SYS_GPU"});
+  const TotalRails a = choose(tx2_rails(), "quill", {"VDD_SYS_CPU", "VDD_SYS_GPU"});
   CHECK(a.rails == Names{"VDD_SYS_CPU", "VDD_SYS_GPU"});
   CHECK_THAT(a.why, Contains("energy = VDD_SYS_CPU + VDD_SYS_GPU (power.total_rails"));
   auto rails = rapl_rails(false);
   rails.push_back(rail("nvml", "gpu0"));
-  CHECK(choose_total_rails(rails, "", {"package-1", "gpu0", "package-0/core"}).rails ==
+  CHECK(choose(rails, "", {"package-1", "gpu0", "package-0/core"}).rails ==
         Names{"package-1", "gpu0", "package-0/core"});
 }
 
 TEST_CASE("with no power source nothing is chosen and nothing refused", "[total_rails]") {
-  const TotalRails t = choose_total_rails({}, "quill", {"VDD_IN"});
+  const TotalRails t = choose({}, "quill", {"VDD_IN"});
   CHECK(t.rails.empty());
   CHECK_THAT(t.why, Contains("no power source"));
-  CHECK(choose_total_rails({}, "", {}).rails.empty());
+  CHECK(choose({}, "", {}).rails.empty());
 }
