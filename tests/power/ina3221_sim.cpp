@@ -70,6 +70,7 @@ struct Ina3221Sim::Rail {
   };
   std::vector<Record> records;
   bool frozen = false;
+  bool noiseless = false;  // no measurement noise: 0 W reads exactly 0 mW
   int repeat_every = 0;
   int hold = 0;  // publications still to repeat
   long long last_mw = 0;
@@ -196,6 +197,11 @@ void Ina3221Sim::follow_vdd_in(const std::string& name, double fraction) {
   rail(name).records.push_back({t, 0, fraction});
 }
 
+void Ina3221Sim::set_noiseless(const std::string& name, bool noiseless) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  rail(name).noiseless = noiseless;
+}
+
 void Ina3221Sim::freeze(const std::string& name, bool frozen) {
   std::lock_guard<std::mutex> lock(mutex_);
   rail(name).frozen = frozen;
@@ -284,7 +290,7 @@ void Ina3221Sim::publish_locked(Device& d, double t) {
   for (size_t ri : d.rails) {
     Rail& r = *rails_[ri];
     double mean = t > from ? energy_locked(r, from, t) / (t - from) : power_locked(r, t);
-    if (options_.noise_w > 0) mean += noise(rng_);
+    if (options_.noise_w > 0 && !r.noiseless) mean += noise(rng_);
     long long mw = std::max(0LL, std::llround(mean * 1000));
     if (r.repeat_every > 0 && d.publications % static_cast<size_t>(r.repeat_every) == 0)
       mw = r.last_mw;  // a hidden update: the same value again

@@ -78,6 +78,10 @@ class Ina3221Sim {
   void follow_vdd_in(const std::string& rail, double fraction);
   // Frozen: the rail's files are no longer rewritten (the true signal goes on).
   void freeze(const std::string& rail, bool frozen = true);
+  // No measurement noise on this rail: an idle rail at 0 W then reads exactly
+  // 0 mW at every update, as the driver reports a shunt voltage below one
+  // LSB (an idle AGX Xavier CV channel: tegrastats "CV 0mW").
+  void set_noiseless(const std::string& rail, bool noiseless = true);
   // Every k-th publication of the rail repeats the previous value instead of
   // the new mean (a hidden update); 0 = never.
   void repeat_every(const std::string& rail, int k);
