@@ -4,6 +4,7 @@
 // Xavier NX, RAPL with and without psys).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -13,6 +14,7 @@
 
 #include "bench/board_rails.h"
 #include "common/errors.h"
+#include "platform/platform.h"
 #include "power/energy_meter.h"
 #include "power/total_rails.h"
 
@@ -135,17 +137,63 @@ TEST_CASE(
   CHECK(m.energy_j(meter.rail_names()) / total == Approx(8.515 / 1.929).epsilon(1e-6));
 }
 
-TEST_CASE("the fake JetPack 5 Xavier NX tree gives VDD_IN and leaves out the unknown rails",
+TEST_CASE("the fake JetPack 5 Orin NX tree gives VDD_IN, told by its device tree",
           "[total_rails]") {
   PowerOptions o;
   o.source = "jetson";
   o.sysfs_root = kFixtures + "/power/jp5-hwmon";
   auto meter = EnergyMeter::open(o);
-  const TotalRails t = choose(meter.rails(), "NVIDIA Jetson Xavier NX Developer Kit", {});
+  const auto roles = edp::bench::rail_roles(edp::platform::probe(o.sysfs_root));
+  const TotalRails t = choose_total_rails(meter.rails(), roles, {});
   CHECK(t.rails == Names{"VDD_IN"});
-  CHECK_THAT(t.why, Contains("Jetson Xavier NX"));
+  CHECK_THAT(t.why, Contains("Jetson Orin NX"));
   CHECK_THAT(t.why, Contains("VDD_CPU_GPU_CV, VDD_SOC: inside VDD_IN"));
-  CHECK_THAT(t.why, Contains("VDD_5V0_SYS, VDD_3V3_SYS: not in the Jetson Xavier NX table"));
+}
+
+// Each board family's tree, from its own device tree to its total, with the
+// power the rails read (the fixtures' files) against the known total.
+TEST_CASE("board fixtures: the board, the total and its power", "[total_rails][boards]") {
+  struct Case {
+    const char* fixture;
+    const char* source;
+    const char* board;
+    Names total;
+    double total_w;  // from the fixture's files, by hand
+  };
+  const Case cases[] = {
+      // 19.064 V x 0.208 A + 19.064 x 0.056 + 4.984 x 0.568; VDDQ_VDD2_1V8AO's
+      // 0.399 W is already in VIN_SYS_5V0.
+      {"agx-orin-jp5",
+       "jetson",
+       "Jetson AGX Orin",
+       {"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0"},
+       19.064 * 0.208 + 19.064 * 0.056 + 4.984 * 0.568},
+      // in_power of GPU, CPU, SOC, CV, VDDRQ, SYS5V: 0 + 305 + 1239 + 0 + 305 + 1861 mW.
+      {"agx-xavier-r32",
+       "jetson",
+       "Jetson AGX Xavier",
+       {"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"},
+       3.710},
+      {"jp5-hwmon", "jetson", "Jetson Orin NX", {"VDD_IN"}, 5.072 * 1.144},
+      {"agx-thor", "hwmon", "Jetson AGX Thor", {"VIN"}, 24.96},
+      {"tx2-jp4", "jetson", "", {"VDD_IN"}, 1.929},  // model-less tree: the generic rule
+  };
+  for (const auto& c : cases) {
+    INFO(c.fixture);
+    PowerOptions o;
+    o.source = c.source;
+    o.sysfs_root = kFixtures + "/power/" + c.fixture;
+    auto meter = EnergyMeter::open(o);
+    const auto p = edp::platform::probe(o.sysfs_root);
+    CHECK(p.board == c.board);
+    const TotalRails t = choose_total_rails(meter.rails(), edp::bench::rail_roles(p), {});
+    CHECK(t.rails == c.total);
+    double w = 0;
+    for (const auto& r : meter.read_now())
+      if (std::find(t.rails.begin(), t.rails.end(), r.rail) != t.rails.end())
+        w += r.reading.power_w;
+    CHECK(w == Approx(c.total_w).epsilon(1e-3));
+  }
 }
 
 TEST_CASE("auto on a Jetson not in the table prefers a rail named VDD_IN or POM_5V_IN",
