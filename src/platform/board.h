@@ -26,6 +26,11 @@ struct BoardInfo {
 // conf under /etc/nvpmodel/, where JetPack 5/6 keep them).
 BoardInfo read_board(const SysfsRoot& root);
 
+// The nvpmodel conf of the board: /etc/nvpmodel.conf where it exists (L4T
+// links it to the board's file), else /etc/nvpmodel/<the board table's conf>
+// (JetPack 5/6 keep them there), else /etc/nvpmodel.conf (for messages).
+std::string nvpmodel_conf_path(const SysfsRoot& root, const std::string& board);
+
 // "# R32 (release), REVISION: 7.1, GCID: ..." -> "R32.7.1"; "" when the text
 // is not an nv_tegra_release line.
 std::string parse_l4t_release(const std::string& nv_tegra_release);

@@ -124,7 +124,13 @@ const std::vector<BoardEntry>& board_table() {
        {{"", 256, 1300.5e6, 128, 1866, "Jetson TX2 data sheet DS-08392"}},
        "nvpmodel_t186.conf",
        "VDD_IN: the module input (the carrier's VDD_MUX is left out)",
-       "[EM] [DT] [FX] [L4T32] [JTOP]"},
+       "[EM] [DT] [FX] [L4T32] [JTOP]",
+       // The POWER_MODEL headers of L4T R32's nvpmodel_t186.conf.
+       {{0, "MAXN"},
+        {1, "MAXQ"},
+        {2, "MAXP_CORE_ALL"},
+        {3, "MAXP_CORE_ARM"},
+        {4, "MAXP_CORE_DENVER"}}},
       {"Jetson Nano",
        "tegra210",
        {"jetson nano", "porg"},  // [DT] "NVIDIA Jetson Nano Developer Kit"
@@ -328,15 +334,19 @@ BoardMatch identify_board(const std::string& model, const std::string& compatibl
           m.why = std::string(b.name) + ": the device-tree compatible '" + e + "' (board table)";
           return m;
         }
+  // By SoC alone: the last entry of that SoC, the family's base board (TX2,
+  // TX1, AGX Xavier, AGX Orin), as the peaks table chose before.
+  const BoardEntry* by_soc = nullptr;
   if (!soc.empty())
     for (const auto& b : board_table())
-      if (soc == b.soc) {
-        m.board = &b;
-        m.by = "soc";
-        m.why = std::string(b.name) + "?: only the SoC (" + soc +
-                ") is known; peaks are taken from this entry, rails from the generic rule";
-        return m;
-      }
+      if (soc == b.soc) by_soc = &b;
+  if (by_soc) {
+    m.board = by_soc;
+    m.by = "soc";
+    m.why = std::string(by_soc->name) + "?: only the SoC (" + soc +
+            ") is known; peaks are taken from this entry, rails from the generic rule";
+    return m;
+  }
   m.why = model.empty() ? "board unknown (no device-tree model)"
                         : "board '" + model + "' is not in the board table";
   return m;

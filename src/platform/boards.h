@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace edp::platform {
@@ -61,6 +62,9 @@ struct BoardEntry {
   const char* nvpmodel_conf;         // file name under /etc/nvpmodel/ or /etc/; "" unknown
   const char* energy;                // what "energy" means on this board (README, probe)
   const char* sources;               // the cited sources, short keys explained in boards.cpp
+  // The nvpmodel modes (id, name) for a board whose status file is readable
+  // but whose conf is not; empty = none known.
+  std::vector<std::pair<int, const char*>> nvpmodel_modes = {};
 };
 
 const std::vector<BoardEntry>& board_table();

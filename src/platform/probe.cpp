@@ -14,10 +14,10 @@ namespace edp::platform {
 
 bool Platform::is_jetson() const {
   // L4T writes nv_tegra_release; the device tree names the Tegra SoC even on
-  // a root filesystem without it. "quill" is the TX2 devkit's model string
-  // in early L4T releases.
+  // a root filesystem without it; the board table knows the model strings
+  // that say neither ("quill", "lanai-3636").
   return !l4t_release.empty() || soc.compare(0, 5, "tegra") == 0 ||
-         model.find("Jetson") != std::string::npos || model == "quill";
+         model.find("Jetson") != std::string::npos || (!board.empty() && board_by != "soc");
 }
 
 std::vector<int> Platform::online_cpus() const {

@@ -3,8 +3,12 @@
 // other parts read (clusters, offline layouts, peaks) come from it.
 #include <catch2/catch.hpp>
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "common/errors.h"
@@ -150,4 +154,26 @@ TEST_CASE("boards: peaks come from the identified entry's variant", "[boards]") 
   p.soc = "tegra264";
   p.model = "NVIDIA Jetson AGX Thor Developer Kit";
   CHECK(board_bytes_per_s(p) == Approx(256 / 8.0 * 4266e6 * 2));
+}
+
+TEST_CASE("boards: JetPack 5's nvpmodel conf is found by the table's file name", "[boards]") {
+  char tmpl[] = "/tmp/edp_boards_test_XXXXXX";
+  const std::string root = mkdtemp(tmpl);
+  auto put = [&](const std::string& rel, const std::string& text) {
+    std::filesystem::create_directories(std::filesystem::path(root + rel).parent_path());
+    std::ofstream(root + rel, std::ios::binary) << text;
+  };
+  put("/proc/device-tree/model", std::string("NVIDIA Jetson AGX Orin Developer Kit\0", 37));
+  put("/var/lib/nvpmodel/status", "pmode:0003\n");
+  // No /etc/nvpmodel.conf: L4T R35 keeps the modes in /etc/nvpmodel/.
+  put("/etc/nvpmodel/nvpmodel_p3701_0000.conf",
+      "< POWER_MODEL ID=0 NAME=MAXN >\n< POWER_MODEL ID=3 NAME=50W >\n");
+  const Platform p = probe(root);
+  CHECK(p.board == "Jetson AGX Orin");
+  CHECK(p.is_jetson());
+  CHECK(p.nvpmodel_id == 3);
+  CHECK(p.nvpmodel_mode == "50W");
+  CHECK_THAT(to_text(p), Contains("contains 'agx orin'"));
+  CHECK_THAT(to_json(p), Contains("\"board\":{\"entry\":\"Jetson AGX Orin\",\"by\":\"model\""));
+  std::filesystem::remove_all(root);
 }
