@@ -37,6 +37,7 @@ power::RailRoles rail_roles(const std::string& model, const std::string& compati
     br.name = b.name;
     for (const auto& r : b.rails) br.rails.push_back({r.name, to_power(r.role), r.parent});
     for (const char* a : b.carrier_addresses) br.carrier_addresses.push_back(a);
+    br.note = b.rails_note;
     roles.boards.push_back(std::move(br));
     if (m.board == &b && m.by != "soc") roles.board = static_cast<int>(i);
   }

@@ -130,7 +130,9 @@ const std::vector<BoardEntry>& board_table() {
         {1, "MAXQ"},
         {2, "MAXP_CORE_ALL"},
         {3, "MAXP_CORE_ARM"},
-        {4, "MAXP_CORE_DENVER"}}},
+        {4, "MAXP_CORE_DENVER"}},
+       "sources disagree on VDD_MUX: DESIGN 4.1 and our readings have it contain VDD_IN, "
+       "energymon reads the two as parallel branches; it is not module energy either way"},
       {"Jetson Nano",
        "tegra210",
        {"jetson nano", "porg"},  // [DT] "NVIDIA Jetson Nano Developer Kit"
@@ -252,7 +254,11 @@ const std::vector<BoardEntry>& board_table() {
         {"", 2048, 1300e6, 256, 3200, "Jetson AGX Orin data sheet DS-10662"}},
        "nvpmodel_p3701_0000.conf",
        "VDD_GPU_SOC + VDD_CPU_CV + VIN_SYS_5V0 (VDDQ_VDD2_1V8AO is inside VIN_SYS_5V0)",
-       "[EM] [JL35] [DT]"},
+       "[EM] [JL35] [DT]",
+       {},
+       "sources disagree: NVIDIA's forum answer (t/223111, via energymon) has VIN_SYS_5V0 feed "
+       "VDDQ_VDD2_1V8AO; jtop and tegrastats users sum all four rails. The NVIDIA answer is "
+       "followed"},
       {"Jetson AGX Xavier",
        "tegra194",
        // [I21]: "jetson-xavier" on L4T R32.1, "Jetson-AGX" from R32.2; [DT]

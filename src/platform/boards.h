@@ -65,6 +65,9 @@ struct BoardEntry {
   // The nvpmodel modes (id, name) for a board whose status file is readable
   // but whose conf is not; empty = none known.
   std::vector<std::pair<int, const char*>> nvpmodel_modes = {};
+  // Where the sources disagree about the rails, and which one is followed:
+  // goes with the total's `why` into context.json. "" = they agree.
+  const char* rails_note = "";
 };
 
 const std::vector<BoardEntry>& board_table();

@@ -134,6 +134,7 @@ Pick pick_jetson(const std::string& sensor, const Rails& rs, const RailRoles& ro
     for (const auto& k : board->rails)
       if (k.role == Role::fed_by)
         p.summary += "; " + k.name + " is fed by " + k.parent + " and is not added to it";
+    if (!board->note.empty()) p.summary += " (" + board->note + ")";
     for (const auto* r : rs) {
       if (contains(p.chosen, r->info.rail)) continue;
       const KnownRail* k = role_on(*board, base_name(*r));
@@ -177,6 +178,7 @@ Pick pick_jetson(const std::string& sensor, const Rails& rs, const RailRoles& ro
   p.chosen.push_back(in);
   p.summary = sensor + " (" + where + "): " + in + ", the module input" +
               (board ? " (board table)" : " (its name on every board in the table)");
+  if (board && !board->note.empty()) p.summary += " (" + board->note + ")";
   for (const auto* r : rs) {
     if (r == input) continue;
     const std::string name = base_name(*r);

@@ -34,6 +34,7 @@ struct BoardRails {
   std::string name;  // "Jetson AGX Orin"
   std::vector<KnownRail> rails;
   std::vector<std::string> carrier_addresses;  // "0042" of the I2C device "0-0042"
+  std::string note;  // where the sources disagree, and which is followed ("" = agree)
 };
 
 struct RailRoles {

@@ -265,6 +265,9 @@ TEST_CASE("auto on boards without an input monitor sums their parallel supplies"
     CHECK(t.rails == Names{"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0"});
     CHECK_THAT(t.why, Contains("Jetson AGX Orin"));
     CHECK_THAT(t.why, Contains("VDDQ_VDD2_1V8AO is fed by VIN_SYS_5V0"));
+    // The sources' disagreement and the choice go into context.json with `why`.
+    CHECK_THAT(t.why, Contains("jtop and tegrastats users sum all four rails. The NVIDIA answer "
+                               "is followed"));
     CHECK_THAT(t.why, Contains("left out VDDQ_VDD2_1V8AO: fed by VIN_SYS_5V0"));
   }
   SECTION("AGX Xavier on L4T R32.1, whose model is 'jetson-xavier'") {
