@@ -17,11 +17,6 @@ using Board = BoardRails;
 // ([JTOP] uses the same two).
 const char* const kGenericInputs[] = {"VDD_IN", "POM_5V_IN"};
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
