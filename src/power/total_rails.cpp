@@ -2,7 +2,6 @@
 #include "power/total_rails.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 #include "common/errors.h"
