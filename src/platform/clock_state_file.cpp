@@ -18,6 +18,7 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "platform/board.h"
 #include "platform/nvpmodel_conf.h"
 #include "platform/operating_point.h"
 #include "platform/operating_point_detail.h"
@@ -81,7 +82,7 @@ std::map<std::string, Allowed> restorable_files(const SysfsRoot& root, const Pla
   // board lists (the TX2's EMC tops out at 1.866 GHz).
   std::vector<long> emc_table;
   std::string emc_path = kEmcCap;
-  if (auto text = root.read(kNvpmodelConf)) {
+  if (auto text = root.read(nvpmodel_conf_path(root, p.board))) {
     const NvpmodelConf conf = parse_nvpmodel_config(*text);
     for (const auto& param : conf.params) {
       std::vector<long> table;
@@ -307,11 +308,12 @@ void validate_state(const SavedState& s, const std::string& sysfs_root) {
     }
   }
   if (s.nvpmodel_by_tool && s.nvpmodel_id >= 0) {
-    const auto text = root.read(kNvpmodelConf);
+    const std::string conf_path = nvpmodel_conf_path(root, p.board);
+    const auto text = root.read(conf_path);
     const NvpmodelConf conf = text ? parse_nvpmodel_config(*text) : NvpmodelConf{};
     if (!conf.find(s.nvpmodel_id))
       throw UsageError("state file nvpmodel_id=" + std::to_string(s.nvpmodel_id) +
-                       " is not a mode of " + root.path(kNvpmodelConf) + fix);
+                       " is not a mode of " + root.path(conf_path) + fix);
   }
 }
 

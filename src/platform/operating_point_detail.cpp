@@ -11,7 +11,6 @@
 namespace edp::platform::detail {
 
 const char* const kCpuDir = "/sys/devices/system/cpu/cpu";
-const char* const kNvpmodelConf = "/etc/nvpmodel.conf";
 const char* const kEmcCap = "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap";
 
 std::string cpu_path(int id, const std::string& rest) {

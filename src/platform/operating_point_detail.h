@@ -11,9 +11,8 @@
 
 namespace edp::platform::detail {
 
-extern const char* const kCpuDir;        // "/sys/devices/system/cpu/cpu"
-extern const char* const kNvpmodelConf;  // "/etc/nvpmodel.conf"
-extern const char* const kEmcCap;        // "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap"
+extern const char* const kCpuDir;  // "/sys/devices/system/cpu/cpu"
+extern const char* const kEmcCap;  // "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap"
 
 std::string cpu_path(int id, const std::string& rest);
 std::string dirname_of(const std::string& path);
