@@ -229,7 +229,9 @@ class MlpSection {
     const bool has_median = t.column("time_s_median") >= 0;
     const bool has_ed2p = t.column("ed2p_js2_mean") >= 0;
     const bool has_setup = t.column("setup_s") >= 0;
-    const bool has_gflops = t.column("gflops") >= 0;
+    // gflops_mean; "gflops" in directories written before issue 26.
+    const std::string gflops_col = t.column("gflops_mean") >= 0 ? "gflops_mean" : "gflops";
+    const bool has_gflops = t.column(gflops_col) >= 0;
     const bool has_runs_file = d_.runs.has_value();
     std::string h =
         "<h2>All configurations</h2>\n<div class=\"wide\"><table class=\"results\">\n<tr>";
@@ -280,7 +282,7 @@ class MlpSection {
              plain("power_w_mean") + num_cell(mean_ci(r, "edp_js"));
         if (has_ed2p) h += plain("ed2p_js2_mean");
       }
-      if (has_gflops) h += plain("gflops");
+      if (has_gflops) h += plain(gflops_col);
       if (has_setup) h += plain("setup_s");
       h += num_cell(t.get(r, "runs"));
       std::vector<std::string> flags;

@@ -82,16 +82,20 @@ OpFigures op_figures(const ItemRecord& rec) {
   f.bytes = op.bytes_per_step;
   f.time_s_median = a.time.median;
   f.time_s_ci95 = a.time.ci95;
-  f.energy_j = a.energy.n ? a.energy.mean : NAN;
+  // One statistic for the whole row (issue 26): the median run's time,
+  // energy and window power, so energy per op, pJ/FLOP, GFLOP/s and GB/s all
+  // describe the same runs (the median resists a run a neighbour preempted).
+  f.energy_j = a.energy.n ? a.energy.median : NAN;
   f.energy_j_ci95 = a.energy.n ? a.energy.ci95 : NAN;
-  f.power_w_mean = a.power.n ? a.power.mean : NAN;
+  f.power_w_mean = a.power.n ? a.power.median : NAN;
   if (rec.parts.size() > 1 && !rec.parts[1].run_records.empty()) {
-    // Cold: subtract the flush, measured the same way; CIs add in quadrature.
+    // Cold: subtract the flush, measured the same way and summarised by the
+    // same statistic (the median) for time and energy; CIs add in quadrature.
     const ConfigRecord& flush = rec.parts[1];
     const PerStep b = per_step(flush);
     f.time_s_median = a.time.median - b.time.median;
     f.time_s_ci95 = std::hypot(a.time.ci95, b.time.ci95);
-    f.energy_j = a.energy.n && b.energy.n ? a.energy.mean - b.energy.mean : NAN;
+    f.energy_j = a.energy.n && b.energy.n ? a.energy.median - b.energy.median : NAN;
     f.energy_j_ci95 = a.energy.n && b.energy.n ? std::hypot(a.energy.ci95, b.energy.ci95) : NAN;
     // The cold op's counts are the op's own (the flush is not counted in them).
   }

@@ -64,8 +64,9 @@ const std::vector<std::string>& required_stages_columns() {
 const std::vector<std::string>& stages_columns() {
   static const std::vector<std::string> c = [] {
     std::vector<std::string> v = required_stages_columns();
-    for (const char* e : {"energy_j_ci95", "time_s_profiled", "compute_efficiency_measured",
-                          "peak_gflops", "relu", "status", "study", "key"})
+    for (const char* e :
+         {"energy_j_ci95", "time_s_profiled", "compute_efficiency_measured", "peak_gflops", "relu",
+          "status", "study", "key", "time_s_mean", "power_w_mean"})
       v.push_back(e);
     return v;
   }();
@@ -107,6 +108,8 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
   const PerStep ef = per_step(part(rec, "forward"), true);
   const PerStep efb = per_step(part(rec, "forward_backward"), true);
   const PerStep es = per_step(part(rec, "step"), true);
+  const PerStep tf = per_step(part(rec, "forward"), false);
+  const PerStep tfb = per_step(part(rec, "forward_backward"), false);
   const PerStep ts = per_step(part(rec, "step"), false);
   const double peak = rec.value(sv::kPeakFlops), fma = rec.value(sv::kFmaPeakFlops);
   const bool events = rec.value(sv::kDeviceTimer) == 1;
@@ -119,7 +122,8 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
   for (const std::string& stage : stage_names()) {
     double t = rec.value(sv::time_s(stage)), t_prof = t, share = NAN;
     double flop = rec.value(sv::flop(stage));
-    Difference e;  // NaN: not measured for this stage
+    Difference e;       // NaN: not measured for this stage
+    Difference t_runs;  // the measured time of the same runs, same differencing as e
     std::string note;
     if (stage == "setup") {
       add_note(note, "once per run of the sweep, not per step; includes h2d_copy");
@@ -129,14 +133,19 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
       t = ts.mean;
       t_prof = rec.value(sv::kStepWallS);
       e = {es.mean, es.ci95};
+      t_runs = {ts.mean, ts.ci95};
       if (t > 0 && t_prof > 0)
         add_note(note, "profiled step " + pct(t_prof / t - 1) +
                            " against the unprofiled step (cost of profiling and loss readback)");
     } else {
       share = loop_s > 0 ? t / loop_s : NAN;
-      if (stage == "forward") e = {ef.mean, ef.ci95};
+      if (stage == "forward") {
+        e = {ef.mean, ef.ci95};
+        t_runs = {tf.mean, tf.ci95};
+      }
       if (stage == "backward") {
         e = difference(efb.mean, efb.ci95, ef.mean, ef.ci95);
+        t_runs = difference(tfb.mean, tfb.ci95, tf.mean, tf.ci95);
         if (workload == "tensors")
           add_note(note,
                    "time: grad_h only (the weight gradients are fused into the update); "
@@ -144,6 +153,7 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
       }
       if (stage == "update") {
         e = difference(es.mean, es.ci95, efb.mean, efb.ci95);
+        t_runs = difference(ts.mean, ts.ci95, tfb.mean, tfb.ci95);
         add_note(note, "FLOPs include the element-wise update, 2 per weight");
         if (workload == "tensors")
           add_note(note,
@@ -163,10 +173,26 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
     const double rate = t > 0 && flop > 0 ? flop / t : NAN;
     const double ce = rate / peak;
     const double ce_measured = rate / fma;
-    rows.push_back({workload, size, device, stage, fmt_double(t), fmt_double(share),
-                    fmt_double(e.value), fmt_double(rate / 1e9), fmt_double(ce), note,
-                    fmt_double(e.ci95), fmt_double(t_prof), fmt_double(ce_measured),
-                    fmt_double(peak / 1e9), relu, rec.status, rec.study, rec.key});
+    rows.push_back({workload,
+                    size,
+                    device,
+                    stage,
+                    fmt_double(t),
+                    fmt_double(share),
+                    fmt_double(e.value),
+                    fmt_double(rate / 1e9),
+                    fmt_double(ce),
+                    note,
+                    fmt_double(e.ci95),
+                    fmt_double(t_prof),
+                    fmt_double(ce_measured),
+                    fmt_double(peak / 1e9),
+                    relu,
+                    rec.status,
+                    rec.study,
+                    rec.key,
+                    fmt_double(t_runs.value),
+                    fmt_double(t_runs.value > 0 ? e.value / t_runs.value : NAN)});
   }
   return rows;
 }

@@ -1,0 +1,179 @@
+// Issue 26: every row takes time, energy, power and what is derived from
+// them from one statistic of the same runs. Under a constant-power trace the
+// energy of any window is exactly P x its span, so whatever statistic a row
+// uses, its energy must equal P x the time it reports beside it; a row that
+// mixed the mean energy with the median time would miss by the spread of the
+// runs. The runs are made deliberately noisy: the workload sleeps a
+// different time in each run, with one outlier, so the mean and the median
+// of the times differ by far more than the tolerance.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "bench/protocol.h"
+#include "power/clock.h"
+#include "power/trace.h"
+#include "report/csv.h"
+#include "report/ops_csv.h"
+#include "report/results_csv.h"
+#include "report/stages_csv.h"
+
+namespace {
+
+using namespace edp;
+
+constexpr double kPowerW = 5.0;
+
+// Sleeps sleep_ms[run] per step, the run advancing at every reset() (the
+// protocol resets before each run): noisy run times on purpose.
+class SleepWorkload final : public Workload {
+ public:
+  SleepWorkload(Backend& be, std::vector<double> sleep_ms)
+      : Workload(be), sleep_ms_(std::move(sleep_ms)) {}
+  std::string name() const override { return "sleep"; }
+  void step() override {
+    std::this_thread::sleep_for(
+        std::chrono::duration<double, std::milli>(sleep_ms_[run_ % sleep_ms_.size()]));
+  }
+  void reset() override { ++run_; }
+  double flop_per_step() const override { return 1e6; }
+  double bytes_per_step() const override { return 4e6; }
+
+ private:
+  std::vector<double> sleep_ms_;
+  size_t run_ = 0;
+};
+
+bench::Part sleep_part(const std::string& name, std::vector<double> ms) {
+  return {name, [ms](Backend& be) { return std::make_unique<SleepWorkload>(be, ms); }};
+}
+
+bench::Config config() {
+  return bench::parse_config(
+      "iterations: 2\nruns: 5\nwarmup_iterations: 1\n"
+      "devices: [{kind: reference}]\n"
+      "power: {source: none, baseline_s: 0}\n",
+      "test.yaml");
+}
+
+struct Fixture {
+  bench::Config cfg = config();
+  bench::Sweep sweep;
+  Fixture() : sweep(cfg, platform::Prober(""), meter()) { bench::select_total_rails(sweep); }
+
+  static power::EnergyMeter meter() {
+    power::TraceData data = power::parse_trace("t_s,VDD_IN_w\n0,5\n0.01,5\n", "constant.csv");
+    std::vector<std::unique_ptr<power::Sensor>> sensors;
+    sensors.push_back(std::make_unique<power::TraceSensor>(std::move(data), true, power::now_s()));
+    return power::EnergyMeter::from_sensors(std::move(sensors), {});
+  }
+
+  bench::PlanItem item(const std::string& study, bench::Params params,
+                       std::vector<bench::Part> parts) {
+    bench::PlanItem it;
+    it.study = study;
+    it.params = std::move(params);
+    it.key = bench::item_key(study, it.params);
+    it.device = &cfg.devices.front();
+    it.parts = std::move(parts);
+    it.settings.warmup_steps = 1;
+    it.settings.steps = 2;
+    it.settings.runs = 5;
+    it.label = it.key;
+    return it;
+  }
+};
+
+// Milliseconds per step in each of the 5 runs (reset() comes before run 1,
+// so index 1 is the first run): the mean is pulled up by the 14 ms outlier,
+// the median is not.
+const std::vector<double> kNoisy{0, 2, 3, 2, 14, 4};
+const std::vector<double> kFlush{0, 1, 1, 6, 1, 2};
+
+double cell(const std::vector<std::string>& row, const std::vector<std::string>& cols,
+            const std::string& name) {
+  for (size_t i = 0; i < cols.size(); ++i)
+    if (cols[i] == name) return std::stod(row.at(i));
+  FAIL("no column " << name);
+  return NAN;
+}
+
+}  // namespace
+
+TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x time_s_median",
+          "[bench][statistic]") {
+  Fixture f;
+  const std::vector<std::string>& cols = report::ops_columns();
+  SECTION("warm") {
+    const auto rec = bench::measure_item(
+        f.sweep,
+        f.item("ops", {{"op", "copy"}, {"variant", "warm"}}, {sleep_part("copy", kNoisy)}));
+    REQUIRE(rec.status == "ok");
+    const auto row = report::ops_row(rec, NAN, NAN);
+    const double t = cell(row, cols, "time_s_median"), e = cell(row, cols, "energy_per_op_j");
+    // The noise is real: the mean time per step is well above the median.
+    double sum = 0;
+    for (const auto& r : rec.parts[0].run_records) sum += r.time_s / 2;
+    REQUIRE(sum / 5 > 1.3 * t);
+    CHECK(e == Approx(kPowerW * t).epsilon(1e-6));
+    CHECK(cell(row, cols, "power_w_mean") == Approx(kPowerW).epsilon(1e-6));
+    CHECK(cell(row, cols, "pj_per_flop") == Approx(kPowerW * t / 1e6 * 1e12).epsilon(1e-6));
+    CHECK(cell(row, cols, "gflops") == Approx(1e6 / t / 1e9).epsilon(1e-6));
+  }
+  SECTION("cold: the op minus the flush, both by their medians") {
+    const auto rec = bench::measure_item(
+        f.sweep, f.item("ops", {{"op", "copy"}, {"variant", "cold"}},
+                        {sleep_part("copy", kNoisy), sleep_part("flush", kFlush)}));
+    REQUIRE(rec.status == "ok");
+    const auto row = report::ops_row(rec, NAN, NAN);
+    const double t = cell(row, cols, "time_s_median"), e = cell(row, cols, "energy_per_op_j");
+    REQUIRE(t > 0);
+    CHECK(e == Approx(kPowerW * t).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("one statistic: stages rows give energy_j == P x the measured time_s_mean",
+          "[bench][statistic]") {
+  Fixture f;
+  const auto rec = bench::measure_item(
+      f.sweep,
+      f.item("stages", {{"workload", "tensors"}, {"size", "tiny"}, {"device", "reference"}},
+             {sleep_part("forward", {0, 1, 1, 4, 1, 1}),
+              sleep_part("forward_backward", {0, 2, 3, 2, 9, 3}), sleep_part("step", kNoisy)}));
+  REQUIRE(rec.status == "ok");
+  const auto& cols = report::stages_columns();
+  int checked = 0;
+  for (const auto& row : report::stages_rows(rec)) {
+    const std::string stage = row[3];
+    if (stage != "forward" && stage != "backward" && stage != "update" && stage != "step") continue;
+    INFO(stage);
+    const double t = cell(row, cols, "time_s_mean"), e = cell(row, cols, "energy_j");
+    CHECK(e == Approx(kPowerW * t).epsilon(1e-6).margin(1e-12));
+    CHECK(cell(row, cols, "power_w_mean") == Approx(kPowerW).epsilon(1e-6));
+    ++checked;
+  }
+  CHECK(checked == 4);
+}
+
+TEST_CASE("one statistic: results rows pair each energy with the time of the same statistic",
+          "[bench][statistic]") {
+  Fixture f;
+  bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", kNoisy)});
+  it.size.n = 4;  // per-sample columns
+  auto rec = bench::measure_item(f.sweep, it);
+  REQUIRE(rec.status == "ok");
+  rec.parts[0].n = 4;
+  const auto row = report::results_row(rec.parts[0]);
+  const auto& cols = report::results_columns();
+  for (const char* stat : {"_mean", "_median"}) {
+    INFO(stat);
+    const double t = cell(row, cols, std::string("time_s") + stat);
+    CHECK(cell(row, cols, std::string("energy_j") + stat) == Approx(kPowerW * t).epsilon(1e-6));
+  }
+  const double t = cell(row, cols, "time_s_mean");
+  CHECK(cell(row, cols, "power_w_mean") == Approx(kPowerW).epsilon(1e-6));
+  CHECK(cell(row, cols, "energy_per_sample_j_mean") ==
+        Approx(kPowerW * cell(row, cols, "time_per_sample_s_mean")).epsilon(1e-6));
+  CHECK(cell(row, cols, "time_per_sample_s_mean") == Approx(t / (4 * 2)).epsilon(1e-6));
+}
