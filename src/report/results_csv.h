@@ -10,11 +10,15 @@
 
 namespace edp::report {
 
-// The 27 columns DESIGN §5 requires, in order (what readers may rely on).
+// Each file's columns are one table of {name, value} entries (csv_schema.h)
+// in results_csv.cpp; these are its names. required_*: the columns DESIGN §5
+// requires, in order (what readers may rely on); *_columns: the required
+// columns followed by the extras this version writes.
 const std::vector<std::string>& required_result_columns();
-// The required columns followed by the extras this version writes.
 const std::vector<std::string>& results_columns();
+const std::vector<std::string>& required_runs_columns();
 const std::vector<std::string>& runs_columns();
+const std::vector<std::string>& required_rails_columns();
 const std::vector<std::string>& rails_columns();
 
 // One results.csv row: statistics over the runs (mean, std, 95% CI, median,
