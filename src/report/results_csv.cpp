@@ -41,7 +41,7 @@ struct ResultFigures {
   Summary time, energy, dyn, power, edp, ed2p;
   std::vector<double> gpu, samples;
   bool timed = false, have_energy = false, dyn_ok = false;
-  int low = 0, throttled = 0, frozen = 0;
+  int low = 0, throttled = 0, frozen = 0, disturbed = 0;
   double lag_s = 0;
   double per_sample = 0;  // samples per run: N rows of x per iteration (DESIGN §9.2)
 
@@ -66,6 +66,7 @@ struct ResultFigures {
     timed = time.n > 0;
     for (const RunRecord& r : c.run_records) {
       low += r.low_confidence;
+      disturbed += r.disturbed;
       throttled += r.throttled;
       frozen += r.frozen;
       lag_s = std::max(lag_s, r.lag_correction_s);
@@ -164,6 +165,7 @@ const CsvSchema<RF>& results_schema() {
           {"stop_reason", [](const RF& f) { return f.c.stop_reason; }},
           {"study", [](const RF& f) { return f.c.study; }},
           {"key", [](const RF& f) { return f.c.key; }},
+          {"disturbed_runs", [](const RF& f) { return count(f.disturbed); }},
       }};
   return schema;
 }
@@ -221,6 +223,10 @@ const CsvSchema<RunRow>& runs_schema() {
           {"operating_point", [](const R& x) { return x.c.operating_point; }},
           {"study", [](const R& x) { return x.c.study; }},
           {"key", [](const R& x) { return x.c.key; }},
+          {"cpu_share", [](const R& x) { return fmt_double(x.r.cpu_share); }},
+          {"preempted_share", [](const R& x) { return fmt_double(x.r.preempted_share); }},
+          {"others_cpu_share", [](const R& x) { return fmt_double(x.r.others_cpu_share); }},
+          {"disturbed", [](const R& x) { return b(x.r.disturbed); }},
       }};
   return schema;
 }
