@@ -8,6 +8,7 @@
 #include "bench/backend_setup.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
+#include "bench/window.h"
 #include "platform/peaks.h"
 #include "report/stats.h"
 #include "workloads/cuda_factory.h"
@@ -39,10 +40,13 @@ std::string baseline_state(const PlanItem& item) {
 }
 
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
-// steps until the window is long enough, synchronise, close, judge.
+// steps, synchronise, close, judge. The first run repeats blocks until the
+// window lasts min_run_s (`blocks` = 0); later runs repeat the count it
+// found, as google/benchmark keeps its iteration count, so every run of a
+// part does the same work and its time and energy are comparable.
 report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
-                            const std::vector<int>& cpus, const Baseline* baseline,
-                            report::ConfigRecord& rec) {
+                            int fixed_blocks, const std::vector<int>& cpus,
+                            const Baseline* baseline, report::ConfigRecord& rec) {
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
@@ -54,46 +58,25 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
   const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
   const double progress_units = wl.flop_per_step();
-  // Who had the CPUs (DESIGN §3, interference): read outside the window, so
-  // its procfs reads are neither timed nor integrated.
-  static const platform::ActivityProbe activity;
-  const platform::ActivitySnapshot busy_before = activity.snapshot();
-  // The clock starts once the energy window is open (begin_window may wait
-  // for the sampler's lock, or start its thread).
-  s.meter.begin_window(window);
-  const auto t0 = Clock::now();
+  RunWindow win(s.meter, window, /*probe_activity=*/true);
   int blocks = 0;
   double device_s = 0;  // device time of the steps alone, summed over the blocks
-  try {
-    do {
-      be.start_device_timer();
-      for (int i = 0; i < set.steps; ++i) {
-        throw_if_stop_requested();
-        wl.step();
-        if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
-      }
-      device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
-      ++blocks;
-      be.synchronize();
-    } while (seconds_since(t0) < min_run_s);
-  } catch (...) {
-    s.meter.end_window(window);  // the sampler must not keep integrating it
-    throw;
-  }
-  const double window_s = seconds_since(t0);
-  const power::Measurement m = s.meter.end_window(window);
-  const platform::ActivitySnapshot busy_after = activity.snapshot();
+  do {
+    be.start_device_timer();
+    for (int i = 0; i < set.steps; ++i) {
+      throw_if_stop_requested();
+      wl.step();
+      if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
+    }
+    device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
+    ++blocks;
+    be.synchronize();
+  } while (fixed_blocks > 0 ? blocks < fixed_blocks : win.elapsed_s() < min_run_s);
+  const std::string failure = win.close(
+      WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
+                    s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, std::max(1, rec.threads)},
+      blocks, r);
   const platform::Snapshot after = s.prober.snapshot();
-
-  r.blocks = blocks;
-  // With a meter, the run's time is the energy window's own span, so time,
-  // energy, EDP and dynamic energy (judge_window gets the same span)
-  // describe one interval: a clock of our own around
-  // the calls differs from it by the waits for the sampler's lock inside
-  // begin_window and end_window, which under load made a constant-power run
-  // read 2% less energy than power x time, and a 15 us ops run twice more.
-  const double span_s = s.meter.measures_energy() && m.time_s() > 0 ? m.time_s() : window_s;
-  r.time_s = span_s / blocks;
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
   r.start_temp_c = before.max_temp_c;
@@ -109,20 +92,12 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   // nvhost_podgov) have legitimately lowered them.
   r.throttled = platform::throttled(p, after, cpus, item.device->kind == "gpu", 0.95, &why);
   if (r.throttled) append(r.note, "throttled: " + why);
-  if (s.meter.measures_energy()) {
-    const WindowContext wc{s.total_rails, blocks, span_s,
-                           baseline ? baseline->total_w : static_cast<double>(NAN)};
-    const std::string failure = judge_window(m, wc, r);
-    if (!failure.empty()) {
-      rec.status = "failed";
-      const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
-      if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
-      append(r.note, err);
-    }
+  if (!failure.empty()) {
+    rec.status = "failed";
+    const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
+    if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
+    append(r.note, err);
   }
-  judge_interference(platform::interference_between(
-                         busy_before, busy_after, std::max(1, rec.threads), activity.ticks_per_s()),
-                     s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, span_s, r);
   if (s.progress) {
     std::string msg =
         "edpbench: " + label + " run " + std::to_string(run) + ": " + fmt("%.4g s", r.time_s);
@@ -194,8 +169,11 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   const double min_run_s = min_window_s(s, set);
   const auto t_runs = Clock::now();
   std::string why;
-  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run)
-    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, cpus, baseline, rec));
+  int blocks = 0;  // found by the first run, kept for the others
+  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
+    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline, rec));
+    blocks = rec.run_records.front().blocks;
+  }
   rec.stop_reason = why;
   rec.runs = static_cast<int>(rec.run_records.size());
 
