@@ -49,10 +49,11 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
   return o;
 }
 
-static double idle_total(const Sweep& s, const std::map<std::string, double>& idle_w) {
+double idle_total_w(const std::vector<std::string>& total_rails,
+                    const std::map<std::string, double>& idle_w) {
   if (idle_w.empty()) return NAN;
   double total = 0;
-  for (const auto& rail : s.total_rails) {
+  for (const auto& rail : total_rails) {
     auto it = idle_w.find(rail);
     if (it == idle_w.end()) return NAN;
     total += it->second;
@@ -78,7 +79,7 @@ const Baseline* baseline_for(Sweep& s, const std::string& state, const std::stri
     if (!b.idle.power_w.count(rail) && s.progress)
       s.progress->line("edpbench: warning: no idle baseline for " + rail +
                        " (its reads failed); dynamic energy stays empty");
-  b.total_w = idle_total(s, b.idle.power_w);
+  b.total_w = idle_total_w(s.total_rails, b.idle.power_w);
   if (s.progress && !std::isnan(b.total_w))
     s.progress->line("edpbench: idle power (" + state + "): " + fmt("%.3f W", b.total_w) +
                      " after settling " + fmt("%.1f s", b.idle.settle_s));

@@ -63,6 +63,12 @@ void validate_devices(const Config& cfg, const platform::Platform& platform);
 // taken (no sensor, baseline_s: 0).
 const Baseline* baseline_for(Sweep& s, const std::string& state, const std::string& label);
 
+// The idle power of the total rails: the sum of their idle watts; NaN when
+// one has none (its reads failed) or nothing was measured. `run` and
+// `measure` both take their baseline's total from here.
+double idle_total_w(const std::vector<std::string>& total_rails,
+                    const std::map<std::string, double>& idle_w);
+
 // power.min_run_s, or with `auto` 20 update intervals of the total rails.
 double min_window_s(const Sweep& s, const ProtocolSettings& settings);
 

@@ -272,6 +272,10 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
   return results_schema().row(ResultFigures(c));
 }
 
+std::vector<std::string> runs_row(const ConfigRecord& c, const RunRecord& r) {
+  return runs_schema().row({c, r});
+}
+
 std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
   std::vector<std::vector<std::string>> rows;
   for (const RunRecord& r : c.run_records) rows.push_back(runs_schema().row({c, r}));

@@ -25,6 +25,8 @@ const std::vector<std::string>& rails_columns();
 // min) of time, energy, dynamic energy and EDP (EDP averaged per run).
 std::vector<std::string> results_row(const ConfigRecord& c);
 std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c);
+// One runs.csv row: run r of part c (measure writes its runs with it).
+std::vector<std::string> runs_row(const ConfigRecord& c, const RunRecord& r);
 std::vector<std::vector<std::string>> rails_rows(const ConfigRecord& c);
 
 }  // namespace edp::report
