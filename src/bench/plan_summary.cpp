@@ -269,30 +269,31 @@ void estimate_row(const PlanItem& item, const PlanDeviceRate& dev, const PlanSum
                         set.runs * (row.window_s + tail_s + cooldown_s));
 }
 
-// The idle baselines run would take (baseline_for): one for the host before
-// the sweep, one per GPU state at its first item, and again every
-// baseline_every items of a state.
+// The idle baselines run would take, by the runner's own rules (sweep.h:
+// takes_sweep_baseline, baseline_state, BaselineCadence): a host baseline
+// before the sweep when it has no operating points, then one per state
+// (device context and point) at its first item and again every
+// baseline_every items. Skipped and done items take none.
 int count_baselines(const Config& cfg, const std::vector<PlanItem>& items,
                     const std::vector<PlanRow>& rows) {
   int n = 0;
-  std::map<std::string, int> since;  // state -> items since its baseline
-  bool any = false;
+  BaselineCadence cadence(cfg.power.baseline_every);
+  // The runner's first baseline comes before any item is tried, so a sweep
+  // whose items are all skipped takes it too; done items are not tried.
+  const bool todo =
+      std::any_of(rows.begin(), rows.end(), [](const PlanRow& r) { return r.status != "done"; });
+  if (todo && takes_sweep_baseline(cfg)) {
+    cadence.taken("host");
+    ++n;
+  }
   for (size_t i = 0; i < items.size(); ++i) {
     if (!rows[i].status.empty()) continue;  // done or skipped: no baseline
-    if (!any) {
-      any = true;
-      since["host"] = 0;
+    const std::string state = baseline_state(items[i]);
+    if (cadence.due(state)) {
+      cadence.taken(state);
       ++n;
     }
-    const DeviceSpec& d = *items[i].device;
-    const std::string state = d.kind == "gpu" ? "gpu:" + std::to_string(d.index) : "host";
-    auto it = since.find(state);
-    if (it == since.end() ||
-        (cfg.power.baseline_every > 0 && it->second >= cfg.power.baseline_every)) {
-      since[state] = 0;
-      ++n;
-    }
-    ++since[state];
+    cadence.used(state);
   }
   return n;
 }

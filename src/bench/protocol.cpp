@@ -31,14 +31,6 @@ int severity(const std::string& status) {
   return status == "failed" ? 2 : status == "skipped" ? 1 : 0;
 }
 
-// The state a baseline must be taken in (DESIGN §3): a GPU item's with its
-// CUDA context alive, a host item's without one.
-std::string baseline_state(const PlanItem& item) {
-  const DeviceSpec& dev = *item.device;
-  return (dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host") +
-         (item.point_name.empty() ? "" : "@" + item.point_name);
-}
-
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
 // steps, synchronise, close, judge. The first run repeats blocks until the
 // window lasts min_run_s (`blocks` = 0); later runs repeat the count it
@@ -262,8 +254,9 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
   }
   Backend& be = *setup.backend;
   record_peaks(s, *item.device, setup.cpus, rec);
-  const Baseline* baseline = baseline_for(s, baseline_state(item), item.label);
-  ++s.since_baseline[baseline ? baseline->state : ""];
+  const std::string state = baseline_state(item);
+  const Baseline* baseline = baseline_for(s, state, item.label);
+  s.baseline_cadence.used(state);
   for (size_t i = 0; i < item.parts.size(); ++i) {
     report::ConfigRecord& part = rec.parts[i];
     part.threads = setup.threads;

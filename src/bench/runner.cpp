@@ -178,7 +178,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
 
   int interrupted = 0;
   try {
-    if (!todo.empty() && !points) baseline_for(s, "host", "the sweep");
+    if (!todo.empty() && takes_sweep_baseline(cfg)) baseline_for(s, "host", "the sweep");
     // Without a baseline (baseline_s: 0) nothing has waited for the sensor's
     // period yet: the first windows would go uncorrected.
     if (!todo.empty() && !s.meter.await_averaging_periods(5.0, [] { return stop_signal() == 0; }) &&

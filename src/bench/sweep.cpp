@@ -61,12 +61,17 @@ double idle_total_w(const std::vector<std::string>& total_rails,
   return total;
 }
 
+std::string baseline_state(const PlanItem& item) {
+  const DeviceSpec& dev = *item.device;
+  return (dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host") +
+         (item.point_name.empty() ? "" : "@" + item.point_name);
+}
+
+bool takes_sweep_baseline(const Config& cfg) { return cfg.operating_points.empty(); }
+
 const Baseline* baseline_for(Sweep& s, const std::string& state, const std::string& label) {
   if (!s.meter.measures_energy() || s.cfg.power.baseline_s <= 0) return nullptr;
-  auto it = s.current_baseline.find(state);
-  const int every = s.cfg.power.baseline_every;
-  if (it != s.current_baseline.end() && (every == 0 || s.since_baseline[state] < every))
-    return &s.baselines[it->second];
+  if (!s.baseline_cadence.due(state)) return &s.baselines[s.current_baseline.at(state)];
   if (s.progress)
     s.progress->line("edpbench: measuring idle power (" + state + ") for " +
                      fmt("%.1f", s.cfg.power.baseline_s) + " s after the sensor settles");
@@ -85,7 +90,7 @@ const Baseline* baseline_for(Sweep& s, const std::string& state, const std::stri
                      " after settling " + fmt("%.1f s", b.idle.settle_s));
   s.baselines.push_back(std::move(b));
   s.current_baseline[state] = s.baselines.size() - 1;
-  s.since_baseline[state] = 0;
+  s.baseline_cadence.taken(state);
   return &s.baselines.back();
 }
 

@@ -27,6 +27,36 @@ struct Baseline {
   std::string before;    // the item it was taken before
 };
 
+// When the idle baselines are taken (DESIGN §3): one per state before its
+// first item, and again once power.baseline_every items used the last one.
+// The runner keeps one in its Sweep; `plan` replays the same rules over the
+// plan to count them, so the two cannot drift apart.
+class BaselineCadence {
+ public:
+  explicit BaselineCadence(int every = 0) : every_(every) {}
+  // Whether `state` needs a (new) baseline before its next item.
+  bool due(const std::string& state) const {
+    const auto it = since_.find(state);
+    return it == since_.end() || (every_ > 0 && it->second >= every_);
+  }
+  void taken(const std::string& state) { since_[state] = 0; }
+  void used(const std::string& state) { ++since_[state]; }
+
+ private:
+  int every_;
+  std::map<std::string, int> since_;  // state -> items since its baseline
+};
+
+// The state an item's baseline is taken in: a GPU item's with its CUDA
+// context alive ("gpu:N"), a host item's without one ("host"), at the item's
+// operating point ("@point") when the sweep has several.
+std::string baseline_state(const PlanItem& item);
+
+// Whether the runner takes a host baseline before the first item: only
+// without operating points (with them, the first baseline is taken at the
+// first point, in that point's state).
+bool takes_sweep_baseline(const Config& cfg);
+
 struct Sweep {
   Sweep(const Config& c, platform::Prober p, power::EnergyMeter m)
       : cfg(c), prober(std::move(p)), meter(std::move(m)) {}
@@ -38,7 +68,7 @@ struct Sweep {
   std::string total_rails_why;                     // how they were chosen
   std::vector<Baseline> baselines;                 // every one taken, in order
   std::map<std::string, size_t> current_baseline;  // state -> index into baselines
-  std::map<std::string, int> since_baseline;       // state -> items since
+  BaselineCadence baseline_cadence{cfg.power.baseline_every};
   std::map<std::string, std::map<std::string, std::string>> backends;  // device -> describe()
   GemmChooser gemm_chooser;
   std::vector<std::string> point_log;  // operating points applied and restored  // one gemm: auto
