@@ -14,6 +14,7 @@
 #include "common/errors.h"
 #include "common/json.h"
 #include "platform/cpu_list.h"
+#include "power/lag_correction.h"
 #include "workloads/cuda_factory.h"
 
 namespace edp::bench {
@@ -25,22 +26,19 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// What EnergyMeter::measure_idle waits before measuring (energy_meter.cpp):
-// three update intervals, at least 0.5 s; while the interval is unknown,
-// until it is known or 5 s have passed.
+// What EnergyMeter::measure_idle waits before measuring (power::idle_settle_s).
 double baseline_settle_s(const PlanSummary& sum) {
-  if (sum.interval_state != "known") return 5.0;
-  return std::max(0.5, 3 * sum.update_interval_s);
+  return power::idle_settle_s(sum.interval_state == "known" ? sum.update_interval_s : 0);
 }
 
-// What end_window waits after a run (DESIGN §4.2): until the averaging
-// total rails have published the values that cover the window's end (about
-// 2 update intervals), and at least the sampler's next tick.
+// What end_window waits after a run (DESIGN §4.2): the averaging total
+// rails' lag-correction tail (power::LagCorrector::typical_tail_s), and at
+// least the sampler's next tick.
 double run_tail_s(const PlanSummary& sum, double rate_hz) {
   if (!sum.measures_energy || sum.total_rails.empty()) return 0;
   const double tick = rate_hz > 0 ? 1 / rate_hz : 0;
   if (sum.averaging && sum.interval_state == "known")
-    return std::max(tick, 2 * sum.update_interval_s);
+    return std::max(tick, power::LagCorrector::typical_tail_s(sum.update_interval_s));
   return tick;
 }
 
