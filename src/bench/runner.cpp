@@ -206,7 +206,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
-      store.append(rec.key, p->study->rows(rec), rec.status == "ok");
+      store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
+                   rec.status == "ok");
       store.flush(context_json(s, false));
     }
   } catch (const Interrupted& i) {

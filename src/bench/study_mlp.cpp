@@ -65,7 +65,9 @@ class MlpStudy final : public Study {
     return items;
   }
   std::string commit_file() const override { return "results.csv"; }
-  FileRows rows(const report::ItemRecord& rec) const override { return mlp_rows(rec); }
+  FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
+    return mlp_rows(rec);
+  }
 };
 
 }  // namespace
