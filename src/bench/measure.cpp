@@ -322,7 +322,7 @@ std::string measure_json(const Report& rep) {
 // The --csv file: runs.csv's own columns (report/results_csv.h), the
 // command's label as the workload, then label and exit_status.
 std::string measure_csv(const Report& rep) {
-  report::ConfigRecord part;
+  report::PartRecord part;
   part.study = "measure";
   part.workload = rep.label;
   part.device = "host";

@@ -38,7 +38,7 @@ int severity(const std::string& status) {
 // part does the same work and its time and energy are comparable.
 report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
                             int fixed_blocks, const std::vector<int>& cpus,
-                            const Baseline* baseline, report::ConfigRecord& rec) {
+                            const Baseline* baseline, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
@@ -104,7 +104,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
 
 // Whether the runs may stop (nvbench's criterion on whole runs): the
 // minimum count, then the relative CI of the time, a run cap, a time limit.
-bool runs_done(const ProtocolSettings& set, const report::ConfigRecord& rec, double elapsed_s,
+bool runs_done(const ProtocolSettings& set, const report::PartRecord& rec, double elapsed_s,
                std::string* why) {
   const int n = static_cast<int>(rec.run_records.size());
   if (n < set.runs) return false;
@@ -135,8 +135,7 @@ bool runs_done(const ProtocolSettings& set, const report::ConfigRecord& rec, dou
 
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
 void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
-                  const std::vector<int>& cpus, const Baseline* baseline,
-                  report::ConfigRecord& rec) {
+                  const std::vector<int>& cpus, const Baseline* baseline, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   const auto t_setup = Clock::now();
   std::unique_ptr<Workload> wl = part.make(be);
@@ -214,23 +213,19 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   rec.key = item.key;
   rec.label = item.label;
   rec.params = item.params;
+  rec.values = item.values;
   rec.device = item.device->label;
   std::string rails;
   for (const auto& r : s.total_rails) rails += (rails.empty() ? "" : "+") + r;
   for (const Part& part : item.parts) {
-    report::ConfigRecord c;
+    report::PartRecord c;
     c.study = item.study;
     c.key = item.key;
     c.workload = part.name;
     c.size = item.size.name;
     c.device = item.device->label;
-    c.n = item.size.n;
-    c.d_in = item.size.d_in;
-    c.h = item.size.h;
-    c.d_out = item.size.d_out;
     c.iterations = item.settings.steps;
     c.runs = item.settings.runs;
-    c.gflop_per_iteration = item.size.gemm_flop_per_iteration() / 1e9;
     c.power_source = s.meter.source_name();
     c.energy_rails = rails;
     c.operating_point = item.point_name;
@@ -258,7 +253,7 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
   const Baseline* baseline = baseline_for(s, state, item.label);
   s.baseline_cadence.used(state);
   for (size_t i = 0; i < item.parts.size(); ++i) {
-    report::ConfigRecord& part = rec.parts[i];
+    report::PartRecord& part = rec.parts[i];
     part.threads = setup.threads;
     if (baseline) part.baseline_w = baseline->total_w;
     measure_part(s, item, item.parts[i], be, setup.cpus, baseline, part);

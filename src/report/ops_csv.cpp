@@ -15,7 +15,7 @@ struct PerStep {
   Summary time, energy, power;
 };
 
-PerStep per_step(const ConfigRecord& c) {
+PerStep per_step(const PartRecord& c) {
   std::vector<double> t, e, p;
   for (const RunRecord& r : c.run_records) {
     t.push_back(r.time_s / c.iterations);
@@ -50,7 +50,7 @@ std::string bound(double flop, double bytes, double peak_gflops, double peak_gbs
 OpFigures op_figures(const ItemRecord& rec) {
   OpFigures f;
   if (rec.parts.empty() || rec.parts[0].run_records.empty()) return f;
-  const ConfigRecord& op = rec.parts[0];
+  const PartRecord& op = rec.parts[0];
   const PerStep a = per_step(op);
   f.flop = op.flop_per_step;
   f.bytes = op.bytes_per_step;
@@ -65,7 +65,7 @@ OpFigures op_figures(const ItemRecord& rec) {
   if (rec.parts.size() > 1 && !rec.parts[1].run_records.empty()) {
     // Cold: subtract the flush, measured the same way and summarised by the
     // same statistic (the median) for time and energy; CIs add in quadrature.
-    const ConfigRecord& flush = rec.parts[1];
+    const PartRecord& flush = rec.parts[1];
     const PerStep b = per_step(flush);
     f.time_s_median = a.time.median - b.time.median;
     f.time_s_ci95 = std::hypot(a.time.ci95, b.time.ci95);
@@ -86,7 +86,7 @@ namespace {
 // it is compared with.
 struct OpsRow {
   const ItemRecord& rec;
-  const ConfigRecord* op;  // the op's own part (first), or nullptr
+  const PartRecord* op;  // the op's own part (first), or nullptr
   OpFigures f;
   double peak_gflops, peak_gbs, measured_gflops, measured_gbs;
   double attainable, measured_attainable;

@@ -22,10 +22,14 @@ std::string fmt_fixed(double v, int decimals) {
 }
 
 std::string count(int64_t v) { return std::to_string(v); }
+// A whole number kept as a double (a record's value); NaN -> "".
+std::string whole(double v) {
+  return std::isnan(v) ? std::string() : std::to_string(static_cast<long long>(v));
+}
 
 // Values of a field over the runs that measured it (NaN skipped).
 template <class F>
-std::vector<double> collect(const ConfigRecord& c, F f) {
+std::vector<double> collect(const PartRecord& c, F f) {
   std::vector<double> v;
   for (const RunRecord& r : c.run_records) {
     const double x = f(r);
@@ -37,7 +41,8 @@ std::vector<double> collect(const ConfigRecord& c, F f) {
 // What a results.csv row is computed from: the part and the statistics of
 // its runs (one statistic per column, named in the column: issue 26).
 struct ResultFigures {
-  const ConfigRecord& c;
+  const ItemRecord& item;  // the MLP study's values: n, d_in, h, d_out, gflop_per_iteration
+  const PartRecord& c;
   Summary time, energy, dyn, power, edp, ed2p;
   std::vector<double> gpu, samples;
   bool timed = false, have_energy = false, dyn_ok = false;
@@ -45,7 +50,7 @@ struct ResultFigures {
   double lag_s = 0;
   double per_sample = 0;  // samples per run: N rows of x per iteration (DESIGN §9.2)
 
-  explicit ResultFigures(const ConfigRecord& part) : c(part) {
+  ResultFigures(const ItemRecord& rec, const PartRecord& part) : item(rec), c(part) {
     time = summarize(collect(c, [](const RunRecord& r) { return r.time_s; }));
     const auto e = collect(c, [](const RunRecord& r) { return r.energy_j; });
     const auto d = collect(c, [](const RunRecord& r) { return r.dynamic_energy_j; });
@@ -71,7 +76,7 @@ struct ResultFigures {
       frozen += r.frozen;
       lag_s = std::max(lag_s, r.lag_correction_s);
     }
-    per_sample = static_cast<double>(c.n) * c.iterations;
+    per_sample = item.value("n") * c.iterations;
   }
 };
 
@@ -84,10 +89,10 @@ const CsvSchema<RF>& results_schema() {
       {
           {"workload", [](const RF& f) { return f.c.workload; }},
           {"size", [](const RF& f) { return f.c.size; }},
-          {"n", [](const RF& f) { return count(f.c.n); }},
-          {"d_in", [](const RF& f) { return count(f.c.d_in); }},
-          {"h", [](const RF& f) { return count(f.c.h); }},
-          {"d_out", [](const RF& f) { return count(f.c.d_out); }},
+          {"n", [](const RF& f) { return whole(f.item.value("n")); }},
+          {"d_in", [](const RF& f) { return whole(f.item.value("d_in")); }},
+          {"h", [](const RF& f) { return whole(f.item.value("h")); }},
+          {"d_out", [](const RF& f) { return whole(f.item.value("d_out")); }},
           {"device", [](const RF& f) { return f.c.device; }},
           {"threads", [](const RF& f) { return count(f.c.threads); }},
           {"iterations", [](const RF& f) { return count(f.c.iterations); }},
@@ -135,7 +140,8 @@ const CsvSchema<RF>& results_schema() {
            [](const RF& f) { return when(f.timed, f.time.mean / f.c.iterations); }},
           {"gflops_mean",
            [](const RF& f) {
-             return when(f.timed, f.c.gflop_per_iteration * f.c.iterations / f.time.mean);
+             return when(f.timed,
+                         f.item.value("gflop_per_iteration") * f.c.iterations / f.time.mean);
            }},
           {"setup_s", [](const RF& f) { return fmt_double(f.c.setup_s); }},
           {"initial_loss", [](const RF& f) { return fmt_double(f.c.initial_loss); }},
@@ -172,7 +178,7 @@ const CsvSchema<RF>& results_schema() {
 
 // One row of runs.csv: a run of a part.
 struct RunRow {
-  const ConfigRecord& c;
+  const PartRecord& c;
   const RunRecord& r;
 };
 
@@ -233,7 +239,7 @@ const CsvSchema<RunRow>& runs_schema() {
 
 // One row of rails.csv: a rail of a run of a part.
 struct RailRow {
-  const ConfigRecord& c;
+  const PartRecord& c;
   const RunRecord& r;
   const RailEnergy& e;
 };
@@ -268,21 +274,21 @@ const std::vector<std::string>& runs_columns() { return runs_schema().names(); }
 const std::vector<std::string>& required_rails_columns() { return rails_schema().required_names(); }
 const std::vector<std::string>& rails_columns() { return rails_schema().names(); }
 
-std::vector<std::string> results_row(const ConfigRecord& c) {
-  return results_schema().row(ResultFigures(c));
+std::vector<std::string> results_row(const ItemRecord& rec, const PartRecord& c) {
+  return results_schema().row(ResultFigures(rec, c));
 }
 
-std::vector<std::string> runs_row(const ConfigRecord& c, const RunRecord& r) {
+std::vector<std::string> runs_row(const PartRecord& c, const RunRecord& r) {
   return runs_schema().row({c, r});
 }
 
-std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
+std::vector<std::vector<std::string>> runs_rows(const PartRecord& c) {
   std::vector<std::vector<std::string>> rows;
   for (const RunRecord& r : c.run_records) rows.push_back(runs_schema().row({c, r}));
   return rows;
 }
 
-std::vector<std::vector<std::string>> rails_rows(const ConfigRecord& c) {
+std::vector<std::vector<std::string>> rails_rows(const PartRecord& c) {
   std::vector<std::vector<std::string>> rows;
   for (const RunRecord& r : c.run_records)
     for (const RailEnergy& e : r.rails) rows.push_back(rails_schema().row({c, r, e}));

@@ -12,7 +12,7 @@
 namespace edp::report {
 namespace {
 
-const ConfigRecord* part(const ItemRecord& rec, const std::string& name) {
+const PartRecord* part(const ItemRecord& rec, const std::string& name) {
   for (const auto& p : rec.parts)
     if (p.workload == name) return &p;
   return nullptr;
@@ -22,7 +22,7 @@ const ConfigRecord* part(const ItemRecord& rec, const std::string& name) {
 struct PerStep {
   double mean = NAN, ci95 = NAN;
 };
-PerStep per_step(const ConfigRecord* p, bool energy) {
+PerStep per_step(const PartRecord* p, bool energy) {
   PerStep r;
   if (!p || p->run_records.empty() || p->iterations <= 0) return r;
   std::vector<double> v;

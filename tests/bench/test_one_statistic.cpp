@@ -94,11 +94,10 @@ TEST_CASE("one statistic: results rows pair each energy with the time of the sam
           "[bench][statistic]") {
   Fixture f;
   bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", kNoisy)});
-  it.size.n = 4;  // per-sample columns
-  auto rec = bench::measure_item(f.sweep, it);
+  it.values["n"] = 4;  // per-sample columns
+  const auto rec = bench::measure_item(f.sweep, it);
   REQUIRE(rec.status == "ok");
-  rec.parts[0].n = 4;
-  const auto row = report::results_row(rec.parts[0]);
+  const auto row = report::results_row(rec, rec.parts[0]);
   const auto& cols = report::results_columns();
   for (const char* stat : {"_mean", "_median"}) {
     INFO(stat);

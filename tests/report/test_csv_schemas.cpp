@@ -79,11 +79,10 @@ TEST_CASE("csv schemas: each header begins with the DESIGN's required columns", 
 }
 
 TEST_CASE("csv schemas: every value lands under its own name", "[report][csv]") {
-  ConfigRecord c;
+  PartRecord c;
   c.workload = "tensors";
   c.size = "small";
   c.device = "cpu";
-  c.n = 64;
   c.iterations = 10;
   c.baseline_w = 2.5;
   c.operating_point = "MAXN";
@@ -99,7 +98,9 @@ TEST_CASE("csv schemas: every value lands under its own name", "[report][csv]") 
   r.rails = {{"VDD_IN", 8.0, 4.0}};
   c.run_records = {r};
 
-  const auto row = results_row(c);
+  ItemRecord item;
+  item.values["n"] = 64;
+  const auto row = results_row(item, c);
   const auto& cols = results_columns();
   CHECK(at(row, cols, "workload") == "tensors");
   CHECK(at(row, cols, "n") == "64");
