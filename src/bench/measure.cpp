@@ -35,12 +35,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 // A shell-like rendering of the command, for the summary and the default label.
 std::string command_line(const std::vector<std::string>& argv) {
   std::string out;

@@ -31,12 +31,6 @@ std::string utc_now() {
   return buf;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs_root) {
   power::PowerOptions o;
   o.source = p.source;
@@ -109,9 +103,7 @@ double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
 }
 
 std::string join_rails(const std::vector<std::string>& rails) {
-  std::string out;
-  for (const auto& r : rails) out += (out.empty() ? "" : "+") + r;
-  return out.empty() ? "(none)" : out;
+  return rails.empty() ? "(none)" : join(rails, "+");
 }
 
 double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }

@@ -13,6 +13,7 @@
 #include "bench/gemm_choice.h"
 #include "bench/plan.h"
 #include "bench/progress.h"
+#include "common/text.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
 
@@ -115,7 +116,6 @@ double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
 double gpu_mhz(const platform::Snapshot& s);
 
 std::string utc_now();
-std::string fmt(const char* f, double v);
 std::string join_rails(const std::vector<std::string>& rails);
 
 }  // namespace edp::bench

@@ -350,7 +350,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
   }
 
   static std::string mhz(double value, double per_mhz) {
-    return fmt(value / per_mhz, "%.0f") + " MHz";
+    return fmt("%.0f", value / per_mhz) + " MHz";
   }
 
   // board.cpus (one object per CPU, as platform::to_json writes it) folded
@@ -420,8 +420,8 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
         const JsonValue* mode = v->find("mode");
         const JsonValue* id = v->find("id");
         if (mode && !mode->is_null())
-          add_text(f.label, mode->to_text() +
-                                (id && !id->is_null() ? " (mode " + id->to_text() + ")" : ""));
+          add_text(f.label,
+                   mode->to_text() + (id && !id->is_null() ? " (mode " + id->to_text() + ")" : ""));
       } else if (f.path == "board.cpus") {
         if (v->is_array()) {
           const std::string summary = cpus_summary(*v);
@@ -445,7 +445,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
           const JsonValue* type = z.find("type");
           const JsonValue* t = z.find("temp_c");
           if (type && t && t->type == JsonValue::Type::number)
-            zones.push_back(type->to_text() + " " + fmt(t->number, "%.1f") +
+            zones.push_back(type->to_text() + " " + fmt("%.1f", t->number) +
                             " \xC2\xB0"
                             "C");
         }
@@ -478,7 +478,7 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
            "<th>Idle power (W)</th></tr>\n";
       for (const auto& [rail, w] : baseline->object)
         h += "<tr><td>" + html_escape(rail) + "</td><td class=\"num\">" +
-             html_escape(w.type == JsonValue::Type::number ? fmt(w.number, "%.3f") : w.to_text()) +
+             html_escape(w.type == JsonValue::Type::number ? fmt("%.3f", w.number) : w.to_text()) +
              "</td></tr>\n";
       h += "</table>\n";
     } else {

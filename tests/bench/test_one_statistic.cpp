@@ -20,10 +20,10 @@ using namespace edp;
 using namespace edp::testing;
 
 // Milliseconds per step in each of the 5 runs (reset() comes before run 1,
-// so index 1 is the first run): the mean is pulled up by the 14 ms outlier,
-// the median is not.
-const std::vector<double> kNoisy{0, 2, 3, 2, 14, 4};
-const std::vector<double> kFlush{0, 1, 1, 6, 1, 2};
+// so index 1 is the first run): the mean is pulled up by the 80 ms outlier,
+// the median is not, even when a loaded machine stretches every sleep.
+const std::vector<double> kNoisy{0, 3, 4, 3, 80, 5};
+const std::vector<double> kFlush{0, 1, 1, 10, 1, 2};
 
 double cell(const std::vector<std::string>& row, const std::vector<std::string>& cols,
             const std::string& name) {
@@ -62,8 +62,9 @@ TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x tim
     REQUIRE(rec.status == "ok");
     const auto row = report::ops_row(rec, NAN, NAN);
     const double t = cell(row, cols, "time_s_median"), e = cell(row, cols, "energy_per_op_j");
-    REQUIRE(t > 0);
-    CHECK(e == Approx(kPowerW * t).epsilon(1e-6));
+    // (The difference of two medians; under heavy load it may even be
+    // negative, and energy must still follow it.)
+    CHECK(e == Approx(kPowerW * t).epsilon(1e-6).margin(1e-12));
   }
 }
 
@@ -73,8 +74,8 @@ TEST_CASE("one statistic: stages rows give energy_j == P x the measured time_s_m
   const auto rec = bench::measure_item(
       f.sweep,
       f.item("stages", {{"workload", "tensors"}, {"size", "tiny"}, {"device", "reference"}},
-             {sleep_part("forward", {0, 1, 1, 4, 1, 1}),
-              sleep_part("forward_backward", {0, 2, 3, 2, 9, 3}), sleep_part("step", kNoisy)}));
+             {sleep_part("forward", {0, 2, 2, 6, 2, 2}),
+              sleep_part("forward_backward", {0, 8, 9, 8, 20, 9}), sleep_part("step", kNoisy)}));
   REQUIRE(rec.status == "ok");
   const auto& cols = report::stages_columns();
   int checked = 0;
@@ -84,7 +85,9 @@ TEST_CASE("one statistic: stages rows give energy_j == P x the measured time_s_m
     INFO(stage);
     const double t = cell(row, cols, "time_s_mean"), e = cell(row, cols, "energy_j");
     CHECK(e == Approx(kPowerW * t).epsilon(1e-6).margin(1e-12));
-    CHECK(cell(row, cols, "power_w_mean") == Approx(kPowerW).epsilon(1e-6));
+    // power = energy / time where the measured time difference is positive
+    // (a loaded machine can blur a difference to nothing; then it is empty).
+    if (t > 0) CHECK(cell(row, cols, "power_w_mean") == Approx(kPowerW).epsilon(1e-6));
     ++checked;
   }
   CHECK(checked == 4);
