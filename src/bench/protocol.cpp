@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "bench/backend_setup.h"
+#include "bench/device_clocks.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "bench/window.h"

@@ -4,6 +4,8 @@
 // study's rows and to the store, which flushes atomically after each item.
 // It knows nothing study-specific.
 #include "bench/runner.h"
+#include "bench/backend_setup.h"
+#include "bench/context_json.h"
 
 #include <cmath>
 #include <map>

@@ -4,12 +4,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <thread>
 
 #include "bench/signals.h"
 #include "common/errors.h"
-#include "edpbench/config.h"
 #include "power/total_rails.h"
 
 namespace edp::bench {
@@ -24,13 +22,6 @@ double seconds_since(Clock::time_point t0) {
 
 }  // namespace
 
-std::string utc_now() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs_root) {
   power::PowerOptions o;
   o.source = p.source;
@@ -43,81 +34,8 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
   return o;
 }
 
-double idle_total_w(const std::vector<std::string>& total_rails,
-                    const std::map<std::string, double>& idle_w) {
-  if (idle_w.empty()) return NAN;
-  double total = 0;
-  for (const auto& rail : total_rails) {
-    auto it = idle_w.find(rail);
-    if (it == idle_w.end()) return NAN;
-    total += it->second;
-  }
-  return total;
-}
-
-std::string baseline_state(const PlanItem& item) {
-  const DeviceSpec& dev = *item.device;
-  return (dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host") +
-         (item.point_name.empty() ? "" : "@" + item.point_name);
-}
-
-bool takes_sweep_baseline(const Config& cfg) { return cfg.operating_points.empty(); }
-
-const Baseline* baseline_for(Sweep& s, const std::string& state, const std::string& label) {
-  if (!s.meter.measures_energy() || s.cfg.power.baseline_s <= 0) return nullptr;
-  if (!s.baseline_cadence.due(state)) return &s.baselines[s.current_baseline.at(state)];
-  if (s.progress)
-    s.progress->line("edpbench: measuring idle power (" + state + ") for " +
-                     fmt("%.1f", s.cfg.power.baseline_s) + " s after the sensor settles");
-  Baseline b;
-  b.state = state;
-  b.before = label;
-  b.idle = s.meter.measure_idle(s.cfg.power.baseline_s, [] { return stop_signal() == 0; });
-  throw_if_stop_requested();
-  for (const auto& rail : s.total_rails)
-    if (!b.idle.power_w.count(rail) && s.progress)
-      s.progress->line("edpbench: warning: no idle baseline for " + rail +
-                       " (its reads failed); dynamic energy stays empty");
-  b.total_w = idle_total_w(s.total_rails, b.idle.power_w);
-  if (s.progress && !std::isnan(b.total_w))
-    s.progress->line("edpbench: idle power (" + state + "): " + fmt("%.3f W", b.total_w) +
-                     " after settling " + fmt("%.1f s", b.idle.settle_s));
-  s.baselines.push_back(std::move(b));
-  s.current_baseline[state] = s.baselines.size() - 1;
-  s.baseline_cadence.taken(state);
-  return &s.baselines.back();
-}
-
-// Mean current clock of `cpus` (all CPUs when empty), MHz; NaN if unknown.
-double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
-               const std::vector<int>& cpus) {
-  double sum = 0;
-  int n = 0;
-  for (size_t i = 0; i < p.cpus.size() && i < s.cpu_cur_khz.size(); ++i) {
-    if (s.cpu_cur_khz[i] < 0) continue;
-    if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), p.cpus[i].id) == cpus.end()) continue;
-    sum += s.cpu_cur_khz[i] / 1e3;
-    ++n;
-  }
-  return n ? sum / n : NAN;
-}
-
 std::string join_rails(const std::vector<std::string>& rails) {
   return rails.empty() ? "(none)" : join(rails, "+");
-}
-
-double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }
-
-// Usage errors a device entry can only reveal on this machine: a CPU set the
-// platform lacks, or a cuDNN ReLU in a build without cuDNN.
-void validate_devices(const Config& cfg, const platform::Platform& platform) {
-  for (const auto& d : cfg.devices) {
-    if (d.kind == "cpu") platform::resolve_cpu_set(platform, d.cpus);  // throws UsageError
-    if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
-      throw UsageError(cfg.source_path +
-                       ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
-                       "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
-  }
 }
 
 // Waits for cooldown_s and for the hottest zone to fall below
