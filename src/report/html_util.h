@@ -14,6 +14,10 @@
 
 namespace edp::report::html {
 
+// The one fmt and join of the code base (common/text.h), also as html::.
+using edp::fmt;
+using edp::join;
+
 // A finite number from a CSV field, else nullopt.
 inline std::optional<double> number(const std::string& s) {
   const auto v = parse_double(s);
