@@ -7,8 +7,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "common/errors.h"
-#include "edpbench/config.h"
 #include "platform/cpu_list.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/cuda_factory.h"
@@ -147,18 +145,6 @@ BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
   out.threads = o.threads > 0 ? o.threads : static_cast<int>(o.cpus.size());
   out.backend = make_cpu_backend(o);
   return out;
-}
-
-// Usage errors a device entry can only reveal on this machine: a CPU set the
-// platform lacks, or a cuDNN ReLU in a build without cuDNN.
-void validate_devices(const Config& cfg, const platform::Platform& platform) {
-  for (const auto& d : cfg.devices) {
-    if (d.kind == "cpu") platform::resolve_cpu_set(platform, d.cpus);  // throws UsageError
-    if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
-      throw UsageError(cfg.source_path +
-                       ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
-                       "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
-  }
 }
 
 }  // namespace edp::bench

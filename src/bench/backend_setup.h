@@ -72,8 +72,4 @@ struct BackendSetup {
 BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
                               const platform::Platform& platform);
 
-// Usage errors a device entry can only reveal on this machine: a CPU set the
-// platform lacks, or a cuDNN ReLU in a build without cuDNN.
-void validate_devices(const Config& cfg, const platform::Platform& platform);
-
 }  // namespace edp::bench

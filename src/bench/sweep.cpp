@@ -8,6 +8,7 @@
 
 #include "bench/signals.h"
 #include "common/errors.h"
+#include "edpbench/config.h"
 #include "power/total_rails.h"
 
 namespace edp::bench {
@@ -36,6 +37,18 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
 
 std::string join_rails(const std::vector<std::string>& rails) {
   return rails.empty() ? "(none)" : join(rails, "+");
+}
+
+// Usage errors a device entry can only reveal on this machine: a CPU set the
+// platform lacks, or a cuDNN ReLU in a build without cuDNN.
+void validate_devices(const Config& cfg, const platform::Platform& platform) {
+  for (const auto& d : cfg.devices) {
+    if (d.kind == "cpu") platform::resolve_cpu_set(platform, d.cpus);  // throws UsageError
+    if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
+      throw UsageError(cfg.source_path +
+                       ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
+                       "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
+  }
 }
 
 // Waits for cooldown_s and for the hottest zone to fall below

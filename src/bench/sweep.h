@@ -47,6 +47,9 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
 // error. The sampler judges update interval, freezing and lag on them.
 void select_total_rails(Sweep& s);
 
+// Usage errors a device entry can only reveal on this machine.
+void validate_devices(const Config& cfg, const platform::Platform& platform);
+
 // power.min_run_s, or with `auto` 20 update intervals of the total rails.
 double min_window_s(const Sweep& s, const ProtocolSettings& settings);
 
