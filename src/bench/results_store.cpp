@@ -53,6 +53,10 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
   t.header = columns;
   if (!exists(path)) return t;
   const report::CsvTable old = report::read_csv_file(path);
+  if (old.header.empty() || (old.header.size() == 1 && old.header[0].empty()))
+    throw UsageError(path +
+                     " is empty (not even its header): delete it to resume the other files, "
+                     "or resume into a new --out directory");
   if (old.header == columns) return old;
   std::vector<int> from;  // new column -> old column, or -1
   for (const auto& c : columns) from.push_back(old.column(c));
