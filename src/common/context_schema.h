@@ -29,6 +29,10 @@ inline const std::vector<ContextField>& context_fields() {
       {"board", ""},
       {"board.model", "Board"},
       {"board.soc", "SoC"},
+      // How the board was identified (its device-tree compatible string and
+      // the board-table entry chosen), where the platform layer records it.
+      {"board.compatible", "Device-tree compatible", true},
+      {"board.board", "Board table entry", true},
       {"board.is_jetson", "Jetson"},
       {"board.l4t_release", "L4T"},
       {"board.nvpmodel", "nvpmodel"},

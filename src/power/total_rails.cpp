@@ -1,6 +1,5 @@
 // Choosing the total rails (DESIGN §4.1, docs/total-rails.md).
 #include "power/total_rails.h"
-#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -158,6 +157,12 @@ const char* const kGenericInputs[] = {"VDD_IN", "POM_5V_IN"};
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
