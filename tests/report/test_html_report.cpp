@@ -179,8 +179,8 @@ TEST_CASE("a foreign context.json: the table reads only the schema's keys, the d
   CHECK(contains(table, "Power source"));
   for (const char* foreign : {"hostname", "gpu_mhz", "500 iterations", "no power sensor found"})
     CHECK_FALSE(contains(table, foreign));
-  for (const char* s : {"hostname: tx2-lab-03", "gpu_mhz: 1300", "name: NVIDIA Tegra X2",
-                        "no power sensor found"})
+  for (const char* s :
+       {"hostname: tx2-lab-03", "gpu_mhz: 1300", "name: NVIDIA Tegra X2", "no power sensor found"})
     CHECK(contains(between(ctx, "Full context.json", "</details>"), s));
   CHECK(contains(ctx, "No idle baseline power recorded."));
 }
