@@ -29,10 +29,10 @@ inline const std::vector<ContextField>& context_fields() {
       {"board", ""},
       {"board.model", "Board"},
       {"board.soc", "SoC"},
-      // How the board was identified (its device-tree compatible string and
-      // the board-table entry chosen), where the platform layer records it.
-      {"board.compatible", "Device-tree compatible", true},
-      {"board.board", "Board table entry", true},
+      // How the board was identified: its device-tree compatible string and
+      // the board-table entry chosen, by what and why.
+      {"board.compatible", "Device-tree compatible"},
+      {"board.board", "Board table entry"},
       {"board.is_jetson", "Jetson"},
       {"board.l4t_release", "L4T"},
       {"board.nvpmodel", "nvpmodel"},

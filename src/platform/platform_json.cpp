@@ -58,6 +58,10 @@ std::string to_json(const Platform& p) {
   Json o = Json::object();
   o["model"] = string_or_null(p.model);
   o["soc"] = string_or_null(p.soc);
+  o["compatible"] = string_or_null(p.compatible);
+  o["board"] = Json{{"entry", string_or_null(p.board)},
+                    {"by", string_or_null(p.board_by)},
+                    {"why", string_or_null(p.board_why)}};
   o["is_jetson"] = p.is_jetson();
   o["l4t_release"] = string_or_null(p.l4t_release);
   o["nvpmodel"] = Json{{"id", p.nvpmodel_id < 0 ? Json() : Json(p.nvpmodel_id)},
