@@ -4,6 +4,8 @@
 // study's rows and to the store, which flushes atomically after each item.
 // It knows nothing study-specific.
 #include "bench/runner.h"
+#include "bench/backend_setup.h"
+#include "bench/context_json.h"
 
 #include <cmath>
 #include <map>
@@ -186,7 +188,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
 
   int interrupted = 0;
   try {
-    if (!todo.empty() && !points) baseline_for(s, "host", "the sweep");
+    if (!todo.empty() && takes_sweep_baseline(cfg)) baseline_for(s, "host", "the sweep");
     // Without a baseline (baseline_s: 0) nothing has waited for the sensor's
     // period yet: the first windows would go uncorrected.
     if (!todo.empty() && !s.meter.await_averaging_periods(5.0, [] { return stop_signal() == 0; }) &&
@@ -214,7 +216,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
-      store.append(rec.key, p->study->rows(rec), rec.status == "ok");
+      store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
+                   rec.status == "ok");
       store.flush(context_json(s, false));
     }
   } catch (const Interrupted& i) {

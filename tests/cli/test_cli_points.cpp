@@ -16,6 +16,8 @@
 #include <fstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "report/csv.h"
 #include "support/process.h"
 
@@ -253,4 +255,48 @@ TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not 
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 128 + sig);
   }
+}
+
+TEST_CASE("plan's baseline count and duration are what run then takes, with operating points",
+          "[cli][points][plan]") {
+  // Two points, one cpu device: run takes no host baseline before the sweep
+  // (with points the first is taken at the first point) and one baseline per
+  // (device state, point): host@slow and host@fast. plan replays the same
+  // rules (sweep.h BaselineCadence); it used to count a host baseline before
+  // the sweep and ignore the point, and said 1.
+  Board b("points-plan");
+  std::string text = edp::testing::slurp(points_config(b, 2));
+  const std::string from = "baseline_s: 0\n";
+  text.replace(text.find(from), from.size(), "baseline_s: 0.3\n");
+  const std::string cfg = b.dir + "/points-baseline.yaml";
+  edp::testing::write_text(cfg, text);
+
+  const auto plan = edp::testing::edpbench("plan --config " + cfg + " --sysfs-root " + b.root +
+                                           " --json " + b.dir + "/plan.json");
+  INFO(plan.out << plan.err);
+  REQUIRE(plan.exit_code == 0);
+  const auto planned = nlohmann::json::parse(edp::testing::slurp(b.dir + "/plan.json"));
+  const auto& estimate = planned.at("estimate");
+  const int baselines = estimate.at("baselines").get<int>();
+  const double baselines_s = estimate.at("baselines_s").get<double>();
+
+  const auto run = edp::testing::edpbench("run --config " + cfg + " --out " + b.dir +
+                                          "/out --sysfs-root " + b.root);
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto ctx = nlohmann::json::parse(edp::testing::slurp(b.dir + "/out/context.json"));
+  const auto& taken = ctx.at("power").at("baselines");
+  CHECK(baselines == 2);
+  CHECK(static_cast<int>(taken.size()) == baselines);
+  std::vector<std::string> states;
+  double taken_s = 0;
+  for (const auto& t : taken) {
+    states.push_back(t.at("state").get<std::string>());
+    taken_s += t.at("settle_s").get<double>() + t.at("duration_s").get<double>();
+  }
+  CHECK(states == std::vector<std::string>{"host@slow", "host@fast"});
+  // The estimate adds the lag tail of one sampler tick per baseline to the
+  // settle and measuring time run reports; a loaded machine settles late.
+  INFO("plan " << baselines_s << " s, run " << taken_s << " s");
+  CHECK(baselines_s == Approx(taken_s).epsilon(0.25).margin(0.1));
 }
