@@ -352,13 +352,20 @@ std::string containment(const EnergyMeter::Rail& outer, const EnergyMeter::Rail&
     const KnownRail* ko = role_on(b, o);
     const KnownRail* ki = role_on(b, i);
     if (!ko || !ki) continue;
+    // One rail read by two sources (the jetson source and a trace or hwmon
+    // of the same monitor): the meter names the second "<sensor>:RAIL".
+    if (o == i && outer.sensor != inner.sensor)
+      return inner.info.rail + " and " + outer.info.rail +
+             " are the same rail, read by two sources";
     if (ki->role == Role::fed_by && name_matches(ki->parent, o))
       return inner.info.rail + " is fed by " + outer.info.rail + " (on a " + b.name +
              ": its power is already in " + outer.info.rail + ")";
     if (ko->role == Role::input && (ki->role == Role::inside || ki->role == Role::fed_by))
       return inner.info.rail + " is inside " + outer.info.rail + " (the module input on a " +
              b.name + ")";
-    if (ko->role == Role::mux && (ki->role == Role::input || ki->role == Role::carrier))
+    // The carrier's input holds the module input and so every rail inside it.
+    if (ko->role == Role::mux && (ki->role == Role::input || ki->role == Role::carrier ||
+                                  ki->role == Role::inside || ki->role == Role::fed_by))
       return inner.info.rail + " is inside " + outer.info.rail +
              " (the carrier board's input on a " + b.name + ")";
   }
@@ -389,16 +396,21 @@ TotalRails check_requested(const std::vector<EnergyMeter::Rail>& rails, const Ra
 
   const Board* board = find_board(roles);
   std::vector<std::string> nested, drop;
-  for (const auto* a : picked)
-    for (const auto* b : picked) {
+  for (size_t ia = 0; ia < picked.size(); ++ia)
+    for (size_t ib = 0; ib < picked.size(); ++ib) {
+      const auto *a = picked[ia], *b = picked[ib];
       if (a == b) continue;
+      // The same rail from two sources contains itself both ways: judged
+      // once, keeping the one named first.
+      const bool same = base_name(*a) == base_name(*b) && a->sensor != b->sensor;
+      if (same && ia > ib) continue;
       const std::string how = containment(*a, *b, roles, board);
       if (how.empty()) continue;
       nested.push_back(how);
       // Keep the outer rail, except that a carrier board's input gives way
       // to the module input it contains: the module is what is measured.
       const KnownRail* k = known_role(roles, board, base_name(*a));
-      const bool carrier_input = a->sensor != "rapl" && k && k->role == Role::mux;
+      const bool carrier_input = !same && a->sensor != "rapl" && k && k->role == Role::mux;
       const std::string gone = carrier_input ? a->info.rail : b->info.rail;
       if (!contains(drop, gone)) drop.push_back(gone);
     }

@@ -399,6 +399,18 @@ TEST_CASE("an explicit list with nested rails is refused, saying which contains 
     CHECK_THAT(e, Contains("VDD_IN is inside VDD_MUX"));
     CHECK_THAT(e, Contains("Use total_rails: [VDD_IN] or auto"));
   }
+  SECTION("the carrier's VDD_MUX and a module sub-rail: VDD_MUX holds VDD_IN, which holds it") {
+    const std::string e = usage_error(tx2_rails(), "quill", {"VDD_MUX", "VDD_SYS_CPU"});
+    CHECK_THAT(e, Contains("VDD_SYS_CPU is inside VDD_MUX"));
+    CHECK_THAT(e, Contains("Use total_rails: [VDD_SYS_CPU] or auto"));
+  }
+  SECTION("one rail read by two sources (the jetson source and a trace of it)") {
+    auto rails = tx2_rails();
+    rails.push_back(rail("trace", "trace:VDD_IN"));
+    const std::string e = usage_error(rails, "quill", {"VDD_IN", "trace:VDD_IN"});
+    CHECK_THAT(e, Contains("trace:VDD_IN and VDD_IN are the same rail"));
+    CHECK_THAT(e, Contains("Use total_rails: [VDD_IN] or auto"));
+  }
   SECTION("on a board not in the table, by the rail names") {
     const std::string e = usage_error({rail("jetson", "VDD_IN"), rail("jetson", "VDD_SOC")}, "",
                                       {"VDD_SOC", "VDD_IN"});
