@@ -120,9 +120,11 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
       append(r.note, err);
     }
   }
-  judge_interference(platform::interference_between(
-                         busy_before, busy_after, std::max(1, rec.threads), activity.ticks_per_s()),
-                     s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, span_s, r);
+  judge_interference(
+      platform::interference_between(busy_before, busy_after, std::max(1, rec.threads),
+                                     activity.ticks_per_s(), span_s),
+      s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, span_s, r, std::max(1, rec.threads),
+      static_cast<int>(cpus.size()));
   if (s.progress) {
     std::string msg =
         "edpbench: " + label + " run " + std::to_string(run) + ": " + fmt("%.4g s", r.time_s);
