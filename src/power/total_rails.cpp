@@ -86,6 +86,8 @@ struct Pick {
   std::string summary;
   std::vector<std::pair<std::string, std::string>> left_out;  // rail, reason
   bool undetermined = false;
+  bool jetson = false;    // from pick_jetson
+  bool external = false;  // a separate hwmon / ina226 monitor, taken to be independent
 };
 
 using Rails = std::vector<const EnergyMeter::Rail*>;
@@ -281,7 +283,10 @@ TotalRails choose_auto(const std::vector<EnergyMeter::Rail>& rails, const RailRo
   for (const auto& [sensor, rs] : by_sensor(rails)) {
     const bool jetson_names = jetson_named(sensor, rs);
     if (board && jetson_names) {
-      if (!merged_done) picks.push_back(pick_jetson(merged_name, merged, roles, board));
+      if (!merged_done) {
+        picks.push_back(pick_jetson(merged_name, merged, roles, board));
+        picks.back().jetson = true;
+      }
       merged_done = true;
     } else if (sensor == "rapl") {
       picks.push_back(pick_rapl(rs));
@@ -289,11 +294,31 @@ TotalRails choose_auto(const std::vector<EnergyMeter::Rail>& rails, const RailRo
       picks.push_back(pick_all(sensor, rs, "each GPU's own board power"));
     } else if (jetson_names) {
       picks.push_back(pick_jetson(sensor, rs, roles, board));
+      picks.back().jetson = true;
     } else if (sensor == "trace") {
       picks.push_back(pick_all(sensor, rs, "a test source: its rails are taken to be independent"));
     } else {
       picks.push_back(pick_all(sensor, rs, "separate monitors, taken to be independent"));
+      picks.back().external = sensor == "hwmon" || sensor == "ina226";
     }
+  }
+
+  // Beside a Jetson's own monitors, a separate hwmon / ina226 monitor (a
+  // user's INA226 on the I2C bus) is outside the module, or on the board's
+  // supply and so holds the module input: not module energy either way, like
+  // the carrier's rails. Left out, unless power.total_rails names it.
+  const bool jetson_total = std::any_of(picks.begin(), picks.end(), [](const Pick& p) {
+    return p.jetson && !p.undetermined && !p.chosen.empty();
+  });
+  for (auto& p : picks) {
+    if (!jetson_total || !p.external) continue;
+    for (const auto& name : p.chosen)
+      p.left_out.push_back({name,
+                            "a separate monitor beside the Jetson's: outside the module, or on "
+                            "its supply (holding the module input); name it in power.total_rails "
+                            "to add it"});
+    p.summary = p.summary.substr(0, p.summary.find(':')) + ": none of its rails";
+    p.chosen.clear();
   }
 
   TotalRails out;
