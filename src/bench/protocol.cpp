@@ -123,7 +123,9 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   judge_interference(
       platform::interference_between(busy_before, busy_after, std::max(1, rec.threads),
                                      activity.ticks_per_s(), span_s),
-      s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, span_s, r, std::max(1, rec.threads),
+      s.meter.measures_energy() ? s.cfg.power.rate_hz : 0,
+      // the deadlines were counted until the sampler let the window go
+      m.sampled_until_s > m.t0_s ? m.sampled_until_s - m.t0_s : span_s, r, std::max(1, rec.threads),
       static_cast<int>(cpus.size()));
   if (s.progress) {
     std::string msg =
