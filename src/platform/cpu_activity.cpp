@@ -132,11 +132,18 @@ Interference interference_between(const ActivitySnapshot& begin, const ActivityS
       run_ns += sane ? t.sched.run_ns - b.run_ns : t.sched.run_ns;
       wait_ns += sane ? t.sched.wait_ns - b.wait_ns : t.sched.wait_ns;
     }
-    r.workload_cpu_s = run_ns * 1e-9;
-    r.runqueue_wait_s = wait_ns * 1e-9;
-    if (threads > 0) {
-      r.cpu_share = r.workload_cpu_s / (r.wall_s * threads);
-      r.preempted_share = r.runqueue_wait_s / (r.wall_s * threads);
+    // Counters that never moved while this process used CPU time are a
+    // kernel printing "0 0 0" (sched_info off: fs/proc/base.c,
+    // proc_pid_schedstat): unknown, not a run that was never held off.
+    const double process_s = end.process_cpu_s - begin.process_cpu_s;
+    const bool counting = !(run_ns == 0 && std::isfinite(process_s) && process_s > 0.01);
+    if (counting) {
+      r.workload_cpu_s = run_ns * 1e-9;
+      r.runqueue_wait_s = wait_ns * 1e-9;
+      if (threads > 0) {
+        r.cpu_share = r.workload_cpu_s / (r.wall_s * threads);
+        r.preempted_share = r.runqueue_wait_s / (r.wall_s * threads);
+      }
     }
   }
   if (begin.machine && end.machine && end.machine->cpus > 0 && ticks_per_s > 0 &&
