@@ -9,6 +9,7 @@
 
 #include "workloads/cuda/cuda_check.h"
 #include "workloads/cuda/kernels.h"
+#include "workloads/cuda/launch.h"
 
 namespace edp {
 namespace cuda {
@@ -150,7 +151,8 @@ template <class Op>
 void run_map0(const Launch& l, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
   const bool vec = aligned16(out);
-  map0_kernel<<<grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(out, n, vec, op);
+  EDP_LAUNCH(map0_kernel<Op>, grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream, out, n,
+             vec, op);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -158,7 +160,8 @@ template <class Op>
 void run_map1(const Launch& l, const float* x, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
   const bool vec = aligned16(x) && aligned16(out);
-  map1_kernel<<<grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(x, out, n, vec, op);
+  EDP_LAUNCH(map1_kernel<Op>, grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream, x, out,
+             n, vec, op);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -166,8 +169,8 @@ template <class Op>
 void run_map2(const Launch& l, const float* a, const float* b, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
   const bool vec = aligned16(a) && aligned16(b) && aligned16(out);
-  map2_kernel<<<grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(a, b, out, n, vec,
-                                                                               op);
+  EDP_LAUNCH(map2_kernel<Op>, grid_for(l, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream, a, b,
+             out, n, vec, op);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -284,17 +287,18 @@ void launch_tanh(const Launch& l, const float* x, float* out, std::int64_t n) {
 
 void launch_fma_peak(const Launch& l, std::int64_t rounds, float* sink) {
   CUDA_CHECK_THROW(cudaMemsetAsync(sink, 0, sizeof(float), l.stream));
-  fma_peak_kernel<<<l.max_blocks, kFmaPeakThreads, 0, l.stream>>>(rounds, 0.999999f, 1e-3f, sink);
+  EDP_LAUNCH(fma_peak_kernel, l.max_blocks, kFmaPeakThreads, 0, l.stream, rounds, 0.999999f, 1e-3f,
+             sink);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
 void launch_sum(const Launch& l, const float* x, std::int64_t n, double* scratch, float* out) {
   const int blocks = n > 0 ? reduce_blocks(l, n) : 0;
   if (blocks > 0) {
-    partial_sum_kernel<<<blocks, kThreads, 0, l.stream>>>(x, n, scratch);
+    EDP_LAUNCH(partial_sum_kernel, blocks, kThreads, 0, l.stream, x, n, scratch);
     CUDA_CHECK_THROW(cudaGetLastError());
   }
-  finish_sum_kernel<<<1, kThreads, 0, l.stream>>>(scratch, blocks, out);
+  EDP_LAUNCH(finish_sum_kernel, 1, kThreads, 0, l.stream, scratch, blocks, out);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -302,10 +306,11 @@ void launch_sub_square_sum(const Launch& l, const float* a, const float* b, floa
                            std::int64_t n, double* scratch, float* out) {
   const int blocks = n > 0 ? reduce_blocks(l, n) : 0;
   if (blocks > 0) {
-    partial_sub_square_sum_kernel<<<blocks, kThreads, 0, l.stream>>>(a, b, diff, n, scratch);
+    EDP_LAUNCH(partial_sub_square_sum_kernel, blocks, kThreads, 0, l.stream, a, b, diff, n,
+               scratch);
     CUDA_CHECK_THROW(cudaGetLastError());
   }
-  finish_sum_kernel<<<1, kThreads, 0, l.stream>>>(scratch, blocks, out);
+  EDP_LAUNCH(finish_sum_kernel, 1, kThreads, 0, l.stream, scratch, blocks, out);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
