@@ -127,7 +127,7 @@ TEST_CASE("fake cublasSgemm enforces the documented argument rules", "[gpu_sim][
         CUBLAS_STATUS_NOT_INITIALIZED);
 }
 
-TEST_CASE("fake cublasSgemm with beta 0 does not read C; it runs on the handle's stream",
+TEST_CASE("fake cublasSgemm with beta 0 does not read C and runs on the handle's stream",
           "[gpu_sim][cublas]") {
   edp_sim::reset_all();
   Handle handle;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "edp_sim/control.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/cuda_factory.h"
 #include "workloads/mlp.h"
@@ -228,4 +229,20 @@ TEST_CASE("sim gpu: the stages study's GPU path times every stage with CUDA even
       CHECK(program == "custom_relu");  // profiled like autograd or not at all
     }
   }
+}
+
+TEST_CASE("sim gpu: synchronize() leaves no queued work behind", "[gpu_sim][gpu_paths][sync]") {
+  // The protocol synchronises before it opens and closes an energy window: no
+  // queued step may run outside it.
+  auto g = gpu();
+  Tensor a = g->empty(64, 64), c = g->empty(64, 64);
+  g->fill(a, 0.5f);
+  g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
+  CHECK(edp_sim::pending_operations() >= 2);
+  g->synchronize();
+  CHECK(edp_sim::pending_operations() == 0);
+  g->start_device_timer();
+  g->relu(c, c);
+  CHECK(g->stop_device_timer_s() >= 0.0);
+  CHECK(edp_sim::pending_operations() == 0);
 }

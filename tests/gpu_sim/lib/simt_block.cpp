@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "device_limits.h"
@@ -53,7 +54,11 @@ struct Block {
 
 thread_local Block* t_block = nullptr;
 thread_local SimThread* t_thread = nullptr;
-thread_local std::vector<std::unique_ptr<Fiber>> t_fibers;
+// Fiber stacks, reused by every block (one block runs at a time: the API lock).
+std::vector<std::unique_ptr<Fiber>>& fibers() {
+  static std::vector<std::unique_ptr<Fiber>> f;
+  return f;
+}
 
 [[noreturn]] void report(const char* format, ...) {
   std::fflush(stdout);
@@ -205,6 +210,7 @@ void run_block(Block& b, uint3 block_idx, dim3 block_dim, dim3 grid_dim) {
   b.threads.assign(count, SimThread{});
   b.at_barrier = 0;
   b.barriers_passed = 0;
+  auto& t_fibers = fibers();
   while (t_fibers.size() < count) t_fibers.push_back(std::make_unique<Fiber>());
   std::size_t i = 0;
   for (unsigned z = 0; z < block_dim.z; ++z) {
@@ -225,7 +231,7 @@ void run_block(Block& b, uint3 block_idx, dim3 block_dim, dim3 grid_dim) {
       if (t.state != State::kRunnable) continue;
       progress = true;
       t_thread = &t;
-      t_fibers[k]->resume();
+      fibers()[k]->resume();
       t_thread = nullptr;
       if (t.state == State::kDone) {
         ++done;
@@ -335,14 +341,22 @@ void run_grid(const std::string& kernel, dim3 grid, dim3 block,
   Block b;
   b.kernel = &kernel;
   b.body = &thread_body;
-  Block* outer = t_block;
-  t_block = &b;
   for (unsigned z = 0; z < grid.z; ++z) {
     for (unsigned y = 0; y < grid.y; ++y) {
-      for (unsigned x = 0; x < grid.x; ++x) run_block(b, uint3{x, y, z}, block, grid);
+      for (unsigned x = 0; x < grid.x; ++x) {
+        // Each block on an OS thread of its own: __shared__ variables are
+        // thread_local, so every block starts with its own (zeroed) shared
+        // memory and nothing a block wrote survives into the next one, as on
+        // the GPU where a block never sees another's shared memory.
+        std::thread runner([&b, x, y, z, block, grid] {
+          t_block = &b;
+          run_block(b, uint3{x, y, z}, block, grid);
+          t_block = nullptr;
+        });
+        runner.join();
+      }
     }
   }
-  t_block = outer;
 }
 
 }  // namespace edp_sim

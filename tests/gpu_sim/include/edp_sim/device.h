@@ -35,8 +35,8 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
-// One instance per OS thread: the block runner runs one block at a time on
-// the launching thread, so the fibers of a block share it (and only they).
+// One instance per OS thread: the block runner runs each block on a fresh OS
+// thread, so the fibers of a block share it, and it starts zeroed per block.
 #define __shared__ static thread_local
 
 namespace edp_sim {

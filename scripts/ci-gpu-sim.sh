@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# CI: the GPU code executed on the CPU. Builds the CUDA sources as C++ against
+# the SIMT simulator and the fake CUDA runtime, cuBLAS and cuDNN of
+# tests/gpu_sim (-DEDPBENCH_GPU_SIM=ON; docs/gpu.md), then runs the simulator
+# suite (edp_tests_gpu_sim: the simulator's and fakes' own tests, the
+# backend's [gpu] tests, the workloads' loss trajectories against the
+# reference, the ops and stages GPU paths), once plain and once under
+# AddressSanitizer + UndefinedBehaviorSanitizer. Each build directory is
+# reused between runs; only edp_tests_gpu_sim and what it links are built.
+# Prints the test count and the time of each step.
+#
+# usage: scripts/ci-gpu-sim.sh [--jobs N] [--no-asan] [--asan-iterations N]
+#   --asan-iterations: loss-trajectory iterations per size under ASan
+#                      (default 2; the plain run does 10 small, 3 medium)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+jobs=2
+asan=1
+asan_iterations=2
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    --no-asan) asan=0; shift ;;
+    --asan-iterations) asan_iterations="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "ci-gpu-sim.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+configure() {  # configure DIR BUILD_TYPE SANITIZERS
+  cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE="$2" -DEDPBENCH_SANITIZE="$3" \
+    -DEDPBENCH_GPU_SIM=ON -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF \
+    -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+}
+run_suite() {  # run_suite DIR LABEL: ctest over the simulator suite, with its count
+  local out
+  out=$(cd "$1" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 \
+    -R '^gpu_sim:' 2>&1) || { echo "$out"; return 1; }
+  echo "$out" | tail -n 3
+  echo "gpu sim ($2): $(echo "$out" | grep -oE '[0-9]+ tests passed|tests passed, [0-9]+ tests failed out of [0-9]+' | head -1)"
+}
+
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+times=()
+t0=$(date +%s)
+configure "$root/build-gpusim" Release ""
+cmake --build "$root/build-gpusim" -j "$jobs" --target edp_tests_gpu_sim
+times+=("$(printf '%-22s %5ss' 'build' "$(( $(date +%s) - t0 ))")")
+t0=$(date +%s)
+run_suite "$root/build-gpusim" plain
+times+=("$(printf '%-22s %5ss' 'suite' "$(( $(date +%s) - t0 ))")")
+
+if [ "$asan" = 1 ]; then
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  t0=$(date +%s)
+  configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined
+  cmake --build "$root/build-gpusim-asan" -j "$jobs" --target edp_tests_gpu_sim
+  times+=("$(printf '%-22s %5ss' 'build asan+ubsan' "$(( $(date +%s) - t0 ))")")
+  t0=$(date +%s)
+  EDPBENCH_SIM_ITERATIONS="$asan_iterations" run_suite "$root/build-gpusim-asan" "asan+ubsan"
+  times+=("$(printf '%-22s %5ss' 'suite asan+ubsan' "$(( $(date +%s) - t0 ))")")
+fi
+echo "ci-gpu-sim timings ($jobs jobs):"
+printf '  %s\n' "${times[@]}"
