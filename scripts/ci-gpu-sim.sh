@@ -7,6 +7,7 @@
 # reference, the ops and stages GPU paths), once plain and once under
 # AddressSanitizer + UndefinedBehaviorSanitizer. Each build directory is
 # reused between runs; only edp_tests_gpu_sim and what it links are built.
+# The backend's tests also run as CUDA 10.2 and 12.0 (EDPBENCH_SIM_CUDA_VERSION).
 # Prints the test count and the time of each step.
 #
 # usage: scripts/ci-gpu-sim.sh [--jobs N] [--no-asan] [--asan-iterations N]
@@ -43,6 +44,7 @@ run_suite() {  # run_suite DIR LABEL: ctest over the simulator suite, with its c
 }
 
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+start=$(date +%s)
 times=()
 t0=$(date +%s)
 configure "$root/build-gpusim" Release ""
@@ -51,6 +53,16 @@ times+=("$(printf '%-22s %5ss' 'build' "$(( $(date +%s) - t0 ))")")
 t0=$(date +%s)
 run_suite "$root/build-gpusim" plain
 times+=("$(printf '%-22s %5ss' 'suite' "$(( $(date +%s) - t0 ))")")
+# The suite runs as CUDA 11.8; the backend's tests again as 10.2 (flags only
+# before the context exists) and 12.0 (cudaSetDevice creates the context).
+for version in 10020 12000; do
+  t0=$(date +%s)
+  out=$(cd "$root/build-gpusim" && EDPBENCH_SIM_CUDA_VERSION=$version ctest --output-on-failure \
+    --no-tests=error -j "$jobs" --timeout 900 -R '^gpu_sim:(cuda|make_cuda)' 2>&1) ||
+    { echo "$out"; exit 1; }
+  echo "gpu sim (backend tests as CUDA $version): $(echo "$out" | grep -oE 'tests passed, [0-9]+ tests failed out of [0-9]+')"
+  times+=("$(printf '%-22s %5ss' "backend as $version" "$(( $(date +%s) - t0 ))")")
+done
 
 if [ "$asan" = 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
@@ -65,3 +77,4 @@ if [ "$asan" = 1 ]; then
 fi
 echo "ci-gpu-sim timings ($jobs jobs):"
 printf '  %s\n' "${times[@]}"
+echo "GPU code on the simulator (plain, CUDA 10.2/12.0, ASan+UBSan): $(( $(date +%s) - start )) s"
