@@ -33,6 +33,10 @@ struct SamplerRail {
   RailInfo info;  // as the sensor declared it (info.rail is the sensor's own name)
 };
 
+// The sampler thread's name (/proc/self/task/TID/comm), so that a probe of the
+// workload's threads can leave it out.
+inline constexpr const char* kSamplerThreadName = "edp-sampler";
+
 class Sampler {
  public:
   // Sensors must outlive the sampler. cpu < 0: not pinned.
@@ -101,7 +105,10 @@ class Sampler {
   };
 
   void run();
-  double rail_interval_locked(size_t r) const;  // robust; 0 while unknown
+  // Robust; 0 while unknown. A rail with too few changes of its own takes
+  // the interval of a sibling on the same chip (info.device).
+  double rail_interval_locked(size_t r) const;
+  double own_interval_locked(size_t r) const;  // from the rail's own changes only
   double observed_update_interval_locked() const;
   bool window_resolved(const Window& w, double t) const;
   void tick(double t, size_t failed, const std::string& error);  // with mutex_ held

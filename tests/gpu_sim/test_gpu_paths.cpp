@@ -42,8 +42,12 @@ std::vector<float> trajectory(Backend& b, const std::string& workload, const Mlp
 }
 
 // Iterations per size: $EDPBENCH_SIM_ITERATIONS overrides (the reference
-// backend's naive loops take ~1 s per medium iteration).
+// backend's naive loops take ~1 s per medium iteration); 0 leaves the size
+// out. $EDPBENCH_SIM_SIZES=small runs the small size alone (the ASan build).
 int iterations_for(const std::string& size) {
+  if (const char* sizes = std::getenv("EDPBENCH_SIM_SIZES")) {
+    if (std::string(sizes).find(size) == std::string::npos) return 0;
+  }
   if (const char* v = std::getenv("EDPBENCH_SIM_ITERATIONS")) return std::atoi(v);
   return size == "small" ? 10 : 3;
 }
@@ -80,6 +84,7 @@ TEST_CASE("sim gpu: the three workloads follow the reference loss at small and m
   for (const auto& size : sizes) {
     const MlpData init = make_initial_data(size.shape, 0, 0.1);
     const int iterations = iterations_for(size.name);
+    if (iterations <= 0) continue;
     auto ref = make_reference_backend();
     for (const std::string relu : {"kernel", "cudnn"}) {
       auto g = gpu(relu);
@@ -102,7 +107,7 @@ TEST_CASE("sim gpu: the three workloads follow the reference loss at small and m
           // double accumulation: observed < 1e-7; 1e-5 fails any wrong op.
           CHECK(rel <= 1e-5);
         }
-        CHECK(want.back() < want.front());  // the loss falls
+        if (iterations > 1) CHECK(want.back() < want.front());  // the loss falls
         std::printf("trajectory %s %s relu=%s: %d iterations, worst rel %.2e\n", size.name,
                     workload.c_str(), relu.c_str(), iterations, worst);
       }

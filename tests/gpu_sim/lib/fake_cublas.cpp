@@ -40,8 +40,10 @@ struct cublasContext {
 namespace {
 
 std::set<cublasContext*>& handles() {
-  static std::set<cublasContext*> h;
-  return h;
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* h = new std::set<cublasContext*>;
+  return *h;
 }
 
 bool live(cublasHandle_t h) { return h != nullptr && handles().count(h) > 0; }

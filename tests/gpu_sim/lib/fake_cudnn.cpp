@@ -51,8 +51,10 @@ struct cudnnActivationStruct {
 namespace {
 
 std::set<cudnnContext*>& handles() {
-  static std::set<cudnnContext*> h;
-  return h;
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* h = new std::set<cudnnContext*>;
+  return *h;
 }
 
 bool same_shape(const cudnnTensorStruct* a, const cudnnTensorStruct* b) {

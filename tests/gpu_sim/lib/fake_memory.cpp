@@ -18,8 +18,10 @@ namespace edp_sim {
 namespace {
 
 std::map<std::uintptr_t, Allocation>& live() {
-  static std::map<std::uintptr_t, Allocation> m;
-  return m;
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* m = new std::map<std::uintptr_t, Allocation>;
+  return *m;
 }
 std::size_t g_used = 0;
 
@@ -28,8 +30,10 @@ struct SlackGuard {
   std::size_t size = 0;
 };
 std::map<std::uintptr_t, SlackGuard>& guards() {
-  static std::map<std::uintptr_t, SlackGuard> m;
-  return m;
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* m = new std::map<std::uintptr_t, SlackGuard>;
+  return *m;
 }
 
 // The canary is a signalling NaN with a payload no arithmetic produces (any

@@ -40,16 +40,22 @@ struct Event {
 };
 
 std::set<Stream*>& streams() {
-  static std::set<Stream*> s;
-  return s;
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* s = new std::set<Stream*>;
+  return *s;
 }
 std::set<Event*>& events() {
-  static std::set<Event*> e;
-  return e;
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* e = new std::set<Event*>;
+  return *e;
 }
 Stream* legacy(int device) {
-  static std::map<int, Stream*> l;
-  Stream*& s = l[device];
+  // Never destroyed: device state outlives every static destructor (and
+  // LeakSanitizer, which runs after them, still sees it reachable).
+  static auto* l = new std::map<int, Stream*>;
+  Stream*& s = (*l)[device];
   if (s == nullptr) {
     s = new Stream;  // lives as long as the process, like the device
     s->device = device;
