@@ -25,8 +25,8 @@ PYBIND11_MODULE(_edpbench_sim, m) {
              o.seed = seed;
              return std::unique_ptr<Ina3221Sim>(new Ina3221Sim(o));
            }),
-           py::arg("update_period_s") = 0.43, py::arg("noise_w") = 0.01,
-           py::arg("idle_w") = 2.0, py::arg("seed") = 1u)
+           py::arg("update_period_s") = 0.43, py::arg("noise_w") = 0.01, py::arg("idle_w") = 2.0,
+           py::arg("seed") = 1u)
       .def_property_readonly("root", &Ina3221Sim::root)
       .def("set_power_w", &Ina3221Sim::set_power_w)
       .def("freeze", &Ina3221Sim::freeze, py::arg("rail"), py::arg("frozen") = true)
