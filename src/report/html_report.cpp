@@ -234,6 +234,16 @@ footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px soli
       h += "<p class=\"notice info\">" + std::to_string(throttled) +
            " configuration(s) had runs whose clocks fell below nominal (throttling); see the "
            "Flags column.</p>\n";
+    const size_t disturbed = count_rows([&](size_t r) {
+      const auto v = number(t.get(r, "disturbed_runs"));
+      return v && *v > 0;
+    });
+    if (disturbed)
+      h += "<p class=\"notice\">" + std::to_string(disturbed) +
+           " configuration(s) had disturbed runs: their threads waited for a CPU, or the sampler "
+           "ran late, because other work shared the machine. Their times and energies include "
+           "that work; measure again on a quiet machine (runs.csv has preempted_share and "
+           "others_cpu_share per run).</p>\n";
     return h;
   }
 
