@@ -81,6 +81,11 @@ class Window(object):
             )
         return getattr(measurement, attr)
 
+    def __repr__(self):
+        if self.measurement is None:
+            return "<Window %s: open>" % (self.name,)
+        return repr(self.measurement)
+
     def dict(self):
         if self.measurement is None:
             raise Error("window %r is still open" % (self.name,))
