@@ -274,6 +274,10 @@ class SimulatedIna3221(unittest.TestCase):
         self.assertTrue(m.ok, m.problem)
 
     def test_short_window_is_flagged(self):
+        m, _ = self.step("tiny", 0.05)  # shorter than one update interval
+        self.assertLess(m.time_s, self.PERIOD_S)
+        self.assertTrue(m.low_confidence)
+        self.assertTrue(m.ok)
         m, _ = self.step("short", 0.3)  # 3 updates < 10
         self.assertTrue(m.low_confidence)
         self.assertTrue(m.ok)
