@@ -193,7 +193,9 @@ class ResultsFiles(unittest.TestCase):
             rec = list(csv.DictReader(f))
         self.assertEqual([(r["workload"], r["size"], r["choice"]) for r in rec],
                          [("py_tensors", "small", "gpu")])
-        self.assertAlmostEqual(float(rec[0]["ratio"]), 2.0, delta=0.3)
+        # ~2 (0.2 s against 0.1 s at one power); sleeps overshoot under load.
+        self.assertGreater(float(rec[0]["ratio"]), 1.3)
+        self.assertLess(float(rec[0]["ratio"]), 2.2)
         out = subprocess.run([BINARY, "report", self.dir], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, universal_newlines=True)
         self.assertEqual(out.returncode, 0, out.stderr)
