@@ -60,7 +60,7 @@ bool parse_pid_stat(const std::string& text, std::string* comm, unsigned long lo
   return true;
 }
 
-MachineLoad sample_machine_load(const SysfsRoot& root, double seconds) {
+MachineLoad sample_machine_load(const SysfsRoot& root, double seconds, size_t top_n) {
   MachineLoad load;
   const double hz = std::max(1L, ::sysconf(_SC_CLK_TCK)) * 1.0;
   const auto stat0 = root.read("/proc/stat");
@@ -92,7 +92,7 @@ MachineLoad sample_machine_load(const SysfsRoot& root, double seconds) {
       std::min(1.0, std::max(0.0, busy_s - ours_s) / (load.wall_s * std::max(1, load.cpus)));
   std::sort(load.top.begin(), load.top.end(),
             [](const BusyProcess& a, const BusyProcess& b) { return a.cpus_used > b.cpus_used; });
-  if (load.top.size() > 3) load.top.resize(3);
+  if (load.top.size() > top_n) load.top.resize(top_n);
   return load;
 }
 

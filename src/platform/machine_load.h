@@ -22,15 +22,16 @@ struct MachineLoad {
   double wall_s = 0;
   int cpus = 0;
   double others_cpu_share = 0;   // of the whole machine: 0 idle .. 1 every CPU busy
-  std::vector<BusyProcess> top;  // at most 3, busiest first, this process left out
+  std::vector<BusyProcess> top;  // at most top_n, busiest first, this process left out
 };
 
 // Above this share of the machine, used by others, a sweep's numbers are
 // suspect: a 2-CPU board with one busy neighbour is at 0.5.
 inline constexpr double kBusyMachineShare = 0.10;
 
-// Samples /proc/stat and every /proc/PID/stat over `seconds`.
-MachineLoad sample_machine_load(const SysfsRoot& root, double seconds);
+// Samples /proc/stat and every /proc/PID/stat over `seconds`; keeps the
+// `top_n` busiest processes.
+MachineLoad sample_machine_load(const SysfsRoot& root, double seconds, size_t top_n = 3);
 
 // Parses /proc/PID/stat: comm (between the first '(' and the last ')') and
 // utime + stime in ticks (fields 14 and 15, proc(5)). False when malformed.

@@ -70,7 +70,8 @@ TEST_CASE("a run sharing its CPU with a busy neighbour is flagged disturbed",
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("the machine is busy"));
-  CHECK_THAT(r.err, Catch::Contains("pid " + std::to_string(neighbour)));
+  // (Which processes it names depends on what else runs: the unit test
+  // machine_load_names_a_busy_neighbour checks the naming.)
   const auto runs = edp::report::read_csv_file(dir + "/out/runs.csv");
   REQUIRE(runs.rows.size() == 3);
   for (size_t i = 0; i < runs.rows.size(); ++i) {
