@@ -1,6 +1,7 @@
 // The monitor (include/edpbench/monitor.h): a thin layer over the engine's
 // parts. Discovery, sampler, lag correction: power::EnergyMeter. Total rails:
-// power::choose_total_rails on the board the platform names, as `run` does.
+// power::choose_total_rails with bench::rail_roles of the board the platform
+// names, as `run` does.
 // Judgement of a window: bench::judge_window, the same function that fills a
 // run's row. Nothing here integrates or judges on its own.
 #include "edpbench/monitor.h"
@@ -11,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "bench/board_rails.h"
 #include "bench/run_evidence.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
@@ -100,10 +102,11 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
 Monitor::Impl::Impl(const MonitorOptions& o)
     : options(o), meter(edp::power::EnergyMeter::open(power_options(o))) {
   if (meter.measures_energy()) {
-    const std::string model =
-        edp::platform::read_board(edp::platform::SysfsRoot(o.sysfs_root)).model;
-    const edp::power::TotalRails chosen =
-        edp::power::choose_total_rails(meter.rails(), model, o.total_rails);
+    const edp::platform::BoardInfo board =
+        edp::platform::read_board(edp::platform::SysfsRoot(o.sysfs_root));
+    const edp::power::TotalRails chosen = edp::power::choose_total_rails(
+        meter.rails(), edp::bench::rail_roles(board.model, board.compatible, board.soc),
+        o.total_rails);
     total = chosen.rails;
     why = chosen.why;
     meter.set_total_rails(total);

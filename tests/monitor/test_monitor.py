@@ -287,7 +287,9 @@ class SimulatedIna3221(unittest.TestCase):
         self.assertFalse(m.low_confidence)
 
     def test_frozen_sensor(self):
-        self.sim.freeze("VDD_IN")
+        # A stalled chip: every channel of VDD_IN's INA3221 (0x41) stops.
+        for rail in ("VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"):
+            self.sim.freeze(rail)
         m, _ = self.step("frozen", 0.6)
         self.assertTrue(m.frozen)
         self.assertTrue(m.low_confidence)
