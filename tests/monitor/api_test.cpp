@@ -133,8 +133,7 @@ TEST_CASE("C++ API: options and results files are checked", "[monitor]") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3221",
-          "[monitor]") {
+TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3221", "[monitor]") {
   edp::testing::Ina3221SimOptions so;
   so.update_period_s = 0.1;
   edp::testing::Ina3221Sim sim(so);
@@ -153,7 +152,7 @@ TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3
   const auto m = mon.end_window("step");
   const double true_j = sim.true_energy_j("VDD_IN", m.start_monotonic_s, m.end_monotonic_s);
   CHECK(m.ok());
-  CHECK(std::fabs(m.energy_j / true_j - 1) < 0.02);
+  CHECK(std::fabs(m.energy_j / true_j - 1) < 0.03);  // the power tests' bound under load
   CHECK(rail(m, "VDD_IN").energy_uncorrected_j / true_j - 1 < -0.02);
   CHECK(m.lag_correction_s == Approx(0.1).margin(0.03));
   CHECK_FALSE(m.low_confidence);

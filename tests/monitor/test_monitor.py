@@ -268,8 +268,11 @@ class SimulatedIna3221(unittest.TestCase):
         uncorrected = vdd_in.energy_uncorrected_j / true_j - 1
         # As read, the held averages lag by one period: about
         # (10 - 2) W x 0.1 s = 0.8 J of ~15 J missing.
-        self.assertLess(uncorrected, -0.02)
-        self.assertLess(abs(corrected), 0.02)
+        self.assertLess(uncorrected, -0.02, "uncorrected %.4f" % uncorrected)
+        # Within 3% (the power tests' bound on the simulator: a loaded
+        # machine delays the chip thread's publications); measured ~0.1%.
+        self.assertLess(abs(corrected), 0.03, "corrected %.4f, uncorrected %.4f" % (
+            corrected, uncorrected))
         self.assertAlmostEqual(m.lag_correction_s, self.PERIOD_S, delta=0.03)
         self.assertAlmostEqual(m.energy_j, vdd_in.energy_j, delta=1e-9)
         self.assertFalse(m.low_confidence)
