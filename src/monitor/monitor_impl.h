@@ -27,7 +27,9 @@ struct Monitor::Impl {
   double baseline_w = NAN;  // of the total rails, from the last measure_idle
   IdleResult idle;
   bool have_idle = false;
-  std::vector<edp::report::ConfigRecord> configs;  // recorded runs, per (workload, size, device)
+  // Recorded runs: one item per (workload, size, device), its one part
+  // holding the runs, its values the shape (n, d_in, h, d_out).
+  std::vector<edp::report::ItemRecord> configs;
 };
 
 }  // namespace edpbench

@@ -1,5 +1,5 @@
 // A monitor's windows in edpbench's own files (DESIGN §5, §11): recorded runs
-// become report::ConfigRecords, written by the same row functions `run` uses
+// become report::ItemRecord/PartRecords, written by the same row functions `run` uses
 // (report/results_csv.h), so `recommend`, `report` and `compare` read them.
 #include <algorithm>
 #include <cmath>
@@ -136,46 +136,57 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
     throw Error("record: n, d_in, h, d_out and threads must not be negative");
   std::lock_guard<std::mutex> lock(impl_->mutex);
   auto& configs = impl_->configs;
-  auto it = std::find_if(configs.begin(), configs.end(), [&](const edp::report::ConfigRecord& c) {
+  auto it = std::find_if(configs.begin(), configs.end(), [&](const edp::report::ItemRecord& i) {
+    const auto& c = i.parts.front();
     return c.workload == label.workload && c.size == label.size && c.device == label.device;
   });
   if (it == configs.end()) {
-    edp::report::ConfigRecord c;
-    c.study = "monitor";
-    c.key = "monitor/" + label.workload + "/" + label.size + "/" + label.device;
+    edp::report::ItemRecord item;
+    item.study = "monitor";
+    item.key = "monitor/" + label.workload + "/" + label.size + "/" + label.device;
+    item.label = label.workload + "/" + label.size;
+    item.device = label.device;
+    if (label.n > 0) {
+      item.values["n"] = static_cast<double>(label.n);
+      item.values["d_in"] = static_cast<double>(label.d_in);
+      item.values["h"] = static_cast<double>(label.h);
+      item.values["d_out"] = static_cast<double>(label.d_out);
+    }
+    edp::report::PartRecord c;
+    c.study = item.study;
+    c.key = item.key;
     c.workload = label.workload;
     c.size = label.size;
     c.device = label.device;
-    c.n = label.n;
-    c.d_in = label.d_in;
-    c.h = label.h;
-    c.d_out = label.d_out;
     c.threads = label.threads;
     c.iterations = label.iterations;
     c.power_source = impl_->meter.source_name();
     c.energy_rails = join(impl_->total, "+");
     c.stop_reason = "windows recorded by the monitor API";
-    configs.push_back(c);
+    item.parts.push_back(c);
+    configs.push_back(item);
     it = configs.end() - 1;
-  } else if (it->iterations != label.iterations) {
-    throw Error("record: " + it->key + " was recorded with iterations=" +
-                std::to_string(it->iterations) + ", now " + std::to_string(label.iterations) +
+  } else if (it->parts.front().iterations != label.iterations) {
+    throw Error("record: " + it->key +
+                " was recorded with iterations=" + std::to_string(it->parts.front().iterations) +
+                ", now " + std::to_string(label.iterations) +
                 "; runs of one configuration must have the same number of steps");
   }
+  edp::report::PartRecord& part = it->parts.front();
   edp::report::RunRecord r = run_record(result, label.final_loss);
-  r.run = static_cast<int>(it->run_records.size()) + 1;
-  it->run_records.push_back(r);
-  it->runs = static_cast<int>(it->run_records.size());
-  it->baseline_w = result.baseline_w;
+  r.run = static_cast<int>(part.run_records.size()) + 1;
+  part.run_records.push_back(r);
+  part.runs = static_cast<int>(part.run_records.size());
+  part.baseline_w = result.baseline_w;
   if (!result.problem.empty()) {
-    it->status = "failed";
-    if (it->note.empty()) it->note = "run " + std::to_string(r.run) + ": " + result.problem;
+    part.status = it->status = "failed";
+    if (part.note.empty()) part.note = "run " + std::to_string(r.run) + ": " + result.problem;
   }
 }
 
 void Monitor::write(const std::string& dir) const {
   if (dir.empty()) throw Error("write: the output directory must not be empty");
-  std::vector<edp::report::ConfigRecord> configs;
+  std::vector<edp::report::ItemRecord> configs;
   IdleResult idle;
   bool have_idle;
   {
@@ -192,9 +203,10 @@ void Monitor::write(const std::string& dir) const {
 
   std::set<std::string> keys;
   std::vector<std::vector<std::string>> results, runs, rails;
-  for (const auto& c : configs) {
+  for (const auto& item : configs) {
+    const edp::report::PartRecord& c = item.parts.front();
     keys.insert(c.key);
-    results.push_back(edp::report::results_row(c));
+    results.push_back(edp::report::results_row(item, c));
     for (auto& r : edp::report::runs_rows(c)) runs.push_back(std::move(r));
     for (auto& r : edp::report::rails_rows(c)) rails.push_back(std::move(r));
   }
