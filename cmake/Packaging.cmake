@@ -23,6 +23,12 @@
 #   /usr/lib/<arch>/cmake/edpbench/, /usr/lib/<arch>/pkgconfig/edpbench-monitor.pc,
 #   /usr/lib/python3/dist-packages/edpbench/ (when pybind11 was found)
 
+# A simulator build (EDPBENCH_GPU_SIM) links the fake libcuda.so.1 of
+# tests/gpu_sim: never package it.
+if(EDPBENCH_GPU_SIM)
+  return()
+endif()
+
 set(_edp_src "${PROJECT_SOURCE_DIR}")
 
 # Debian architecture: from the toolchain (the cross toolchains set it), else
