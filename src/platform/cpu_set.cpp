@@ -5,16 +5,12 @@
 #include <stdexcept>
 
 #include "common/errors.h"
+#include "platform/cpu_clusters.h"
 #include "platform/cpu_list.h"
 #include "platform/platform.h"
 
 namespace edp::platform {
 namespace {
-
-// Names a config may reasonably use on some board; on a machine without that
-// core they are "empty here" rather than "unknown".
-const char* const kWellKnownClusters[] = {"a53",   "a55",    "a57",    "a72", "a76",
-                                          "a78ae", "denver", "carmel", "x86"};
 
 std::string lower(std::string s) {
   for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -115,8 +111,9 @@ std::vector<int> resolve_cpu_set(const Platform& p, const std::string& spec) {
                            mode_hint(p));
         }
         result.insert(result.end(), ids.begin(), ids.end());
-      } else if (std::find(std::begin(kWellKnownClusters), std::end(kWellKnownClusters), name) !=
-                 std::end(kWellKnownClusters)) {
+      } else if (std::find(cpu_cluster_names().begin(), cpu_cluster_names().end(), name) !=
+                 cpu_cluster_names().end()) {
+        // A cluster of some other board: "empty here" rather than "unknown".
         throw UsageError(where + "this machine has no " + name +
                          " cores, so the set is empty; its clusters: " + describe_clusters(p));
       } else {

@@ -102,28 +102,6 @@ std::vector<CpuinfoEntry> parse_cpuinfo(const std::string& cpuinfo) {
   return entries;
 }
 
-std::string arm_core_name(int implementer, int part) {
-  // MIDR_EL1 implementer and part numbers from the Arm TRMs and the Linux
-  // table in arch/arm64/include/asm/cputype.h.
-  static const std::map<std::pair<int, int>, std::string> names = {
-      {{0x41, 0xd03}, "a53"},         {{0x41, 0xd04}, "a35"},
-      {{0x41, 0xd05}, "a55"},         {{0x41, 0xd07}, "a57"},
-      {{0x41, 0xd08}, "a72"},         {{0x41, 0xd09}, "a73"},
-      {{0x41, 0xd0a}, "a75"},         {{0x41, 0xd0b}, "a76"},
-      {{0x41, 0xd0c}, "neoverse-n1"}, {{0x41, 0xd0d}, "a77"},
-      {{0x41, 0xd41}, "a78"},         {{0x41, 0xd42}, "a78ae"},
-      {{0x41, 0xd44}, "x1"},          {{0x41, 0xd46}, "a510"},
-      {{0x41, 0xd47}, "a710"},        {{0x41, 0xd40}, "neoverse-v1"},
-      {{0x41, 0xd49}, "neoverse-n2"}, {{0x41, 0xd4f}, "neoverse-v2"},
-      {{0x4e, 0x003}, "denver"},      {{0x4e, 0x004}, "carmel"},
-  };
-  auto it = names.find({implementer, part});
-  if (it != names.end()) return it->second;
-  char buf[40];
-  snprintf(buf, sizeof buf, "arm-0x%02x-0x%03x", implementer & 0xff, part & 0xfff);
-  return buf;
-}
-
 std::vector<CpuInfo> read_cpus(const SysfsRoot& root, const std::string& soc) {
   std::vector<CpuinfoEntry> info;
   if (auto text = root.read("/proc/cpuinfo")) info = parse_cpuinfo(*text);
