@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "workloads/mlp_stages.h"
+#include "workloads/op_workloads.h"
 
 namespace edp::bench {
 namespace {
@@ -144,6 +145,23 @@ std::vector<std::string> memory_problems(const Config& cfg, const MemoryLimit& l
                       "); make the size smaller or free memory");
       }
   }
+  // The ops study's square GEMMs (its element-wise working sets are checked
+  // by the study itself, study_ops.cpp).
+  if (has("ops") && std::find(cfg.ops.ops.begin(), cfg.ops.ops.end(), "gemm") != cfg.ops.ops.end())
+    for (const auto& dev : cfg.devices) {
+      if (dev.kind == "gpu" && !gpu_shares_host_memory) continue;
+      for (int64_t n : cfg.ops.gemm_n) {
+        OpSpec spec{"gemm"};
+        spec.m = spec.n = spec.k = n;
+        const auto need = static_cast<int64_t>(gemm_bytes(spec));
+        if (need <= limit.bytes) continue;
+        out.push_back(cfg.at("ops.gemm_n") + ": ops gemm n=" + std::to_string(n) + " on " +
+                      dev.label + " needs " + std::to_string(need) + " bytes (" + mib(need) +
+                      "), more than the " + std::to_string(limit.bytes) + " bytes (" +
+                      mib(limit.bytes) + ") this process may use (" + limit.source +
+                      "); use a smaller order or free memory");
+      }
+    }
   return out;
 }
 

@@ -50,6 +50,10 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
     return t;
   }
   t = report::read_csv_file(path);
+  if (t.header.empty() || (t.header.size() == 1 && t.header[0].empty()))
+    throw UsageError(path +
+                     " is empty (not even its header): delete it to resume the other files, "
+                     "or resume into a new --out directory");
   if (t.header != columns)
     throw UsageError(path +
                      " was written by a different edpbench version (its columns differ); "
