@@ -120,7 +120,7 @@ std::vector<std::string> device_problems(const Config& cfg, const platform::Plat
     if (d.kind == "cpu") {
       try {
         platform::resolve_cpu_set(platform, d.cpus);
-      } catch (const UsageError& e) {
+      } catch (const std::exception& e) {  // UsageError, or no CPUs under the sysfs root
         const std::string key = "devices." + d.label;
         out.push_back(cfg.at(cfg.where.count(key + ".cpus") ? key + ".cpus" : key) + ": device " +
                       d.label + ": " + e.what());

@@ -94,8 +94,8 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
       if (!f.empty() && !parse_double(f, &row[i]))
         throw UsageError(where + "value '" + f + "' of " + data.columns[i] + " is not a number");
       if (row[i] < 0 || row[i] > kMaxTraceRailW)
-        throw UsageError(where + "value '" + f + "' of " + data.columns[i] +
-                         " is outside 0 to " + format_time(kMaxTraceRailW) +
+        throw UsageError(where + "value '" + f + "' of " + data.columns[i] + " is outside 0 to " +
+                         format_time(kMaxTraceRailW) +
                          " W (a rail's power; see docs/reliability.md)");
     }
     data.t_s.push_back(t);
