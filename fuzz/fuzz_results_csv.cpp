@@ -2,11 +2,15 @@
 // is results.csv, optionally followed by "\n====\n" and runs.csv, and by a
 // second separator and context.json. parse_csv either returns a table or
 // throws runtime_error; the recommendation and the HTML page are then built
-// from whatever parsed, as the commands do.
+// from whatever parsed, as the commands do; then `compare` and the
+// cross-board report over two copies of it.
 #include <stdexcept>
 
+#include "common/errors.h"
 #include "fuzz_common.h"
+#include "report/compare.h"
 #include "report/csv.h"
+#include "report/html_boards.h"
 #include "report/html_report.h"
 #include "report/recommend.h"
 
@@ -46,5 +50,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   (void)render_html_report(d);
+  // compare and the cross-board report over the same data: make_sweep either
+  // accepts the pair of files or refuses them with a UsageError.
+  try {
+    const Sweep s = make_sweep(d);
+    const Comparison c = compare_sweeps({s, s}, {});
+    (void)comparison_text(c);
+    (void)comparison_csv(c);
+    (void)comparison_json(c);
+    (void)find_regressions(c, CompareMetric::energy, 1.0);
+    (void)render_boards_report({s, s}, RecommendOptions{});
+  } catch (const edp::UsageError&) {
+  }
   return 0;
 }

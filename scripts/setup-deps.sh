@@ -3,8 +3,9 @@
 # (or Ubuntu) machine. Idempotent: when everything is present it prints nothing
 # and runs no apt command.
 #
-# usage: scripts/setup-deps.sh [--bench] [--cross aarch64]
+# usage: scripts/setup-deps.sh [--bench] [--cuda118] [--cross aarch64]
 #   --bench          also the peers of the benchmark scripts (python3-torch)
+#   --cuda118        also g++-11, the host compiler of CUDA 11.8 (scripts/ci-cuda118.sh)
 #   --cross aarch64  also the aarch64 cross toolchain and qemu (scripts/setup-cross-deps.sh)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -20,12 +21,16 @@ pkgs+=(python3 python3-numpy systemd dpkg-dev fakeroot file)
 # about 100 MB with --no-install-recommends). The GCC sanitizer runtimes
 # (ASan, UBSan, TSan) come with g++.
 pkgs+=(clang libclang-rt-dev chromium)
+# the Ansible deployment's CI stage (scripts/ci-ansible.sh): ansible-playbook,
+# sshd for the test's own SSH hosts, python3-apt for the apt module
+pkgs+=(ansible-core openssh-server openssh-client python3-apt)
 cross=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench) pkgs+=(python3-torch hyperfine); shift ;;
+    --cuda118) pkgs+=(g++-11); shift ;;
     --cross) cross="${2:?--cross needs an architecture (aarch64)}"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "setup-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

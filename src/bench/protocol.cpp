@@ -54,6 +54,10 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
   const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
   const double progress_units = wl.flop_per_step();
+  // Who had the CPUs (DESIGN §3, interference): read outside the window, so
+  // its procfs reads are neither timed nor integrated.
+  static const platform::ActivityProbe activity;
+  const platform::ActivitySnapshot busy_before = activity.snapshot();
   // The clock starts once the energy window is open (begin_window may wait
   // for the sampler's lock, or start its thread).
   s.meter.begin_window(window);
@@ -78,6 +82,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   }
   const double window_s = seconds_since(t0);
   const power::Measurement m = s.meter.end_window(window);
+  const platform::ActivitySnapshot busy_after = activity.snapshot();
   const platform::Snapshot after = s.prober.snapshot();
 
   r.blocks = blocks;
@@ -115,12 +120,16 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
       append(r.note, err);
     }
   }
+  judge_interference(platform::interference_between(
+                         busy_before, busy_after, std::max(1, rec.threads), activity.ticks_per_s()),
+                     s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, span_s, r);
   if (s.progress) {
     std::string msg =
         "edpbench: " + label + " run " + std::to_string(run) + ": " + fmt("%.4g s", r.time_s);
     if (!std::isnan(r.energy_j)) msg += ", " + fmt("%.4g J", r.energy_j);
     if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
     if (r.low_confidence) msg += " (low confidence)";
+    if (r.disturbed) msg += " (disturbed)";
     s.progress->line(msg);
   }
   return r;
@@ -198,8 +207,15 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
       append(rec.note, "diverged: loss went from " + fmt("%.6g", rec.initial_loss) + " to " +
                            fmt("%.6g", final_result));
   }
-  int low = 0;
-  for (const auto& r : rec.run_records) low += r.low_confidence;
+  int low = 0, disturbed = 0;
+  for (const auto& r : rec.run_records) {
+    low += r.low_confidence;
+    disturbed += r.disturbed;
+  }
+  if (disturbed)
+    append(rec.note, std::to_string(disturbed) +
+                         " run(s) disturbed (see runs.csv: the threads waited for a CPU or the "
+                         "sampler ran late; measure on a quiet machine)");
   if (low)
     append(rec.note, std::to_string(low) +
                          " run(s) low_confidence (see runs.csv: shorter than 10 sensor updates, "

@@ -100,4 +100,35 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   return "";
 }
 
+void judge_interference(const platform::Interference& i, double rate_hz, double span_s,
+                        report::RunRecord& r) {
+  r.cpu_share = i.cpu_share;
+  r.preempted_share = i.preempted_share;
+  r.others_cpu_share = i.others_cpu_share;
+  std::string why;
+  char buf[200];
+  if (i.preempted_share > kMaxPreemptedShare) {
+    std::snprintf(buf, sizeof buf,
+                  "the workload's threads waited for a CPU %.0f%% of the run (limit %.0f%%)",
+                  100 * i.preempted_share, 100 * kMaxPreemptedShare);
+    why = buf;
+  }
+  const double expected = rate_hz > 0 && span_s > 0 ? rate_hz * span_s : 0;
+  if (expected > 0 && r.missed_deadlines >= kMinMissedDeadlines &&
+      r.missed_deadlines > kMaxMissedDeadlineShare * expected) {
+    std::snprintf(buf, sizeof buf, "%sthe sampler missed %llu of ~%.0f deadlines",
+                  why.empty() ? "" : "; ", static_cast<unsigned long long>(r.missed_deadlines),
+                  expected);
+    why += buf;
+  }
+  if (why.empty()) return;
+  r.disturbed = true;
+  if (std::isfinite(i.others_cpu_share)) {
+    std::snprintf(buf, sizeof buf, "; other processes used %.0f%% of the machine",
+                  100 * i.others_cpu_share);
+    why += buf;
+  }
+  r.note += (r.note.empty() ? "" : "; ") + ("disturbed: " + why);
+}
+
 }  // namespace edp::bench

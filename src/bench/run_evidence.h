@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/cpu_activity.h"
 #include "power/measurement.h"
 #include "report/records.h"
 
@@ -26,5 +27,24 @@ struct WindowContext {
 // trusted ("" when it can): a failed read or a frozen value on a total rail,
 // or a window the sampler did not close. The energy columns stay NaN then.
 std::string judge_window(const power::Measurement& m, const WindowContext& w, report::RunRecord& r);
+
+// A run is `disturbed` when its threads waited for a CPU more than this share
+// of wall time x threads (an idle machine: under 1%; one busy neighbour on a
+// 2-CPU board with 2 workload threads: about 50%) ...
+inline constexpr double kMaxPreemptedShare = 0.05;
+// ... or when the sampler missed more than this share of its deadlines (and
+// at least kMinMissedDeadlines of them: one late tick in a short window is
+// not a disturbance), since its readings then lag the power it integrates.
+inline constexpr double kMaxMissedDeadlineShare = 0.01;
+inline constexpr uint64_t kMinMissedDeadlines = 3;
+// How long `plan` and `run` watch the machine before starting, to warn when
+// it is already busy (platform/machine_load.h).
+inline constexpr double kLoadSampleS = 0.5;
+
+// Fills r's interference columns and `disturbed` (appending why to r.note).
+// `rate_hz` is the sampler's rate and `span_s` the window's span, which give
+// the deadlines expected; rate_hz <= 0 when nothing is sampled.
+void judge_interference(const platform::Interference& i, double rate_hz, double span_s,
+                        report::RunRecord& r);
 
 }  // namespace edp::bench

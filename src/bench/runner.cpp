@@ -12,10 +12,12 @@
 #include "bench/plan_summary.h"
 #include "bench/protocol.h"
 #include "bench/results_store.h"
+#include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "bench/study.h"
 #include "bench/sweep.h"
 #include "common/errors.h"
+#include "platform/machine_load.h"
 #include "platform/operating_point.h"
 #include "workloads/cuda_factory.h"
 
@@ -171,6 +173,11 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   }
   s.progress = std::make_unique<Progress>(total_flop, Progress::stderr_is_tty());
   log_start(s, store, todo.size());
+  // A neighbour already busy now would be in every number (DESIGN §3).
+  if (const std::string busy = platform::busy_warning(
+          platform::sample_machine_load(platform::SysfsRoot(opt.sysfs_root), kLoadSampleS));
+      !busy.empty())
+    s.progress->line("edpbench: warning: " + busy);
   // The same summary `edpbench plan` prints (DESIGN §6), from what is known
   // without measuring: no calibration, the stated update interval only.
   PlanOptions summary_options;

@@ -7,10 +7,12 @@
 
 #include "bench/config.h"
 #include "bench/plan_summary.h"
+#include "bench/run_evidence.h"
 #include "cli/command.h"
 #include "cli/sweep_filters.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "platform/machine_load.h"
 
 namespace {
 
@@ -46,6 +48,10 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     opt.calibrate = !a->no_calibrate;
     const edp::bench::PlanSummary sum = edp::bench::plan_config(cfg, a->sysfs_root, opt);
     std::cout << edp::bench::format_plan(sum) << std::flush;
+    // A neighbour already busy now would be in every number (DESIGN §3).
+    const std::string busy = edp::platform::busy_warning(edp::platform::sample_machine_load(
+        edp::platform::SysfsRoot(a->sysfs_root), edp::bench::kLoadSampleS));
+    if (!busy.empty()) std::cerr << "edpbench: warning: " << busy << "\n";
     if (!a->json.empty()) edp::write_file_atomic(a->json, edp::bench::plan_json(sum));
     if (sum.problems.empty()) return 0;
     std::cerr << "edpbench: error: the config cannot run on this machine (" << sum.problems.size()

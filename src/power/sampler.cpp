@@ -81,6 +81,9 @@ std::string Sampler::pin_error() const {
 }
 
 void Sampler::run() {
+  // A name of our own, so that the interference probe (platform/cpu_activity)
+  // can leave the sampler out of the workload's threads (15 chars at most).
+  (void)pthread_setname_np(pthread_self(), kSamplerThreadName);
   if (cpu_ >= 0) {
     cpu_set_t set;
     CPU_ZERO(&set);

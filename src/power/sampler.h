@@ -33,6 +33,10 @@ struct SamplerRail {
   RailInfo info;  // as the sensor declared it (info.rail is the sensor's own name)
 };
 
+// The sampler thread's name (/proc/self/task/TID/comm), so that a probe of the
+// workload's threads can leave it out.
+inline constexpr const char* kSamplerThreadName = "edp-sampler";
+
 class Sampler {
  public:
   // Sensors must outlive the sampler. cpu < 0: not pinned.

@@ -290,6 +290,8 @@ class MlpSection {
         flags.push_back("low confidence: " + fmt(*low, "%.0f") + (*low == 1 ? " run" : " runs"));
       if (auto th = number(t.get(r, "throttled_runs")); th && *th > 0)
         flags.push_back("throttled: " + fmt(*th, "%.0f") + (*th == 1 ? " run" : " runs"));
+      if (auto d = number(t.get(r, "disturbed_runs")); d && *d > 0)
+        flags.push_back("disturbed: " + fmt(*d, "%.0f") + (*d == 1 ? " run" : " runs"));
       h += "<td>" + html_escape(join(flags)) + "</td></tr>\n";
     }
     h += "</table></div>\n";

@@ -27,5 +27,11 @@ std::string render_stages_section(const std::string& dir);
 // DIR/ops.csv (the ops study): roofline, throughput against size, table,
 // speed-up between backend modes.
 std::string render_ops_section(const std::string& dir);
+// context.json as key/value tables (board, L4T, nvpmodel, clocks, sensors,
+// baselines, the resolved config); a note when there is none.
+std::string render_context_section(const ReportData& data);
+// The page's stylesheet (inline CSS), shared by the one-sweep and the
+// cross-board report.
+std::string report_css();
 
 }  // namespace edp::report

@@ -46,6 +46,11 @@ struct RunRecord {
   double start_temp_c = NAN, end_temp_c = NAN;    // hottest thermal zone
   double start_cpu_mhz = NAN, end_cpu_mhz = NAN;  // mean clock of the run's CPUs
   double start_gpu_mhz = NAN, end_gpu_mhz = NAN;
+  // Interference (DESIGN §3): the CPU time the workload's threads got and
+  // the time they waited for a CPU, each over wall time x threads, and the
+  // share of the machine other processes used; NaN where procfs lacks them.
+  double cpu_share = NAN, preempted_share = NAN, others_cpu_share = NAN;
+  bool disturbed = false;  // preempted or the sampler late beyond the limits of run_evidence.h
   std::vector<RailEnergy> rails;
   std::string note;
 };

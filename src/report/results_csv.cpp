@@ -72,7 +72,8 @@ const std::vector<std::string>& results_columns() {
                               "operating_point",
                               "stop_reason",
                               "study",
-                              "key"})
+                              "key",
+                              "disturbed_runs"})
       c.push_back(extra);
     return c;
   }();
@@ -117,7 +118,11 @@ const std::vector<std::string>& runs_columns() {
                                              "note",
                                              "operating_point",
                                              "study",
-                                             "key"};
+                                             "key",
+                                             "cpu_share",
+                                             "preempted_share",
+                                             "others_cpu_share",
+                                             "disturbed"};
   return cols;
 }
 
@@ -173,10 +178,11 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
   const Summary x2 = have_energy ? summarize(ed2p) : Summary{};
   auto f = [](bool ok, double v) { return ok ? fmt_double(v) : std::string(); };
   const bool dyn_ok = have_energy && dyn.size() == energy.size();
-  int low = 0, thr = 0, frozen = 0;
+  int low = 0, thr = 0, frozen = 0, disturbed = 0;
   double lag_s = 0;
   for (const RunRecord& r : c.run_records) {
     low += r.low_confidence;
+    disturbed += r.disturbed;
     thr += r.throttled;
     frozen += r.frozen;
     lag_s = std::max(lag_s, r.lag_correction_s);
@@ -241,7 +247,8 @@ std::vector<std::string> results_row(const ConfigRecord& c) {
           c.operating_point,
           c.stop_reason,
           c.study,
-          c.key};
+          c.key,
+          std::to_string(disturbed)};
 }
 
 std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
@@ -283,7 +290,11 @@ std::vector<std::vector<std::string>> runs_rows(const ConfigRecord& c) {
                     r.note,
                     c.operating_point,
                     c.study,
-                    c.key});
+                    c.key,
+                    fmt_double(r.cpu_share),
+                    fmt_double(r.preempted_share),
+                    fmt_double(r.others_cpu_share),
+                    b(r.disturbed)});
   }
   return rows;
 }

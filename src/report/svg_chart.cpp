@@ -42,7 +42,7 @@ const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 
 }  // namespace
 
-AxisScale choose_axis(const std::vector<double>& values) {
+AxisScale choose_axis(const std::vector<double>& values, bool force_log) {
   AxisScale a;
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   bool all_positive = true;
@@ -61,7 +61,7 @@ AxisScale choose_axis(const std::vector<double>& values) {
     for (int k = 0; k <= 5; ++k) a.ticks.push_back(k * 0.2);
     return a;
   }
-  if (all_positive && hi / lo > kLogSpanRatio) {
+  if (all_positive && (force_log || hi / lo > kLogSpanRatio)) {
     a.log = true;
     int e_lo = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
     // Headroom above the tallest bar for its value label.
@@ -154,7 +154,7 @@ std::string render_bar_chart_svg(const BarChart& chart) {
         if (*b.value - *b.error > 0) extents.push_back(*b.value - *b.error);
       }
     }
-  const AxisScale axis = choose_axis(extents);
+  const AxisScale axis = choose_axis(extents, chart.force_log);
   auto y_of = [&](double v) {
     double f;
     if (axis.log) {

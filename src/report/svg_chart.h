@@ -30,6 +30,7 @@ struct BarChart {
   std::vector<BarGroup> groups;
   int width = 1160;
   int height = 440;
+  bool force_log = false;  // a log axis whatever the span (all values > 0)
 };
 
 // Values whose largest/smallest ratio exceeds this get a log axis.
@@ -43,8 +44,9 @@ struct AxisScale {
 
 // Picks the axis for `values` (bar tops and error-bar ends): log when all are
 // positive and they span more than kLogSpanRatio, else linear from zero with
-// 1-2-5 steps. Empty input gives a linear 0..1 axis.
-AxisScale choose_axis(const std::vector<double>& values);
+// 1-2-5 steps. Empty input gives a linear 0..1 axis. force_log: log whenever
+// all values are positive.
+AxisScale choose_axis(const std::vector<double>& values, bool force_log = false);
 // Tick label. Log axis: "0.01", "1", "10000" for decades 1e-3..1e4, else (or
 // with powers_of_ten) "10⁷". Linear axis: format_number(v).
 std::string format_tick(double v, bool log_axis, bool powers_of_ten = false);

@@ -83,3 +83,46 @@ TEST_CASE("judge_window: a frozen total rail gives no energy and says why", "[be
   CHECK(r.frozen);
   CHECK(r.low_confidence);
 }
+
+TEST_CASE("judge_interference flags preemption and a late sampler, not an idle run",
+          "[run_evidence][interference]") {
+  edp::platform::Interference quiet;
+  quiet.wall_s = 1;
+  quiet.cpu_share = 0.99;
+  quiet.preempted_share = 0.004;
+  quiet.others_cpu_share = 0.02;
+  edp::report::RunRecord r;
+  edp::bench::judge_interference(quiet, 100, 1.0, r);
+  CHECK_FALSE(r.disturbed);
+  CHECK(r.note.empty());
+  CHECK(r.preempted_share == Approx(0.004));
+  CHECK(r.others_cpu_share == Approx(0.02));
+
+  // Just past the limit, with a busy neighbour.
+  edp::platform::Interference busy = quiet;
+  busy.preempted_share = edp::bench::kMaxPreemptedShare + 0.01;
+  busy.others_cpu_share = 0.5;
+  edp::report::RunRecord b;
+  edp::bench::judge_interference(busy, 100, 1.0, b);
+  CHECK(b.disturbed);
+  CHECK_THAT(b.note, Catch::Contains("waited for a CPU 6% of the run"));
+  CHECK_THAT(b.note, Catch::Contains("other processes used 50%"));
+
+  // The sampler: 2.2% of 1000 deadlines missed (the issue's 1 kHz run) is
+  // disturbed; 2 missed deadlines of 10 in a short window are not.
+  edp::report::RunRecord late;
+  late.missed_deadlines = 22;
+  edp::bench::judge_interference(quiet, 1000, 1.0, late);
+  CHECK(late.disturbed);
+  CHECK_THAT(late.note, Catch::Contains("missed 22 of ~1000 deadlines"));
+  edp::report::RunRecord few;
+  few.missed_deadlines = 2;
+  edp::bench::judge_interference(quiet, 100, 0.1, few);
+  CHECK_FALSE(few.disturbed);
+
+  // Unknown (no schedstat): not flagged, and the columns stay NaN.
+  edp::report::RunRecord unknown;
+  edp::bench::judge_interference(edp::platform::Interference{}, 100, 1.0, unknown);
+  CHECK_FALSE(unknown.disturbed);
+  CHECK(std::isnan(unknown.preempted_share));
+}

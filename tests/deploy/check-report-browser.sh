@@ -9,9 +9,12 @@
 # Screenshots go to OUT_DIR (report-desktop.png, report-phone.png).
 # Exits 77 (skip) when Chromium is not installed.
 #
-# usage: check-report-browser.sh EDPBENCH FIXTURE_DIR OUT_DIR
+# With more fixture directories after OUT_DIR, the report is the cross-board
+# report over all of them (issue 25).
+#
+# usage: check-report-browser.sh EDPBENCH FIXTURE_DIR OUT_DIR [FIXTURE_DIR...]
 set -eu
-edpbench="$1"; fixture="$2"; out="$3"
+edpbench="$1"; fixture="$2"; out="$3"; shift 3
 chromium="${CHROMIUM:-}"
 if [ -z "$chromium" ]; then
   for c in chromium chromium-browser google-chrome; do
@@ -27,7 +30,8 @@ out="$(cd "$out" && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$fixture" "$tmp/sweep"
-"$edpbench" report "$tmp/sweep" -o "$tmp/report.html" >/dev/null 2>&1
+set -- "$tmp/sweep" "$@"
+"$edpbench" report "$@" -o "$tmp/report.html" >/dev/null 2>&1
 expected=$(grep -o '<svg[^>]*class="chart"' "$tmp/report.html" | wc -l)
 [ "$expected" -gt 0 ] || { echo "FAIL: the report has no figure"; exit 1; }
 if grep -Eq '(src|href)="(https?:)?//' "$tmp/report.html"; then

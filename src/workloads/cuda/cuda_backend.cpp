@@ -67,14 +67,12 @@ CudaBackend::CudaBackend(const CudaOptions& options)
     throw CudaError("CUDA device " + std::to_string(device_) + " is not usable: " + reason);
   }
   use_ = acquire_device_use(device_, options.sync);  // throws for a live user with another sync
-  CUDA_CHECK_THROW(cudaSetDevice(device_));
-  apply_sync_mode(options.sync);
+  apply_sync_mode(options.sync);                     // makes device_ current
   cudaDeviceProp prop;
   CUDA_CHECK_THROW(cudaGetDeviceProperties(&prop, device_));
-  // Enough resident blocks of 256 threads to fill every SM; grid-stride loops
-  // cover the rest. A TX2 (2 SMs) gets 16 blocks, an H100 (132 SMs) 1056.
-  const int blocks_per_sm = prop.maxThreadsPerMultiProcessor / 256;
-  launch_.max_blocks = prop.multiProcessorCount * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+  // Grids fill every SM with as many blocks as are resident at once (each
+  // kernel's occupancy, kernels.cu); grid-stride loops cover the rest.
+  launch_.sm_count = prop.multiProcessorCount;
 
   pool_ = std::make_shared<DevicePool>(device_, use_);
 
@@ -176,15 +174,26 @@ std::map<std::string, std::string> CudaBackend::describe() const {
 }
 
 void CudaBackend::apply_sync_mode(const std::string& sync) {
-  // Before CUDA 11, flags can only be set while the primary context does not
-  // exist (cudaErrorSetOnActiveProcess otherwise); later versions overwrite
-  // the flags of a live context. Either way the read-back below decides.
-  const cudaError_t set = cudaSetDeviceFlags(schedule_flag_);
-  if (set != cudaSuccess && set != cudaErrorSetOnActiveProcess) {
-    check(set, ("cudaSetDeviceFlags(" + schedule_flag_name(schedule_flag_) + ")").c_str(), __FILE__,
-          __LINE__);
+  // The flags go on the primary context through the driver before any runtime
+  // call touches the device: from CUDA 12 on, cudaSetDevice creates the
+  // context, with the flags it has then. cuDevicePrimaryCtxSetFlags refuses a
+  // context that exists already (CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE); the
+  // read-back below then says whether its flags are ours anyway.
+  const PrimaryContextFlagsResult driver = set_primary_context_flags(device_, schedule_flag_);
+  CUDA_CHECK_THROW(cudaSetDevice(device_));
+  cudaError_t set = cudaSuccess;
+  if (!driver.known || driver.context_active) {
+    // No libcuda entry point to call, or the context outlived an earlier
+    // backend (live users share our mode: acquire_device_use checked): the
+    // runtime's call, which from CUDA 11 on changes a live context's flags.
+    // CUDA 10.2 refuses (cudaErrorSetOnActiveProcess) and the read-back says so.
+    set = cudaSetDeviceFlags(schedule_flag_);
+    if (set != cudaSuccess && set != cudaErrorSetOnActiveProcess) {
+      check(set, ("cudaSetDeviceFlags(" + schedule_flag_name(schedule_flag_) + ")").c_str(),
+            __FILE__, __LINE__);
+    }
+    (void)cudaGetLastError();
   }
-  (void)cudaGetLastError();
   CUDA_CHECK_THROW(cudaFree(nullptr));  // creates the context now, with those flags
   unsigned flags = 0;
   CUDA_CHECK_THROW(cudaGetDeviceFlags(&flags));
@@ -195,6 +204,12 @@ void CudaBackend::apply_sync_mode(const std::string& sync) {
         ": its primary context already exists with " + schedule_flag_name(flags) +
         (set == cudaErrorSetOnActiveProcess
              ? std::string(" and cudaSetDeviceFlags answered: ") + cudaGetErrorString(set)
+             : std::string()) +
+        (driver.known && driver.driver_status != 0
+             ? " and cuDevicePrimaryCtxSetFlags answered CUresult " +
+                   std::to_string(driver.driver_status) +
+                   (driver.context_active ? std::string(" (CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE)")
+                                          : std::string())
              : std::string()) +
         ". Something earlier in this process created the context; call "
         "cuda_release_device() once the earlier GPU backend is gone, or use the same gpu.sync");
@@ -386,8 +401,9 @@ void CudaBackend::tanh(const Tensor& x, Tensor& out) {
 }
 
 double CudaBackend::fma_peak_flop(int64_t rounds) const {
+  activate();
   return 2.0 * kFmaPeakChains * static_cast<double>(rounds) * kFmaPeakThreads *
-         static_cast<double>(launch_.max_blocks);
+         static_cast<double>(fma_peak_blocks(launch_));
 }
 
 void CudaBackend::fma_peak(int64_t rounds, Tensor& sink) {

@@ -56,7 +56,7 @@ class CudaBackend final : public Backend {
   void add(const Tensor& a, const Tensor& b, Tensor& out) override;
   void sigmoid(const Tensor& x, Tensor& out) override;
   void tanh(const Tensor& x, Tensor& out) override;
-  // Every SM filled (launch_.max_blocks blocks of kFmaPeakThreads).
+  // Every SM filled (fma_peak_blocks(launch_) blocks of kFmaPeakThreads).
   double fma_peak_flop(int64_t rounds) const override;
   void fma_peak(int64_t rounds, Tensor& sink) override;
 

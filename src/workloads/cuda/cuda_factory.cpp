@@ -150,11 +150,8 @@ Probe run_probe(int index) {
     // The probe made the context: take it down again (restores the thread's
     // device where that creates nothing).
     cuda::reset_primary_context(index);
-  } else if (previous >= 0 && previous != index) {
-    // As in reset_primary_context: since CUDA 12 selecting a device creates
-    // its context, so go back only to a device whose context exists.
-    const cuda::PrimaryContextState other = cuda::primary_context_state(previous);
-    if (!other.known || other.active) (void)cudaSetDevice(previous);
+  } else if (previous != index) {
+    cuda::restore_device(previous);  // creates no context (CUDA 12+)
   }
   (void)cudaGetLastError();
   return p;

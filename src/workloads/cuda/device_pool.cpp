@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "workloads/cuda/cuda_check.h"
+#include "workloads/cuda/device_state.h"
 
 namespace edp {
 namespace cuda {
@@ -25,8 +26,10 @@ class DeviceScope {
       restore_ = true;
     }
   }
+  // Not a plain cudaSetDevice(previous_): on CUDA 12+ that would create the
+  // previous device's context if nothing had made it yet.
   ~DeviceScope() {
-    if (restore_) (void)cudaSetDevice(previous_);
+    if (restore_) restore_device(previous_);
   }
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;

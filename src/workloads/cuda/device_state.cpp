@@ -47,13 +47,25 @@ std::string schedule_flag_name(unsigned flag) {
 
 namespace {
 
-// The three driver entry points that answer "does the primary context exist"
+// The runtime's schedule flags are the driver's context flags (cuda.h and
+// driver_types.h; CUDA Runtime API, cudaSetDeviceFlags).
+static_assert(cudaDeviceScheduleSpin == CU_CTX_SCHED_SPIN, "spin");
+static_assert(cudaDeviceScheduleYield == CU_CTX_SCHED_YIELD, "yield");
+static_assert(cudaDeviceScheduleBlockingSync == CU_CTX_SCHED_BLOCKING_SYNC, "blocking sync");
+
+// The driver entry points that read and set the primary context's state
 // without creating it. Loaded once; libcuda stays loaded for the process (the
-// runtime loads the same library anyway).
+// runtime loads the same library anyway). cuDevicePrimaryCtxSetFlags is looked
+// up by its CUDA 10.2 name: that entry point refuses a context that exists
+// (CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE) instead of changing it under its users;
+// cuda.h of CUDA 11+ maps the name to the _v2 entry point, so the type is
+// spelled out.
+using PrimaryCtxSetFlagsFn = CUresult (*)(CUdevice, unsigned int);
 struct Driver {
   decltype(&cuInit) init = nullptr;
   decltype(&cuDeviceGet) device_get = nullptr;
   decltype(&cuDevicePrimaryCtxGetState) get_state = nullptr;
+  PrimaryCtxSetFlagsFn set_flags = nullptr;
   bool ready = false;
 };
 
@@ -66,6 +78,8 @@ const Driver& driver() {
     out.device_get = reinterpret_cast<decltype(&cuDeviceGet)>(::dlsym(lib, "cuDeviceGet"));
     out.get_state = reinterpret_cast<decltype(&cuDevicePrimaryCtxGetState)>(
         ::dlsym(lib, "cuDevicePrimaryCtxGetState"));
+    out.set_flags =
+        reinterpret_cast<PrimaryCtxSetFlagsFn>(::dlsym(lib, "cuDevicePrimaryCtxSetFlags"));
     out.ready = out.init && out.device_get && out.get_state && out.init(0) == CUDA_SUCCESS;
     return out;
   }();
@@ -89,16 +103,34 @@ PrimaryContextState primary_context_state(int device) {
   return state;
 }
 
+PrimaryContextFlagsResult set_primary_context_flags(int device, unsigned flags) {
+  PrimaryContextFlagsResult result;
+  const Driver& d = driver();
+  if (!d.ready || d.set_flags == nullptr || device < 0) return result;
+  CUdevice handle = 0;
+  const CUresult got = d.device_get(&handle, device);
+  result.known = true;
+  result.driver_status = got != CUDA_SUCCESS ? got : d.set_flags(handle, flags);
+  result.context_active = result.driver_status == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE;
+  return result;
+}
+
+void restore_device(int previous) {
+  // Since CUDA 12, cudaSetDevice creates the context of the device it selects:
+  // go back to the previous device only if its context exists anyway.
+  if (previous < 0) return;
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current == previous) return;
+  const PrimaryContextState other = primary_context_state(previous);
+  if (!other.known || other.active) (void)cudaSetDevice(previous);
+  (void)cudaGetLastError();
+}
+
 void reset_primary_context(int device) {
   int previous = -1;
   if (cudaGetDevice(&previous) != cudaSuccess) previous = -1;
   if (cudaSetDevice(device) == cudaSuccess) (void)cudaDeviceReset();
-  // Since CUDA 12, cudaSetDevice creates the context of the device it selects:
-  // go back to the previous device only if its context exists anyway.
-  if (previous >= 0 && previous != device) {
-    const PrimaryContextState other = primary_context_state(previous);
-    if (!other.known || other.active) (void)cudaSetDevice(previous);
-  }
+  if (previous != device) restore_device(previous);
   (void)cudaGetLastError();
 }
 

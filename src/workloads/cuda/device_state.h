@@ -33,6 +33,22 @@ struct PrimaryContextState {
 // machine without the driver.
 PrimaryContextState primary_context_state(int device);
 
+// cuDevicePrimaryCtxSetFlags (CUDA 10.2 entry point) through the same
+// libcuda: the flags `device`'s primary context will be created with, set
+// before any runtime call touches the device (from CUDA 12 on, cudaSetDevice
+// creates the context, so cudaSetDeviceFlags after it comes too late).
+struct PrimaryContextFlagsResult {
+  bool known = false;           // false: libcuda could not be loaded or has no such entry
+  int driver_status = 0;        // CUresult: 0 when set
+  bool context_active = false;  // CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: it exists already
+};
+PrimaryContextFlagsResult set_primary_context_flags(int device, unsigned flags);
+
+// Makes `previous` the calling thread's device again, unless that would create
+// its primary context (it does not exist and the runtime is CUDA 12+); no-op
+// for previous < 0 or when it is current already.
+void restore_device(int previous);
+
 // Destroys the primary context of `device` (cudaDeviceReset with the device
 // current) and leaves the calling thread's current device where no context
 // is created by restoring it. Only for when nothing in the process uses it.

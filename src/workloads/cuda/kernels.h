@@ -13,7 +13,11 @@ namespace cuda {
 
 struct Launch {
   cudaStream_t stream = nullptr;
-  int max_blocks = 1;  // grid-stride loops never use more blocks than this
+  // SMs of the device. A grid-stride loop gets at most sm_count times the
+  // blocks of its kernel that are resident on one SM at once (its occupancy,
+  // asked of the runtime once per kernel and device), so no block waits for
+  // another to finish: a TX2 map2 grid used to be 16 blocks of which 12 fit.
+  int sm_count = 1;
 };
 
 // Number of doubles the reductions need as scratch (per-block partial sums).
@@ -33,11 +37,12 @@ void launch_add(const Launch& l, const float* a, const float* b, float* out, std
 void launch_sigmoid(const Launch& l, const float* x, float* out, std::int64_t n);
 void launch_tanh(const Launch& l, const float* x, float* out, std::int64_t n);
 
-// fma_peak (DESIGN §2.3): l.max_blocks blocks of kFmaPeakThreads threads (every
-// SM full), each thread running kFmaPeakChains independent FMA chains for
-// `rounds` rounds. sink[0] is zeroed, then receives the sum of every chain.
+// fma_peak (DESIGN §2.3): fma_peak_blocks(l) blocks of kFmaPeakThreads threads
+// (every SM full), each thread running kFmaPeakChains independent FMA chains
+// for `rounds` rounds. sink[0] is zeroed, then receives the sum of every chain.
 constexpr int kFmaPeakThreads = 256;
 constexpr int kFmaPeakChains = 8;
+int fma_peak_blocks(const Launch& l);
 void launch_fma_peak(const Launch& l, std::int64_t rounds, float* sink);
 
 // out[0] = (float) sum(x), accumulated in double. `scratch` holds

@@ -1,0 +1,143 @@
+#include "report/board_choice.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "report/html_util.h"
+#include "report/svg_chart.h"
+
+namespace edp::report {
+
+namespace {
+
+std::string strip(std::string s, const std::string& what) {
+  const auto at = s.find(what);
+  if (at != std::string::npos) s.erase(at, what.size());
+  return s;
+}
+
+std::string context_text(const Sweep& s, std::initializer_list<const char*> keys) {
+  if (!s.data.context) return "";
+  const JsonValue* v = s.data.context->at(keys);
+  return v && !v->is_null() ? v->to_text() : "";
+}
+
+std::string unit_of(Objective o) {
+  switch (o) {
+    case Objective::energy:
+      return "J";
+    case Objective::time:
+      return "s";
+    case Objective::edp:
+      return "J s";
+  }
+  return "";
+}
+
+std::string describe(const BoardOption& o) {
+  std::string d = o.board + " " + html::upper(device_kind(o.device));
+  if (o.device.find('#') != std::string::npos) d += " (" + o.device + ")";
+  if (!o.point.empty()) d += " at " + o.point;
+  return d;
+}
+
+}  // namespace
+
+std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps) {
+  std::vector<std::string> models, labels;
+  for (const auto& s : sweeps) {
+    std::string m = context_text(s, {"board", "model"});
+    for (const char* w : {"NVIDIA ", " Engineering Reference", " Developer Kit"}) m = strip(m, w);
+    models.push_back(m);
+  }
+  for (size_t i = 0; i < sweeps.size(); ++i) {
+    std::string l = models[i].empty() ? sweeps[i].label : models[i];
+    const bool shared =
+        !models[i].empty() && std::count(models.begin(), models.end(), models[i]) > 1;
+    if (shared) {
+      const std::string mode = context_text(sweeps[i], {"board", "nvpmodel", "mode"});
+      l += mode.empty() ? " (" + sweeps[i].label + ")" : " " + mode;
+    }
+    labels.push_back(l);
+  }
+  for (size_t i = 0; i < labels.size(); ++i)  // still equal: the directory names decide
+    for (size_t j = 0; j < i; ++j)
+      if (labels[i] == labels[j]) labels[i] += " (" + sweeps[i].label + ")";
+  return labels;
+}
+
+std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
+                                                 const RecommendOptions& options) {
+  const auto labels = board_labels(sweeps);
+  const std::string column = objective_column(options.objective);
+  std::vector<BoardChoice> out;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  std::map<size_t, std::set<size_t>> boards_of;
+  for (size_t si = 0; si < sweeps.size(); ++si) {
+    const CsvTable& t = sweeps[si].data.results;
+    const std::string mode = context_text(sweeps[si], {"board", "nvpmodel", "mode"});
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      if (html::study_of(t, r) != "mlp" || t.get(r, "status") != "ok") continue;
+      const std::string device = t.get(r, "device");
+      const std::string kind = device_kind(device);
+      if (kind != "cpu" && kind != "gpu") continue;
+      const auto key = std::make_pair(t.get(r, "workload"), t.get(r, "size"));
+      auto [it, inserted] = index.emplace(key, out.size());
+      if (inserted) out.push_back({key.first, key.second, {}, {}, {}, 0});
+      BoardChoice& c = out[it->second];
+      boards_of[it->second].insert(si);
+      c.boards = boards_of[it->second].size();
+      const auto value = html::number(t.get(r, column));
+      if (!value) continue;
+      BoardOption o;
+      o.sweep = si;
+      o.board = labels[si];
+      o.device = device;
+      o.point = t.get(r, "operating_point");
+      if (o.point.empty()) o.point = mode;
+      o.value = *value;
+      o.time_s = html::number(t.get(r, "time_s_mean"));
+      o.meets_deadline = !options.deadline_s || (o.time_s && *o.time_s <= *options.deadline_s);
+      if (!c.fastest || (o.time_s && (!c.fastest->time_s || *o.time_s < *c.fastest->time_s)))
+        c.fastest = o;
+      if (!o.meets_deadline) continue;
+      if (!c.best || o.value < c.best->value) {
+        if (c.best && c.best->sweep != o.sweep) c.runner_up = c.best;
+        c.best = o;
+      } else if (o.sweep != c.best->sweep && (!c.runner_up || o.value < c.runner_up->value)) {
+        c.runner_up = o;
+      }
+    }
+  }
+  // A runner-up from the best's own board can remain from before the best
+  // changed; keep only another board's.
+  for (auto& c : out)
+    if (c.best && c.runner_up && c.runner_up->sweep == c.best->sweep) c.runner_up.reset();
+  return out;
+}
+
+std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options) {
+  std::string s = "for " + c.workload + "/" + c.size;
+  if (options.deadline_s) s += " under a " + format_number(*options.deadline_s) + " s deadline";
+  const std::string what =
+      options.objective == Objective::edp ? "EDP" : objective_label(options.objective);
+  if (!c.best) {
+    if (options.deadline_s && c.fastest && c.fastest->time_s)
+      return s + ", no board meets it (the fastest is " + describe(*c.fastest) + ", " +
+             format_number(*c.fastest->time_s) + " s)";
+    return s + ", nothing was measured";
+  }
+  s += ", the lowest " + what + " is " + describe(*c.best) + " (" + format_number(c.best->value) +
+       " " + unit_of(options.objective) + ")";
+  if (c.runner_up && c.best->value > 0)
+    s += "; next: " + describe(*c.runner_up) + ", " +
+         format_number(c.runner_up->value / c.best->value) + "\xC3\x97 more";
+  else if (c.boards < 2)
+    s += "; only one board measured it";
+  else
+    s += "; no other board meets the deadline";
+  return s;
+}
+
+}  // namespace edp::report

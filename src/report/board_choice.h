@@ -1,0 +1,45 @@
+// The recommendation across boards: for each (workload, size), the best
+// (board, device, operating point) over several sweeps, among the choices
+// that meet a deadline ("for autograd/medium under a 2 s deadline, the lowest
+// energy is Jetson Orin NX GPU at 15W"). Pure functions over loaded sweeps.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/compare.h"
+#include "report/recommend.h"
+
+namespace edp::report {
+
+// A sweep's name for people: the board model without "NVIDIA " and
+// " Developer Kit" ("Jetson TX2"), with the nvpmodel mode when two sweeps are
+// of one board, else the directory's name. One label per sweep, distinct.
+std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps);
+
+struct BoardOption {
+  size_t sweep = 0;
+  std::string board;   // board_labels()[sweep]
+  std::string device;  // "gpu", "cpu#2"
+  std::string point;   // the row's operating_point, else the sweep's nvpmodel mode; may be ""
+  double value = 0;    // the objective's mean
+  std::optional<double> time_s;
+  bool meets_deadline = true;
+};
+
+struct BoardChoice {
+  std::string workload, size;
+  std::optional<BoardOption> best;       // nullopt: nothing measured, or none meets the deadline
+  std::optional<BoardOption> runner_up;  // the best on another board
+  std::optional<BoardOption> fastest;    // when none meets the deadline
+  size_t boards = 0;                     // sweeps with an ok row of this (workload, size)
+};
+
+// Rows of the mlp study (no `study` column, or study = mlp), status ok, device
+// kinds cpu and gpu; grouped in order of first appearance.
+std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
+                                                 const RecommendOptions& options);
+std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options);
+
+}  // namespace edp::report

@@ -1,0 +1,312 @@
+// Pairing configurations across sweeps, the per-pair changes and U tests,
+// the geometric means and the regressions (the statistics live in
+// mann_whitney.cpp and geomean.cpp).
+#include "report/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "common/errors.h"
+#include "report/geomean.h"
+#include "report/html_util.h"
+#include "report/recommend.h"
+
+namespace edp::report {
+
+const std::vector<CompareMetric>& compare_metrics() {
+  static const std::vector<CompareMetric> m{CompareMetric::time, CompareMetric::energy,
+                                            CompareMetric::dynamic_energy, CompareMetric::edp};
+  return m;
+}
+
+std::string metric_name(CompareMetric m) {
+  switch (m) {
+    case CompareMetric::time:
+      return "time";
+    case CompareMetric::energy:
+      return "energy";
+    case CompareMetric::dynamic_energy:
+      return "dynamic_energy";
+    case CompareMetric::edp:
+      return "edp";
+  }
+  return "";
+}
+
+std::string metric_title(CompareMetric m) {
+  switch (m) {
+    case CompareMetric::time:
+      return "time (s)";
+    case CompareMetric::energy:
+      return "energy (J)";
+    case CompareMetric::dynamic_energy:
+      return "dynamic energy (J)";
+    case CompareMetric::edp:
+      return "EDP (J s)";
+  }
+  return "";
+}
+
+std::string metric_stem(CompareMetric m) {
+  switch (m) {
+    case CompareMetric::time:
+      return "time_s";
+    case CompareMetric::energy:
+      return "energy_j";
+    case CompareMetric::dynamic_energy:
+      return "dynamic_energy_j";
+    case CompareMetric::edp:
+      return "edp_js";
+  }
+  return "";
+}
+
+std::optional<CompareMetric> parse_compare_metric(const std::string& name) {
+  for (auto m : compare_metrics())
+    if (metric_name(m) == name) return m;
+  return std::nullopt;
+}
+
+bool ComparedConfig::in_all() const {
+  return std::all_of(row.begin(), row.end(), [](const auto& r) { return r.has_value(); });
+}
+
+namespace {
+
+// The identity columns, in label order. workload, size and study always
+// pair; the others only where a sweep needs them to tell its rows apart.
+const std::vector<std::string> kIdentity{"workload", "size",    "study", "n",
+                                         "device",   "threads", "key",   "operating_point"};
+const std::set<std::string> kAlwaysPaired{"workload", "size", "study"};
+// Tried in this order: key first (it repeats the others), then the settings
+// a user varies between two sweeps.
+const std::vector<std::string> kDroppable{"key", "threads", "operating_point", "n", "device"};
+
+std::string identity_key(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
+  std::string k;
+  for (const auto& c : cols) {
+    std::string v = s.data.results.get(r, c);
+    if (c == "study" && v.empty()) v = "mlp";
+    k += v + '\x1f';
+  }
+  return k;
+}
+
+bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::string>& cols) {
+  for (const auto& s : sweeps) {
+    std::set<std::string> seen;
+    for (size_t r = 0; r < s.data.results.rows.size(); ++r)
+      if (!seen.insert(identity_key(s, r, cols)).second) return false;
+  }
+  return true;
+}
+
+std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
+  const CsvTable& t = s.data.results;
+  std::string label = t.get(r, "workload") + "/" + t.get(r, "size");
+  // The device always shows, also when it is the setting under comparison.
+  label += "/" + t.get(r, "device");
+  for (const auto& c : cols) {
+    if (c == "workload" || c == "size" || c == "device" || c == "key") continue;
+    const std::string v = t.get(r, c);
+    if (v.empty() || (c == "study" && v == "mlp")) continue;
+    label += " " + (c == "operating_point" ? std::string("point") : c) + "=" + v;
+  }
+  return label;
+}
+
+MetricCell make_cell(const Sweep& s, size_t r, CompareMetric m) {
+  const CsvTable& t = s.data.results;
+  const std::string stem = metric_stem(m);
+  MetricCell c;
+  c.status = t.get(r, "status");
+  if (c.status != "ok") return c;
+  c.mean = html::number(t.get(r, stem + "_mean"));
+  if (c.mean) c.ci95 = row_ci95(t, r, stem);
+  if (s.data.runs)
+    for (size_t rr : s.run_rows[r])
+      if (auto v = html::number(s.data.runs->get(rr, stem))) c.runs.push_back(*v);
+  return c;
+}
+
+std::string fmt3(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
+}  // namespace
+
+Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOptions& options) {
+  if (sweeps_in.size() < 2) throw UsageError("compare needs two sweeps or more (A B [C...])");
+  std::vector<Sweep> sweeps = sweeps_in;
+  // Labels must tell the sweeps apart: results/a/x and results/b/x are both "x".
+  for (size_t i = 0; i < sweeps.size(); ++i) {
+    int n = 1;
+    for (size_t j = 0; j < i; ++j)
+      if (sweeps[j].label == sweeps[i].label) ++n;
+    if (n > 1) sweeps[i].label += "#" + std::to_string(n);
+  }
+
+  Comparison c;
+  c.alpha = options.alpha;
+  for (const auto& s : sweeps) c.sweeps.push_back(s.label);
+
+  std::vector<std::string> cols;
+  for (const auto& col : kIdentity)
+    for (const auto& s : sweeps)
+      if (s.data.results.column(col) >= 0) {
+        cols.push_back(col);
+        break;
+      }
+  for (const auto& s : sweeps) {
+    if (!unique_in_all({s}, cols)) {
+      for (size_t r = 0; r < s.data.results.rows.size(); ++r)
+        for (size_t q = 0; q < r; ++q)
+          if (identity_key(s, q, cols) == identity_key(s, r, cols))
+            throw UsageError(s.data.dir + "/results.csv lines " + std::to_string(q + 2) + " and " +
+                             std::to_string(r + 2) + ": two rows for " + config_label(s, r, cols) +
+                             "; a results.csv has one row per configuration");
+    }
+  }
+  std::vector<std::string> dropped;
+  for (const auto& d : kDroppable) {
+    auto it = std::find(cols.begin(), cols.end(), d);
+    if (it == cols.end()) continue;
+    std::vector<std::string> fewer = cols;
+    fewer.erase(fewer.begin() + (it - cols.begin()));
+    if (unique_in_all(sweeps, fewer)) {
+      cols = fewer;
+      dropped.push_back(d);
+    }
+  }
+  c.identity_columns = cols;
+  for (const auto& d : dropped) {
+    if (d == "key") continue;
+    std::vector<std::string> per_sweep;
+    std::set<std::string> distinct;
+    for (const auto& s : sweeps) {
+      std::vector<std::string> vals;
+      for (size_t r = 0; r < s.data.results.rows.size(); ++r)
+        html::add_unique(vals, s.data.results.get(r, d));
+      std::sort(vals.begin(), vals.end());
+      distinct.insert(html::join(vals, " "));
+      per_sweep.push_back(s.label + " " + (vals.empty() ? "-" : html::join(vals, "/")));
+    }
+    if (distinct.size() > 1) c.varied.push_back(d + ": " + html::join(per_sweep, "; "));
+  }
+
+  // Configurations in order of first appearance over the sweeps.
+  std::map<std::string, size_t> index;
+  std::vector<std::string> only_in_label;
+  for (size_t si = 0; si < sweeps.size(); ++si) {
+    const Sweep& s = sweeps[si];
+    for (size_t r = 0; r < s.data.results.rows.size(); ++r) {
+      const std::string k = identity_key(s, r, cols);
+      auto [it, inserted] = index.emplace(k, c.configs.size());
+      if (inserted) {
+        ComparedConfig cc;
+        cc.label = config_label(s, r, cols);
+        for (const auto& col : cols) cc.identity.push_back(s.data.results.get(r, col));
+        cc.row.assign(sweeps.size(), std::nullopt);
+        c.configs.push_back(std::move(cc));
+      }
+      c.configs[it->second].row[si] = r;
+    }
+  }
+  for (size_t si = 1; si < sweeps.size(); ++si) {
+    const bool shared = std::any_of(c.configs.begin(), c.configs.end(),
+                                    [&](const auto& cc) { return cc.row[0] && cc.row[si]; });
+    if (!shared)
+      throw UsageError("no configuration of " + sweeps[si].label + " (" + sweeps[si].data.dir +
+                       ") is in " + sweeps[0].label + " (" + sweeps[0].data.dir +
+                       "): compare sweeps of the same workloads and sizes (paired by " +
+                       html::join(cols) + ")");
+  }
+
+  const auto& metrics = compare_metrics();
+  std::vector<ComparedConfig> paired;
+  std::set<std::pair<int, int>> sizes_seen;
+  for (auto& cc : c.configs) {
+    size_t present = 0;
+    for (const auto& r : cc.row) present += r.has_value();
+    if (present < 2) {
+      for (size_t si = 0; si < sweeps.size(); ++si)
+        if (cc.row[si]) c.one_side.push_back(cc.label + ": only in " + sweeps[si].label);
+      continue;
+    }
+    cc.cells.assign(metrics.size(), std::vector<MetricCell>(sweeps.size()));
+    cc.deltas.assign(metrics.size(), std::vector<MetricDelta>(sweeps.size() - 1));
+    for (size_t mi = 0; mi < metrics.size(); ++mi) {
+      for (size_t si = 0; si < sweeps.size(); ++si)
+        if (cc.row[si]) cc.cells[mi][si] = make_cell(sweeps[si], *cc.row[si], metrics[mi]);
+      const MetricCell& base = cc.cells[mi][0];
+      for (size_t si = 1; si < sweeps.size(); ++si) {
+        const MetricCell& other = cc.cells[mi][si];
+        MetricDelta& d = cc.deltas[mi][si - 1];
+        if (base.mean && other.mean && *base.mean != 0)
+          d.change_pct = (*other.mean - *base.mean) / *base.mean * 100;
+        if (!base.runs.empty() && !other.runs.empty()) {
+          d.test = mann_whitney_u(base.runs, other.runs);
+          d.significant = d.test->p < options.alpha;
+          sizes_seen.emplace(d.test->n1, d.test->n2);
+        }
+      }
+    }
+    paired.push_back(std::move(cc));
+  }
+  c.configs = std::move(paired);
+
+  for (const auto& [n1, n2] : sizes_seen) {
+    const double min_p = mann_whitney_min_p(n1, n2);
+    if (min_p < options.alpha) continue;
+    int need = 1;
+    while (mann_whitney_min_p(need, need) >= options.alpha && need < 1000) ++need;
+    c.test_notes.push_back(
+        "n=" + std::to_string(n1) + "+" + std::to_string(n2) +
+        ": the smallest two-sided p the U test can give is " + fmt3(min_p) + " (2/C(" +
+        std::to_string(n1 + n2) + "," + std::to_string(n1) + ")), not below alpha " +
+        fmt3(options.alpha) + ", so no change can be significant (~); run at least " +
+        std::to_string(need) + " runs a side (" + std::to_string(need) + "+" +
+        std::to_string(need) + " gives " + fmt3(mann_whitney_min_p(need, need)) + ")");
+  }
+
+  c.geomean.assign(metrics.size(), std::vector<std::optional<double>>(sweeps.size()));
+  c.geomean_change_pct.assign(metrics.size(),
+                              std::vector<std::optional<double>>(sweeps.size() - 1));
+  for (size_t mi = 0; mi < metrics.size(); ++mi) {
+    std::vector<std::vector<double>> values(sweeps.size());
+    for (const auto& cc : c.configs) {
+      if (!cc.in_all()) continue;
+      bool all = true;
+      for (const auto& cell : cc.cells[mi]) all = all && cell.mean && *cell.mean > 0;
+      if (!all) continue;
+      for (size_t si = 0; si < sweeps.size(); ++si) values[si].push_back(*cc.cells[mi][si].mean);
+    }
+    for (size_t si = 0; si < sweeps.size(); ++si) c.geomean[mi][si] = geometric_mean(values[si]);
+    for (size_t si = 1; si < sweeps.size(); ++si)
+      if (c.geomean[mi][0] && c.geomean[mi][si])
+        c.geomean_change_pct[mi][si - 1] = (*c.geomean[mi][si] / *c.geomean[mi][0] - 1) * 100;
+  }
+  c.context_notes = context_differences(sweeps);
+  return c;
+}
+
+std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metric,
+                                         double threshold_pct) {
+  const auto& metrics = compare_metrics();
+  const size_t mi =
+      static_cast<size_t>(std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
+  std::vector<Regression> out;
+  for (const auto& cc : c.configs)
+    for (size_t k = 0; k + 1 < c.sweeps.size(); ++k) {
+      const MetricDelta& d = cc.deltas[mi][k];
+      if (d.significant && d.change_pct && *d.change_pct > threshold_pct)
+        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, d.test->p});
+    }
+  return out;
+}
+
+}  // namespace edp::report

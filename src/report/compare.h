@@ -1,0 +1,115 @@
+// `edpbench compare A B [C...]`: sweeps side by side, as benchstat does for Go
+// benchmarks. Configurations are paired by their identity columns, read by
+// name (workload, size, n, device, threads, operating_point, study, key); a
+// column that is constant within every sweep and differs between them (the
+// threads of two one-device sweeps, their operating point) is the setting
+// under comparison: it is left out of the pairing and printed. Per pair:
+// time, energy, dynamic energy and EDP means with their 95% CI, the change in
+// percent against the first sweep, and a Mann-Whitney U test on runs.csv's
+// per-run values; a geometric mean per column; the configurations of one side
+// only; and the context differences that make a comparison suspect.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/html_report.h"
+#include "report/mann_whitney.h"
+
+namespace edp::report {
+
+enum class CompareMetric { time, energy, dynamic_energy, edp };
+const std::vector<CompareMetric>& compare_metrics();  // in table order
+std::string metric_name(CompareMetric m);             // "time", "energy", "dynamic_energy", "edp"
+std::string metric_title(CompareMetric m);            // "time (s)", "EDP (J s)", ...
+std::string metric_stem(CompareMetric m);             // results.csv/runs.csv stem: "time_s", ...
+std::optional<CompareMetric> parse_compare_metric(const std::string& name);
+
+// One input: an `edpbench run` directory, or a results.csv (its directory's
+// runs.csv and context.json are read next to it).
+struct Sweep {
+  std::string label;  // the directory's name, made unique among the inputs
+  ReportData data;
+  // run_rows[r]: the runs.csv rows of results.csv row r (empty without runs.csv)
+  std::vector<std::vector<size_t>> run_rows;
+};
+
+// Throws edp::UsageError (exit 2) for a path without results.csv, a
+// malformed results.csv, a results.csv with no configuration, two rows with
+// the same identity, or a runs.csv whose rows do not match results.csv (a run
+// of a configuration results.csv does not have, or another number of runs
+// than its `runs` column says).
+Sweep load_sweep(const std::string& path);
+// The same checks on data already read (load_sweep = load_report_data + this).
+Sweep make_sweep(ReportData data);
+
+struct MetricCell {
+  std::string status;  // results.csv status ("ok", "failed", "skipped")
+  std::optional<double> mean, ci95;
+  std::vector<double> runs;  // finite per-run values from runs.csv
+};
+
+struct MetricDelta {
+  std::optional<double> change_pct;  // (other - base) / base x 100
+  std::optional<MannWhitney> test;   // nullopt: fewer than one run a side
+  bool significant = false;          // test->p < alpha
+};
+
+struct ComparedConfig {
+  std::string label;                       // "tensors/small/cpu" + other identity values
+  std::vector<std::string> identity;       // values of Comparison::identity_columns
+  std::vector<std::optional<size_t>> row;  // its results.csv row per sweep
+  // cells[m][s]: metric m (compare_metrics() order) in sweep s
+  std::vector<std::vector<MetricCell>> cells;
+  // deltas[m][s - 1]: sweep s against sweep 0
+  std::vector<std::vector<MetricDelta>> deltas;
+  bool in_all() const;
+};
+
+struct Comparison {
+  std::vector<std::string> sweeps;            // labels
+  std::vector<std::string> identity_columns;  // what pairs configurations
+  std::vector<std::string> varied;            // "threads: A 1, B 2"
+  std::vector<std::string> context_notes;     // suspect differences, printed first
+  std::vector<std::string> test_notes;        // what the sample sizes allow
+  std::vector<ComparedConfig> configs;        // in two or more sweeps
+  std::vector<std::string> one_side;          // "tensors/large/gpu: only in B"
+  // geomean[m][s] over the configurations present, with a value, in every
+  // sweep; geomean_change_pct[m][s - 1]
+  std::vector<std::vector<std::optional<double>>> geomean;
+  std::vector<std::vector<std::optional<double>>> geomean_change_pct;
+  double alpha = 0.05;
+};
+
+struct CompareOptions {
+  double alpha = 0.05;
+};
+
+// Needs two sweeps or more; throws edp::UsageError when a sweep has no
+// configuration in common with the first.
+Comparison compare_sweeps(const std::vector<Sweep>& sweeps, const CompareOptions& options);
+
+// The context lines of `compare_sweeps`, on their own: board, L4T, nvpmodel,
+// clocks, power source, total rails, edpbench version that differ, and the
+// sweeps with low-confidence or throttled runs.
+std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps);
+
+struct Regression {
+  std::string config, sweep;
+  double change_pct = 0;
+  double p = 0;
+};
+// Significant increases of `metric` above `threshold_pct` (time, energy, EDP:
+// more is worse).
+std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metric,
+                                         double threshold_pct);
+
+std::string comparison_text(const Comparison& c);
+// One row per (configuration, metric, sweep after the first):
+// config,<identity columns>,metric,base_sweep,sweep,base_mean,base_ci95,mean,
+// ci95,change_pct,p,n_base,n,significant; then the geomean rows.
+std::string comparison_csv(const Comparison& c);
+std::string comparison_json(const Comparison& c);
+
+}  // namespace edp::report

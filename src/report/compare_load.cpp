@@ -1,0 +1,109 @@
+// Loading one sweep for `compare`: results.csv through the report's reader,
+// runs.csv matched to it row by row, by column name.
+#include <sys/stat.h>
+
+#include <map>
+#include <utility>
+
+#include "common/errors.h"
+#include "report/compare.h"
+#include "report/html_util.h"
+
+namespace edp::report {
+
+namespace {
+
+bool is_dir(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string base_name(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The columns a runs.csv row and its results.csv row share, by name: runs.csv
+// has no threads or n; two devices of one kind differ in their label (cpu,
+// cpu#2), a batch row's N is in its key.
+const std::vector<std::string> kRunMatchColumns{"workload",        "size",  "device",
+                                                "operating_point", "study", "key"};
+
+std::string join_key(const CsvTable& t, size_t r, const std::vector<std::string>& cols) {
+  std::string k;
+  for (const auto& c : cols) k += t.get(r, c) + '\x1f';
+  return k;
+}
+
+std::string describe(const CsvTable& t, size_t r, const std::vector<std::string>& cols) {
+  std::string d;
+  for (const auto& c : cols) {
+    const std::string v = t.get(r, c);
+    if (!v.empty()) d += (d.empty() ? "" : " ") + c + "=" + v;
+  }
+  return d;
+}
+
+}  // namespace
+
+Sweep load_sweep(const std::string& path) {
+  std::string dir = path;
+  if (!is_dir(path)) {
+    if (base_name(path) != "results.csv")
+      throw UsageError(path +
+                       " is neither a results directory nor a results.csv; pass the --out "
+                       "directory of `edpbench run`");
+    const auto slash = path.rfind('/');
+    dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  }
+  return make_sweep(load_report_data(dir));  // UsageError: missing or malformed results.csv
+}
+
+Sweep make_sweep(ReportData data) {
+  Sweep s;
+  s.data = std::move(data);
+  s.label = s.data.title;
+  const std::string dir = s.data.dir.empty() ? s.data.title : s.data.dir;
+  const CsvTable& res = s.data.results;
+  if (res.rows.empty())
+    throw UsageError(dir +
+                     "/results.csv has no configuration: did the sweep run? (`edpbench run "
+                     "--resume --out " +
+                     dir + "` continues it)");
+  s.run_rows.assign(res.rows.size(), {});
+  if (!s.data.runs) return s;
+  const CsvTable& runs = *s.data.runs;
+
+  std::vector<std::string> cols;
+  for (const auto& c : kRunMatchColumns)
+    if (res.column(c) >= 0 && runs.column(c) >= 0) cols.push_back(c);
+  for (const char* c : {"workload", "size", "device"})
+    if (runs.column(c) < 0)
+      throw UsageError(dir + "/runs.csv has no column '" + c +
+                       "'; it does not belong to this results.csv (header: workload,size,device,"
+                       "run,...)");
+  std::map<std::string, size_t> by_key;
+  for (size_t r = 0; r < res.rows.size(); ++r) by_key.emplace(join_key(res, r, cols), r);
+  for (size_t r = 0; r < runs.rows.size(); ++r) {
+    const auto it = by_key.find(join_key(runs, r, cols));
+    if (it == by_key.end())
+      throw UsageError(dir + "/runs.csv line " + std::to_string(r + 2) + ": a run of (" +
+                       describe(runs, r, cols) +
+                       ") but results.csv has no such configuration; the two files are from "
+                       "different sweeps (copy them together, or rerun with --resume)");
+    s.run_rows[it->second].push_back(r);
+  }
+  for (size_t r = 0; r < res.rows.size(); ++r) {
+    if (res.get(r, "status") != "ok") continue;
+    const auto expected = parse_count(res.get(r, "runs"));
+    if (expected && static_cast<size_t>(*expected) != s.run_rows[r].size())
+      throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
+                       describe(res, r, cols) + ") has runs=" + std::to_string(*expected) +
+                       " but runs.csv has " + std::to_string(s.run_rows[r].size()) +
+                       " of its runs; the files do not match (an interrupted copy?)");
+  }
+  return s;
+}
+
+}  // namespace edp::report

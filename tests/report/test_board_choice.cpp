@@ -1,0 +1,86 @@
+// The recommendation across boards and the boards' labels, on the two fixture
+// boards (tests/fixtures/report: tx2_sweep, and orin_nx_sweep made from it by
+// make_board_fixtures.py).
+#include <catch2/catch.hpp>
+
+#include "report/board_choice.h"
+#include "report/html_boards.h"
+
+using namespace edp::report;
+
+namespace {
+const std::string kTx2 = EDPBENCH_FIXTURES "/report/tx2_sweep";
+const std::string kOrin = EDPBENCH_FIXTURES "/report/orin_nx_sweep";
+
+const BoardChoice& find(const std::vector<BoardChoice>& v, const std::string& w,
+                        const std::string& s) {
+  for (const auto& c : v)
+    if (c.workload == w && c.size == s) return c;
+  FAIL("no choice for " << w << "/" << s);
+  throw;
+}
+}  // namespace
+
+TEST_CASE("board labels: the model, then the mode, then the directory") {
+  const Sweep tx2 = load_sweep(kTx2), orin = load_sweep(kOrin);
+  CHECK(board_labels({tx2, orin}) == std::vector<std::string>{"Jetson TX2", "Jetson Orin NX"});
+  // One board twice at one mode: the directory names tell them apart.
+  CHECK(board_labels({tx2, tx2}) ==
+        std::vector<std::string>{"Jetson TX2 MAXN", "Jetson TX2 MAXN (tx2_sweep)"});
+}
+
+TEST_CASE("recommend_across_boards: lowest objective among choices within the deadline") {
+  const std::vector<Sweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  RecommendOptions opt;
+  opt.objective = Objective::energy;
+  opt.deadline_s = 2.0;
+  const auto choices = recommend_across_boards(sweeps, opt);
+  REQUIRE(choices.size() == 9);
+  // autograd/medium: TX2 GPU 5.56 s and every CPU miss 2 s; Orin NX GPU 1.83 s.
+  const BoardChoice& am = find(choices, "autograd", "medium");
+  REQUIRE(am.best);
+  CHECK(am.best->board == "Jetson Orin NX");
+  CHECK(am.best->device == "gpu");
+  CHECK(am.best->point == "15W");
+  CHECK_FALSE(am.runner_up);
+  CHECK(board_choice_sentence(am, opt).rfind(
+            "for autograd/medium under a 2 s deadline, the lowest energy is Jetson Orin NX GPU "
+            "at 15W (",
+            0) == 0);
+  CHECK(board_choice_sentence(am, opt).find("no other board meets the deadline") !=
+        std::string::npos);
+  // tensors/small: both GPUs qualify; the TX2's is the runner-up.
+  const BoardChoice& ts = find(choices, "tensors", "small");
+  REQUIRE(ts.runner_up);
+  CHECK(ts.runner_up->board == "Jetson TX2");
+  CHECK(ts.runner_up->value > ts.best->value);
+  // Large: nothing within 2 s; the fastest is named.
+  const BoardChoice& tl = find(choices, "tensors", "large");
+  CHECK_FALSE(tl.best);
+  CHECK(board_choice_sentence(tl, opt).find("no board meets it (the fastest is Jetson Orin NX "
+                                            "GPU at 15W") != std::string::npos);
+  // By time without a deadline the best is the fastest.
+  opt.objective = Objective::time;
+  opt.deadline_s.reset();
+  const auto by_time = recommend_across_boards(sweeps, opt);
+  CHECK(find(by_time, "tensors", "large").best->board == "Jetson Orin NX");
+}
+
+TEST_CASE("cross-board page: boards, differences, recommendation, log-scale figures") {
+  RecommendOptions opt;
+  opt.objective = Objective::energy;
+  const std::string html = render_boards_report({load_sweep(kTx2), load_sweep(kOrin)}, opt);
+  CHECK(html.find("<h2>Boards</h2>") != std::string::npos);
+  CHECK(html.find("nvpmodel mode: Jetson TX2 MAXN; Jetson Orin NX 15W") != std::string::npos);
+  CHECK(html.find("Recommendation across boards") != std::string::npos);
+  size_t charts = 0, logs = 0;
+  for (size_t at = 0; (at = html.find("class=\"chart\"", at)) != std::string::npos; ++at) ++charts;
+  for (size_t at = 0; (at = html.find("(log scale)</title>", at)) != std::string::npos; ++at)
+    ++logs;
+  CHECK(charts == 3);
+  CHECK(logs == 3);
+  CHECK(html.find("<h2>Context: Jetson TX2</h2>") != std::string::npos);
+  CHECK(html.find("<h2>Context: Jetson Orin NX</h2>") != std::string::npos);
+  CHECK(html.find("src=\"http") == std::string::npos);
+  CHECK(html.find("href=\"http") == std::string::npos);
+}

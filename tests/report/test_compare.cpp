@@ -1,0 +1,254 @@
+// compare_sweeps on sweeps written here: results.csv, runs.csv and
+// context.json as `edpbench run` writes them (columns read by name: the
+// second sweep's columns come in another order), with per-run values chosen so
+// that the U test's answer is known (5 + 5 separated runs: p = 2/252).
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <map>
+
+#include "common/errors.h"
+#include "report/compare.h"
+
+using namespace edp::report;
+
+namespace {
+
+struct Config {
+  std::string workload, size, device, threads;
+  std::vector<double> time_s;  // per run; energy = 7.5 W x time
+  std::string status = "ok";
+  int low_confidence_runs = 0;
+};
+
+std::string mkdir_temp() {
+  std::string t = "/tmp/edpbench-compare-XXXXXX";
+  REQUIRE(::mkdtemp(t.data()) != nullptr);
+  return t;
+}
+
+std::string num(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.9g", v);
+  return b;
+}
+
+// Writes a sweep; `reorder` permutes the results.csv columns.
+std::string write_sweep(const std::string& parent, const std::string& name,
+                        const std::vector<Config>& configs, const std::string& board,
+                        bool reorder = false, bool write_runs = true) {
+  const std::string dir = parent + "/" + name;
+  REQUIRE(::mkdir(dir.c_str(), 0755) == 0);
+  std::vector<std::string> cols{"workload",
+                                "size",
+                                "n",
+                                "device",
+                                "threads",
+                                "runs",
+                                "status",
+                                "time_s_mean",
+                                "time_s_ci95",
+                                "energy_j_mean",
+                                "energy_j_ci95",
+                                "dynamic_energy_j_mean",
+                                "edp_js_mean",
+                                "edp_js_ci95",
+                                "low_confidence_runs",
+                                "d_in",
+                                "h",
+                                "d_out",
+                                "iterations",
+                                "time_s_std",
+                                "energy_j_std",
+                                "power_w_mean",
+                                "edp_js_std",
+                                "power_source",
+                                "energy_rails",
+                                "samples_per_run",
+                                "final_loss",
+                                "diverged",
+                                "note",
+                                "study",
+                                "key"};
+  if (reorder) std::reverse(cols.begin(), cols.end());
+  std::string res,
+      runs = "workload,size,device,run,time_s,energy_j,dynamic_energy_j,edp_js,study,key\n";
+  for (size_t i = 0; i < cols.size(); ++i) res += (i ? "," : "") + cols[i];
+  res += "\n";
+  for (const auto& c : configs) {
+    double t = 0, e = 0, edp = 0;
+    for (double v : c.time_s) {
+      t += v / c.time_s.size();
+      e += 7.5 * v / c.time_s.size();
+      edp += 7.5 * v * v / c.time_s.size();
+    }
+    const std::string key =
+        "mlp:workload=" + c.workload + ",size=" + c.size + ",device=" + c.device;
+    std::map<std::string, std::string> f{
+        {"workload", c.workload},
+        {"size", c.size},
+        {"n", "64"},
+        {"device", c.device},
+        {"threads", c.threads},
+        {"runs", std::to_string(c.time_s.size())},
+        {"status", c.status},
+        {"time_s_mean", num(t)},
+        {"time_s_ci95", num(t * 0.02)},
+        {"energy_j_mean", num(e)},
+        {"energy_j_ci95", num(e * 0.02)},
+        {"dynamic_energy_j_mean", num(e / 3)},
+        {"edp_js_mean", num(edp)},
+        {"edp_js_ci95", num(edp * 0.04)},
+        {"low_confidence_runs", std::to_string(c.low_confidence_runs)},
+        {"study", "mlp"},
+        {"key", "\"" + key + "\""},
+        {"power_source", "trace"},
+        {"energy_rails", "VDD_IN"}};
+    for (size_t i = 0; i < cols.size(); ++i) res += (i ? "," : "") + f[cols[i]];
+    res += "\n";
+    for (size_t r = 0; r < c.time_s.size(); ++r) {
+      const double v = c.time_s[r];
+      runs += c.workload + "," + c.size + "," + c.device + "," + std::to_string(r + 1) + "," +
+              num(v) + "," + num(7.5 * v) + "," + num(2.5 * v) + "," + num(7.5 * v * v) +
+              ",mlp,\"" + key + "\"\n";
+    }
+  }
+  std::ofstream(dir + "/results.csv") << res;
+  if (write_runs) std::ofstream(dir + "/runs.csv") << runs;
+  std::ofstream(dir + "/context.json")
+      << "{\"edpbench_version\": \"0.1.0\", \"board\": {\"model\": \"" << board
+      << "\", \"l4t_release\": \"R32.7.4\", \"nvpmodel\": {\"id\": 0, \"mode\": \"MAXN\"}},"
+         " \"power\": {\"source\": \"trace\", \"total_rails\": [\"VDD_IN\"]}}";
+  return dir;
+}
+
+const std::vector<double> kFast{1.00, 1.01, 1.02, 1.03, 1.04};
+const std::vector<double> kSlow{1.20, 1.21, 1.22, 1.23, 1.24};
+const std::vector<double> kMixA{1.00, 1.02, 1.04, 1.06, 1.08};
+const std::vector<double> kMixB{1.01, 1.03, 1.05, 1.07, 1.09};
+
+}  // namespace
+
+TEST_CASE("compare pairs by name, leaves the varied setting out, tests per run") {
+  const std::string tmp = mkdir_temp();
+  const auto a = write_sweep(tmp, "t1",
+                             {{"tensors", "small", "cpu", "1", kFast},
+                              {"autograd", "small", "cpu", "1", kMixA},
+                              {"tensors", "large", "cpu", "1", kFast}},
+                             "NVIDIA Jetson TX2");
+  const auto b = write_sweep(tmp, "t2",
+                             {{"tensors", "small", "cpu", "2", kSlow},
+                              {"autograd", "small", "cpu", "2", kMixB},
+                              {"custom_relu", "small", "cpu", "2", kFast}},
+                             "NVIDIA Jetson TX2", /*reorder=*/true);
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b + "/results.csv")}, {});
+  REQUIRE(c.sweeps == std::vector<std::string>{"t1", "t2"});
+  CHECK(c.varied == std::vector<std::string>{"threads: t1 1; t2 2"});
+  REQUIRE(c.configs.size() == 2);
+  const ComparedConfig& ts = c.configs[0];
+  CHECK(ts.label == "tensors/small/cpu");
+  // time: mean 1.02 -> 1.22, +19.6%; every slow run above every fast one.
+  const MetricDelta& dt = ts.deltas[0][0];
+  CHECK(*dt.change_pct == Approx((1.22 - 1.02) / 1.02 * 100));
+  REQUIRE(dt.test);
+  CHECK(dt.test->exact);
+  CHECK(dt.test->p == Approx(2.0 / 252));
+  CHECK(dt.significant);
+  // Interleaved runs: not significant.
+  const MetricDelta& dm = c.configs[1].deltas[0][0];
+  CHECK_FALSE(dm.significant);
+  CHECK(dm.test->p > 0.5);
+  // One side only: listed, not dropped.
+  CHECK(c.one_side == std::vector<std::string>{"tensors/large/cpu: only in t1",
+                                               "custom_relu/small/cpu: only in t2"});
+  // Geomean of time over the pairs: sqrt(1.02 * 1.04) against sqrt(1.22 * 1.05).
+  CHECK(*c.geomean[0][0] == Approx(std::sqrt(1.02 * 1.04)));
+  CHECK(*c.geomean[0][1] == Approx(std::sqrt(1.22 * 1.05)));
+  CHECK(*c.geomean_change_pct[0][0] ==
+        Approx((std::sqrt(1.22 * 1.05) / std::sqrt(1.02 * 1.04) - 1) * 100));
+  CHECK(c.context_notes.empty());
+
+  // Regressions: energy +19.6% is significant; a 25% threshold lets it pass.
+  const auto regs = find_regressions(c, CompareMetric::energy, 10);
+  REQUIRE(regs.size() == 1);
+  CHECK(regs[0].config == "tensors/small/cpu");
+  CHECK(find_regressions(c, CompareMetric::energy, 25).empty());
+  // The other way round it is an improvement, not a regression.
+  const Comparison back = compare_sweeps({load_sweep(b), load_sweep(a)}, {});
+  CHECK(find_regressions(back, CompareMetric::time, 1).empty());
+
+  const std::string text = comparison_text(c);
+  CHECK(text.find("+19.6% (p=0.008 n=5+5)") != std::string::npos);
+  CHECK(text.find("~ (p=") != std::string::npos);
+  CHECK(text.find("geomean") != std::string::npos);
+  const std::string csv = comparison_csv(c);
+  CHECK(csv.rfind("config,workload,size,study,metric,base_sweep,sweep,", 0) == 0);
+  CHECK(csv.find("tensors/small/cpu,tensors,small,mlp,time,t1,t2,1.02,") != std::string::npos);
+  const std::string json = comparison_json(c);
+  CHECK(json.find("\"significant\": true") != std::string::npos);
+}
+
+TEST_CASE("compare names what makes a comparison suspect, and what few runs cannot show") {
+  const std::string tmp = mkdir_temp();
+  const auto a = write_sweep(tmp, "tx2", {{"tensors", "small", "gpu", "0", {1, 1.1, 1.2}}},
+                             "NVIDIA Jetson TX2");
+  Config low{"tensors", "small", "gpu", "0", {0.5, 0.6, 0.7}};
+  low.low_confidence_runs = 3;
+  const auto b = write_sweep(tmp, "orin", {low}, "NVIDIA Jetson Orin NX");
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b)}, {});
+  REQUIRE(c.context_notes.size() == 2);
+  CHECK(c.context_notes[0] == "board: tx2 NVIDIA Jetson TX2; orin NVIDIA Jetson Orin NX");
+  CHECK(c.context_notes[1].find("orin: 1 of 1 configurations have low-confidence runs") == 0);
+  // 3 + 3 runs: the smallest p is 0.1, so the change (-50%) is `~`.
+  CHECK_FALSE(c.configs[0].deltas[0][0].significant);
+  REQUIRE(c.test_notes.size() == 1);
+  CHECK(c.test_notes[0].find("n=3+3: the smallest two-sided p the U test can give is 0.1") == 0);
+  CHECK(c.test_notes[0].find("run at least 4 runs a side (4+4 gives 0.0286)") != std::string::npos);
+}
+
+TEST_CASE("compare refuses bad inputs with what to fix") {
+  const std::string tmp = mkdir_temp();
+  const auto a = write_sweep(tmp, "a", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+  const auto other = write_sweep(tmp, "b", {{"autograd", "large", "cpu", "1", kFast}}, "x");
+  CHECK_THROWS_WITH(compare_sweeps({load_sweep(a), load_sweep(other)}, {}),
+                    Catch::Contains("no configuration of b") && Catch::Contains("is in a"));
+  CHECK_THROWS_AS(load_sweep(tmp + "/missing"), edp::UsageError);
+  REQUIRE(::mkdir((tmp + "/empty").c_str(), 0755) == 0);
+  CHECK_THROWS_WITH(load_sweep(tmp + "/empty"), Catch::Contains("no results.csv"));
+  // runs.csv with a run of a configuration results.csv lacks.
+  std::ofstream(a + "/runs.csv", std::ios::app)
+      << "tensors,medium,cpu,1,1,7.5,2.5,7.5,mlp,\"mlp:workload=tensors,size=medium,device=cpu\"\n";
+  CHECK_THROWS_WITH(load_sweep(a), Catch::Contains("runs.csv line 7") &&
+                                       Catch::Contains("results.csv has no such configuration"));
+  // runs.csv with fewer runs than results.csv's `runs` says.
+  const auto c = write_sweep(tmp, "c", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+  std::string runs;
+  {
+    std::ifstream in(c + "/runs.csv");
+    std::string line;
+    for (int i = 0; std::getline(in, line) && i < 4; ++i) runs += line + "\n";
+  }
+  std::ofstream(c + "/runs.csv") << runs;
+  CHECK_THROWS_WITH(load_sweep(c), Catch::Contains("has runs=5 but runs.csv has 3"));
+  // Without runs.csv: compared, untested, and said so.
+  const auto d = write_sweep(tmp, "d", {{"tensors", "small", "cpu", "2", kSlow}}, "x", false,
+                             /*write_runs=*/false);
+  const auto e = write_sweep(tmp, "e", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+  const Comparison cmp = compare_sweeps({load_sweep(e), load_sweep(d)}, {});
+  CHECK_FALSE(cmp.configs[0].deltas[0][0].test);
+  CHECK(comparison_text(cmp).find("(no runs to test)") != std::string::npos);
+}
+
+TEST_CASE("compare --json survives invalid UTF-8 in the CSV (fuzz_results_csv finding)") {
+  const std::string tmp = mkdir_temp();
+  const std::string bad = "tensors\x9a";  // a lone continuation byte
+  const auto a = write_sweep(tmp, "a", {{bad, "small", "cpu", "1", kFast}}, "x");
+  const auto b = write_sweep(tmp, "b", {{bad, "small", "cpu", "2", kSlow}}, "x");
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b)}, {});
+  std::string json;
+  REQUIRE_NOTHROW(json = comparison_json(c));
+  CHECK(json.find("tensors\xEF\xBF\xBD") != std::string::npos);  // U+FFFD
+}
