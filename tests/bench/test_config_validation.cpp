@@ -94,7 +94,7 @@ TEST_CASE("integers are decimal: octal and hex spellings are errors", "[config]"
 
 TEST_CASE("a second YAML document is an error", "[config]") {
   CHECK(error_of("runs: 2\n---\nruns: 3\n") ==
-        "t.yaml:3:1: a second YAML document ('---'): a config is one document; merge them or "
+        "t.yaml:2:1: a second YAML document ('---'): a config is one document; merge them or "
         "remove the separator");
   CHECK_THAT(error_of(""), Catch::StartsWith("t.yaml:1:1: the config must be a mapping"));
 }
