@@ -7,7 +7,7 @@
 #include <set>
 
 #include "common/errors.h"
-#include "platform/cpu_clusters.h"
+#include "platform/boards.h"
 
 namespace edp::bench {
 
@@ -64,7 +64,7 @@ namespace {
 void check_cpu_set_syntax(ConfigReader& r, const YAML::Node& n) {
   const std::string s = r.scalar(n, "cpus");
   static const std::regex list("^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$");
-  const auto& names = platform::cpu_cluster_names();
+  const std::vector<std::string> names = platform::cpu_cluster_names();
   if (s == "all" || std::find(names.begin(), names.end(), s) != names.end() ||
       std::regex_match(s, list))
     return;

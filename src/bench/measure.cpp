@@ -1,5 +1,6 @@
 #include "bench/measure.h"
 
+#include "bench/board_rails.h"
 #include "bench/run_evidence.h"
 #include "bench/sweep.h"
 
@@ -451,7 +452,7 @@ std::vector<std::string> choose_measure_total_rails(const power::EnergyMeter& me
   if (!meter.measures_energy()) return {};
   const platform::Prober prober(sysfs_root);
   const power::TotalRails chosen =
-      power::choose_total_rails(meter.rails(), prober.platform().model, requested);
+      power::choose_total_rails(meter.rails(), rail_roles(prober.platform()), requested);
   *why = chosen.why;
   return chosen.rails;
 }

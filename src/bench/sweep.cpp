@@ -7,6 +7,7 @@
 #include <ctime>
 #include <thread>
 
+#include "bench/board_rails.h"
 #include "bench/memory_check.h"
 #include "bench/signals.h"
 #include "common/errors.h"
@@ -196,7 +197,7 @@ std::string cool_down(Sweep& s) {
 void select_total_rails(Sweep& s) {
   if (!s.meter.measures_energy()) return;
   const power::TotalRails chosen = power::choose_total_rails(
-      s.meter.rails(), s.prober.platform().model, s.cfg.power.total_rails);
+      s.meter.rails(), rail_roles(s.prober.platform()), s.cfg.power.total_rails);
   s.total_rails = chosen.rails;
   s.total_rails_why = chosen.why;
   s.meter.set_total_rails(s.total_rails);

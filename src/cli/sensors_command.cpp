@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "bench/board_rails.h"
 #include "cli/command.h"
 #include "common/errors.h"
 #include "power/energy_meter.h"
@@ -63,7 +64,17 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       if (power.source == "auto") power.source = "ina226";
     }
     EnergyMeter meter = EnergyMeter::open(power);
-    if (!opt->csv) std::cout << discovery_text(meter);
+    if (!opt->csv) {
+      std::cout << discovery_text(meter);
+      // The board, the board-table entry used and why, and the total rails
+      // `run` would choose on it (DESIGN §4.1).
+      if (meter.measures_energy()) {
+        const auto platform = edp::platform::probe(power.sysfs_root);
+        std::cout << "board: " << platform.board_why << "\n";
+        const auto total = choose_total_rails(meter.rails(), edp::bench::rail_roles(platform), {});
+        std::cout << "total rails: " << total.why << "\n";
+      }
+    }
     if (!meter.measures_energy()) {
       std::cerr << "edpbench: no power sensor to read\n";
       return power.source == "none" ? 0 : 1;

@@ -6,21 +6,9 @@
 #include <cctype>
 #include <regex>
 
+#include "platform/boards.h"
+
 namespace edp::platform {
-namespace {
-
-// TX2 (t186) modes from the L4T R32 nvpmodel_t186.conf, for a board whose
-// status file is readable but whose nvpmodel.conf is not.
-const std::map<int, std::string>& tx2_modes() {
-  static const std::map<int, std::string> modes = {{0, "MAXN"},
-                                                   {1, "MAXQ"},
-                                                   {2, "MAXP_CORE_ALL"},
-                                                   {3, "MAXP_CORE_ARM"},
-                                                   {4, "MAXP_CORE_DENVER"}};
-  return modes;
-}
-
-}  // namespace
 
 std::string parse_l4t_release(const std::string& text) {
   static const std::regex re(R"(#\s*R(\d+)\s*\(release\),\s*REVISION:\s*([0-9]+(\.[0-9]+)*))");
@@ -61,6 +49,17 @@ std::string parse_tegra_soc(const std::string& compatible) {
   return "";
 }
 
+std::string nvpmodel_conf_path(const SysfsRoot& root, const std::string& board) {
+  const std::string classic = "/etc/nvpmodel.conf";
+  if (root.read(classic)) return classic;
+  for (const auto& b : board_table())
+    if (board == b.name && *b.nvpmodel_conf) {
+      const std::string path = std::string("/etc/nvpmodel/") + b.nvpmodel_conf;
+      if (root.read(path)) return path;
+    }
+  return classic;
+}
+
 BoardInfo read_board(const SysfsRoot& root) {
   BoardInfo b;
   // /proc/device-tree links to /sys/firmware/devicetree/base; a container may
@@ -70,12 +69,26 @@ BoardInfo read_board(const SysfsRoot& root) {
     if (auto model = root.read(std::string(dt) + "/model")) b.model = trim(*model);
     if (auto compatible = root.read(std::string(dt) + "/compatible"); compatible && b.soc.empty()) {
       b.soc = parse_tegra_soc(*compatible);
+      for (char c : *compatible) {
+        const bool sep = c == '\0' || c == '\n' || c == ' ';
+        if (sep && !b.compatible.empty() && b.compatible.back() != ' ')
+          b.compatible.push_back(' ');
+        else if (!sep && std::isprint(static_cast<unsigned char>(c)))
+          b.compatible.push_back(c);
+      }
+      while (!b.compatible.empty() && b.compatible.back() == ' ') b.compatible.pop_back();
     }
   }
   if (b.model.empty()) {
     // x86 and other ACPI machines describe themselves through DMI.
     if (auto product = root.read_line("/sys/class/dmi/id/product_name")) b.model = *product;
   }
+  const BoardMatch match = identify_board(b.model, b.compatible, b.soc);
+  if (match.board) {
+    b.board = match.board->name;
+    b.board_by = match.by;
+  }
+  b.board_why = match.why;
   if (auto release = root.read("/etc/nv_tegra_release")) {
     b.l4t_release = parse_l4t_release(*release);
   }
@@ -84,8 +97,11 @@ BoardInfo read_board(const SysfsRoot& root) {
   }
   if (b.nvpmodel_id >= 0) {
     std::map<int, std::string> modes;
-    if (auto conf = root.read("/etc/nvpmodel.conf")) modes = parse_nvpmodel_conf(*conf);
-    if (modes.empty() && b.soc == "tegra186") modes = tx2_modes();
+    if (auto conf = root.read(nvpmodel_conf_path(root, b.board)))
+      modes = parse_nvpmodel_conf(*conf);
+    // No readable conf: the board table's modes (the TX2's, from L4T R32).
+    if (modes.empty() && match.board)
+      for (const auto& [id, name] : match.board->nvpmodel_modes) modes[id] = name;
     auto it = modes.find(b.nvpmodel_id);
     if (it != modes.end()) b.nvpmodel_mode = it->second;
   }

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "common/errors.h"
-#include "platform/cpu_clusters.h"
+#include "platform/boards.h"
 #include "platform/cpu_list.h"
 #include "platform/platform.h"
 
@@ -111,9 +111,9 @@ std::vector<int> resolve_cpu_set(const Platform& p, const std::string& spec) {
                            mode_hint(p));
         }
         result.insert(result.end(), ids.begin(), ids.end());
-      } else if (std::find(cpu_cluster_names().begin(), cpu_cluster_names().end(), name) !=
-                 cpu_cluster_names().end()) {
-        // A cluster of some other board: "empty here" rather than "unknown".
+      } else if (const auto known = cpu_cluster_names();
+                 std::find(known.begin(), known.end(), name) != known.end()) {
+        // A cluster of another board (boards.h): "empty here", not "unknown".
         throw UsageError(where + "this machine has no " + name +
                          " cores, so the set is empty; its clusters: " + describe_clusters(p));
       } else {

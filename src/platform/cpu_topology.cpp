@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "platform/boards.h"
 #include "platform/cpu_list.h"
 
 namespace edp::platform {
@@ -54,17 +55,6 @@ std::vector<int> cpu_dirs(const SysfsRoot& root) {
   return ids;
 }
 
-// Core layouts of heterogeneous SoCs, for CPUs that are offline (nvpmodel
-// modes such as MAXQ switch the TX2's Denver cores off). TX2: CPU0 and
-// CPU3-5 are the Cortex-A57 cluster, CPU1-2 the Denver2 cluster.
-std::string known_layout(const std::string& soc, int id) {
-  if (soc == "tegra186") {
-    if (id == 1 || id == 2) return "denver";
-    if (id == 0 || (id >= 3 && id <= 5)) return "a57";
-  }
-  return "";
-}
-
 }  // namespace
 
 std::vector<CpuinfoEntry> parse_cpuinfo(const std::string& cpuinfo) {
@@ -100,6 +90,40 @@ std::vector<CpuinfoEntry> parse_cpuinfo(const std::string& cpuinfo) {
     }
   }
   return entries;
+}
+
+std::string arm_core_name(int implementer, int part) {
+  // MIDR_EL1 implementer and part numbers from the Arm TRMs and the Linux
+  // table in arch/arm64/include/asm/cputype.h.
+  static const std::map<std::pair<int, int>, std::string> names = {
+      {{0x41, 0xd03}, "a53"},
+      {{0x41, 0xd04}, "a35"},
+      {{0x41, 0xd05}, "a55"},
+      {{0x41, 0xd07}, "a57"},
+      {{0x41, 0xd08}, "a72"},
+      {{0x41, 0xd09}, "a73"},
+      {{0x41, 0xd0a}, "a75"},
+      {{0x41, 0xd0b}, "a76"},
+      {{0x41, 0xd0c}, "neoverse-n1"},
+      {{0x41, 0xd0d}, "a77"},
+      {{0x41, 0xd41}, "a78"},
+      {{0x41, 0xd42}, "a78ae"},
+      {{0x41, 0xd44}, "x1"},
+      {{0x41, 0xd46}, "a510"},
+      {{0x41, 0xd47}, "a710"},
+      {{0x41, 0xd40}, "neoverse-v1"},
+      {{0x41, 0xd49}, "neoverse-n2"},
+      {{0x41, 0xd4f}, "neoverse-v2"},
+      {{0x41, 0xd83}, "neoverse-v3ae"},
+      {{0x41, 0xd84}, "neoverse-v3"},
+      {{0x4e, 0x003}, "denver"},
+      {{0x4e, 0x004}, "carmel"},
+  };
+  auto it = names.find({implementer, part});
+  if (it != names.end()) return it->second;
+  char buf[40];
+  snprintf(buf, sizeof buf, "arm-0x%02x-0x%03x", implementer & 0xff, part & 0xfff);
+  return buf;
 }
 
 std::vector<CpuInfo> read_cpus(const SysfsRoot& root, const std::string& soc) {
@@ -162,7 +186,7 @@ std::vector<CpuInfo> read_cpus(const SysfsRoot& root, const std::string& soc) {
   }
   for (auto& c : cpus) {
     if (!c.cluster.empty()) continue;
-    c.cluster = known_layout(soc, c.id);
+    c.cluster = known_cluster(soc, c.id);  // the board table's layout
     if (c.cluster.empty() && known.size() == 1) c.cluster = *known.begin();
   }
   return cpus;

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "platform/cpu_clusters.h"  // arm_core_name
 #include "platform/platform.h"
 #include "platform/sysfs.h"
 
@@ -21,6 +20,10 @@ struct CpuinfoEntry {
 };
 
 std::vector<CpuinfoEntry> parse_cpuinfo(const std::string& cpuinfo);
+
+// ARM core name for a MIDR implementer/part pair ("a57", "denver", ...);
+// "arm-0x41-0xd99" style for pairs not in the table.
+std::string arm_core_name(int implementer, int part);
 
 // Present CPUs with cluster, online state and cpufreq values; sorted by id.
 // `soc` lets offline cores of a known heterogeneous SoC keep their cluster.

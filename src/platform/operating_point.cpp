@@ -3,6 +3,8 @@
 // for the sysfs files and their kernel documentation.
 #include "platform/operating_point.h"
 
+#include "platform/board.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -23,6 +25,7 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "platform/board.h"
 #include "platform/cpu_list.h"
 #include "platform/nvpmodel_conf.h"
 
@@ -34,7 +37,6 @@ namespace edp::platform {
 namespace {
 
 const char* const kCpuDir = "/sys/devices/system/cpu/cpu";
-const char* const kNvpmodelConf = "/etc/nvpmodel.conf";
 const char* const kEmcCap = "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap";
 const char* const kGrantFile = "/usr/lib/edpbench/edpbench-clocks.tmpfiles";
 const char* const kDropinFile = "/usr/lib/edpbench/edpbench-clocks.service.conf";
@@ -309,8 +311,12 @@ double now_s() {
 
 class Resolver {
  public:
-  Resolver(const Platform& p) : p_(p), root_(p.sysfs_root), policies_(read_policies(root_, p)) {
-    if (auto text = root_.read(kNvpmodelConf)) {
+  Resolver(const Platform& p)
+      : p_(p),
+        root_(p.sysfs_root),
+        policies_(read_policies(root_, p)),
+        conf_path_(nvpmodel_conf_path(root_, p.board)) {
+    if (auto text = root_.read(conf_path_)) {
       conf_ = parse_nvpmodel_config(*text);
       have_conf_ = true;
     }
@@ -483,16 +489,16 @@ class Resolver {
 
   std::string resolve_mode(int id, WriteSet& ws, std::set<int>& online) {
     if (!have_conf_) {
-      fail("nvpmodel: " + std::to_string(id) + " needs " + root_.path(kNvpmodelConf) +
+      fail("nvpmodel: " + std::to_string(id) + " needs " + root_.path(conf_path_) +
            ", which is missing or unreadable");
     }
     const NvpMode* mode = conf_.find(id);
     if (!mode) {
-      fail("nvpmodel: " + std::to_string(id) + " is not a mode of " + root_.path(kNvpmodelConf) +
+      fail("nvpmodel: " + std::to_string(id) + " is not a mode of " + root_.path(conf_path_) +
            "; valid: " + conf_.mode_list());
     }
     for (const auto& s : mode->settings) {
-      const std::string where = std::string(kNvpmodelConf) + " line " + std::to_string(s.line);
+      const std::string where = std::string(conf_path_) + " line " + std::to_string(s.line);
       std::string path, table;
       bool clock = false;
       if (s.param.empty()) {  // old format: "/sys/path value"
@@ -537,6 +543,7 @@ class Resolver {
   const Platform& p_;
   SysfsRoot root_;
   std::vector<Policy> policies_;
+  std::string conf_path_;  // the board's nvpmodel conf (board.h)
   NvpmodelConf conf_;
   bool have_conf_ = false;
   std::string name_;
@@ -950,7 +957,7 @@ ApplyResult OperatingPointSession::restore() {
 OfferedPoints offered_points(const Platform& p) {
   const SysfsRoot root(p.sysfs_root);
   OfferedPoints o;
-  if (auto text = root.read(kNvpmodelConf)) {
+  if (auto text = root.read(nvpmodel_conf_path(root, p.board))) {
     const auto conf = parse_nvpmodel_config(*text);
     for (const auto& m : conf.modes) o.nvpmodel_modes.emplace_back(m.id, m.name);
     o.nvpmodel_default = conf.default_mode;

@@ -2,6 +2,9 @@
 
 #include "platform/core_clock.h"
 
+#include <cctype>
+#include "platform/boards.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -84,56 +87,20 @@ CoreFma x86_core(const std::string& cpuinfo) {
   return {1, 4, "x86 sse: 1 mul + 1 add x 128-bit"};
 }
 
-// ---- board table ------------------------------------------------------------
+// ---- board table (platform/boards.h) ---------------------------------------
 
-struct Board {
-  const char* match;  // substring of the device-tree model (or the SoC)
-  const char* soc;    // Platform::soc, "" = any
-  int gpu_cores;      // CUDA cores
-  double gpu_max_hz;  // nominal GPU clock when devfreq gives none
-  double bus_bits;    // DRAM bus width
-  double dram_mhz;    // DRAM I/O clock; bytes/s = bits / 8 x MHz x 2 (DDR)
-  const char* source;
-};
+using Board = GpuFacts;
 
-// Longest match first: "Orin Nano" before "Orin", "Xavier NX" before "Xavier".
-const Board kBoards[] = {
-    // Jetson TX2 Data Sheet DS-08392 (v1.1): 256-core Pascal GPU up to 1.30 GHz;
-    // 8 GB 128-bit LPDDR4 at 1866 MHz, 59.7 GB/s. tegra186 boards report the
-    // device-tree model "quill" (TX2 dev kit) or "lanai" (TX2 NX).
-    {"", "tegra186", 256, 1300.5e6, 128, 1866, "Jetson TX2 data sheet DS-08392"},
-    // Jetson Nano Data Sheet DA-09366: 128-core Maxwell GPU at 921 MHz;
-    // 4 GB 64-bit LPDDR4 at 1600 MHz, 25.6 GB/s.
-    {"Nano", "tegra210", 128, 921.6e6, 64, 1600, "Jetson Nano data sheet DA-09366"},
-    // Jetson TX1 Data Sheet DA-08118: 256-core Maxwell GPU at 998 MHz; 64-bit
-    // LPDDR4 at 1600 MHz, 25.6 GB/s.
-    {"", "tegra210", 256, 998.4e6, 64, 1600, "Jetson TX1 data sheet DA-08118"},
-    // Jetson Xavier NX Data Sheet DS-09693: 384-core Volta at 1100 MHz;
-    // 128-bit LPDDR4x at 1866 MHz, 59.7 GB/s.
-    {"Xavier NX", "tegra194", 384, 1100e6, 128, 1866, "Jetson Xavier NX data sheet DS-09693"},
-    // Jetson AGX Xavier Data Sheet DS-09654: 512-core Volta at 1377 MHz;
-    // 256-bit LPDDR4x at 2133 MHz, 136.5 GB/s.
-    {"", "tegra194", 512, 1377e6, 256, 2133, "Jetson AGX Xavier data sheet DS-09654"},
-    // Jetson Orin Nano Series Data Sheet DS-11105: 8GB: 1024-core Ampere at
-    // 625 MHz, 128-bit LPDDR5 at 2133 MHz (68 GB/s); 4GB: 512 cores, 64-bit.
-    {"Orin Nano 4GB", "tegra234", 512, 625e6, 64, 2133, "Jetson Orin Nano data sheet DS-11105"},
-    {"Orin Nano", "tegra234", 1024, 625e6, 128, 2133, "Jetson Orin Nano data sheet DS-11105"},
-    // Jetson Orin NX Series Data Sheet DS-10712: 16GB: 1024 cores at 918 MHz
-    // (8GB: 765 MHz); 128-bit LPDDR5 at 3200 MHz, 102.4 GB/s.
-    {"Orin NX 8GB", "tegra234", 1024, 765e6, 128, 3200, "Jetson Orin NX data sheet DS-10712"},
-    {"Orin NX", "tegra234", 1024, 918e6, 128, 3200, "Jetson Orin NX data sheet DS-10712"},
-    // Jetson AGX Orin Series Data Sheet DS-10662: 64GB: 2048 cores at 1.3 GHz;
-    // 32GB: 1792 cores at 930 MHz; 256-bit LPDDR5 at 3200 MHz, 204.8 GB/s.
-    {"AGX Orin 32GB", "tegra234", 1792, 930e6, 256, 3200, "Jetson AGX Orin data sheet DS-10662"},
-    {"", "tegra234", 2048, 1300e6, 256, 3200, "Jetson AGX Orin data sheet DS-10662"},
-};
-
+// The GPU/memory variant of the board the platform was identified as (by
+// model, compatible or, for peaks, by SoC alone): the first row whose model
+// substring the model contains.
 const Board* find_board(const Platform& p) {
-  for (const Board& b : kBoards) {
-    if (*b.soc && p.soc != b.soc) continue;
-    if (*b.match && p.model.find(b.match) == std::string::npos) continue;
-    return &b;
-  }
+  const BoardMatch m = identify_board(p.model, p.compatible, p.soc);
+  if (!m.board) return nullptr;
+  std::string model = p.model;
+  for (auto& c : model) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const Board& g : m.board->gpu)
+    if (!*g.model_match || model.find(g.model_match) != std::string::npos) return &g;
   return nullptr;
 }
 

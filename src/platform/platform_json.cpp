@@ -117,6 +117,9 @@ std::string to_json(const Platform& p) {
   std::string o = "{";
   o += "\"model\":" + string_or_null(p.model);
   o += ",\"soc\":" + string_or_null(p.soc);
+  o += ",\"compatible\":" + string_or_null(p.compatible);
+  o += ",\"board\":{\"entry\":" + string_or_null(p.board) +
+       ",\"by\":" + string_or_null(p.board_by) + ",\"why\":" + string_or_null(p.board_why) + "}";
   o += std::string(",\"is_jetson\":") + (p.is_jetson() ? "true" : "false");
   o += ",\"l4t_release\":" + string_or_null(p.l4t_release);
   o += ",\"nvpmodel\":{\"id\":" +

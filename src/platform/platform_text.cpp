@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "platform/boards.h"
 #include "platform/cpu_list.h"
 #include "platform/operating_point.h"
 #include "platform/platform.h"
@@ -32,6 +33,13 @@ std::string to_text(const Platform& p) {
   std::ostringstream o;
   o << row("board", or_unknown(p.model) + (p.soc.empty() ? "" : " (" + p.soc + ")") +
                         (p.is_jetson() ? ", Jetson" : ""));
+  // The board-table entry (platform/boards.h) and why it was chosen.
+  if (!p.board_why.empty()) o << row("table", p.board_why);
+  for (const auto& b : board_table())
+    if (!p.board.empty() && p.board == b.name && p.board_by != "soc") {
+      o << row("energy", b.energy);
+      o << row("sources", b.sources);
+    }
   if (p.is_jetson()) {
     o << row("L4T", or_unknown(p.l4t_release));
     o << row("nvpmodel", p.nvpmodel_id < 0 ? "unknown"

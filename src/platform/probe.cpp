@@ -14,10 +14,10 @@ namespace edp::platform {
 
 bool Platform::is_jetson() const {
   // L4T writes nv_tegra_release; the device tree names the Tegra SoC even on
-  // a root filesystem without it. "quill" is the TX2 devkit's model string
-  // in early L4T releases.
+  // a root filesystem without it; the board table knows the model strings
+  // that say neither ("quill", "lanai-3636").
   return !l4t_release.empty() || soc.compare(0, 5, "tegra") == 0 ||
-         model.find("Jetson") != std::string::npos || model == "quill";
+         model.find("Jetson") != std::string::npos || (!board.empty() && board_by != "soc");
 }
 
 std::vector<int> Platform::online_cpus() const {
@@ -58,6 +58,10 @@ Platform probe(const std::string& sysfs_root) {
   BoardInfo board = read_board(root);
   p.model = std::move(board.model);
   p.soc = std::move(board.soc);
+  p.compatible = std::move(board.compatible);
+  p.board = std::move(board.board);
+  p.board_by = std::move(board.board_by);
+  p.board_why = std::move(board.board_why);
   p.l4t_release = std::move(board.l4t_release);
   p.nvpmodel_mode = std::move(board.nvpmodel_mode);
   p.nvpmodel_id = board.nvpmodel_id;

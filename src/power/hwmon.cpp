@@ -105,7 +105,12 @@ std::unique_ptr<Sensor> discover_hwmon(const std::string& sysfs_root,
     Monitor m;
     std::string device = basename_of_link(dir + "/device");
     std::string label;
-    if (read_text(dir + "/power1_label", &label) && !label.empty())
+    // The device tree's label of the monitor (the hwmon core's `label`
+    // attribute; the AGX Thor's carrier INA238 is "VIN"), else the power
+    // channel's own label.
+    if (read_text(dir + "/label", &label) && !label.empty())
+      m.rail = label;
+    else if (read_text(dir + "/power1_label", &label) && !label.empty())
       m.rail = label;
     else
       m.rail = name + "_" + (device.empty() ? entry : device);

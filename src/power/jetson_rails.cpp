@@ -176,6 +176,14 @@ void scan_ina3221(const std::string& root, std::vector<Channel>* out, double* up
         const std::string k = file.substr(2, file.size() - 8);
         std::string label;
         if (!read_text(dir + "/" + file, &label)) continue;
+        // A channel switched off (inK_enable 0) answers ENODATA to every
+        // read (drivers/hwmon/ina3221.c): not a rail.
+        long long enabled = 1;
+        if (read_integer(dir + "/in" + k + "_enable", &enabled) && enabled == 0) {
+          log->push_back("jetson: " + dir + " channel " + k + " skipped (" + label +
+                         ", disabled: in" + k + "_enable is 0)");
+          continue;
+        }
         // No power file in this layout: P = V x I.
         add_channel(dir, dev, interval_ms * 1e-3, k, label, "", "in" + k + "_input",
                     "curr" + k + "_input", out, log);

@@ -1,6 +1,8 @@
 // Sampler thread (see sampler.h).
 #include "power/sampler.h"
 
+#include "power/frozen.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
@@ -208,6 +210,20 @@ bool Sampler::window_resolved(const Window& w, double t) const {
 }
 
 double Sampler::rail_interval_locked(size_t r) const {
+  const double own = own_interval_locked(r);
+  if (own > 0 || rails_[r].info.device.empty()) return own;
+  // A rail that rarely changes (an idle channel reading 0 W) has no interval
+  // of its own; its chip converts every channel in one cycle, so the
+  // interval of a sibling on the same device is its interval too.
+  double sibling = 0;
+  for (size_t q = 0; q < rails_.size(); ++q)
+    if (q != r && rails_[q].sensor == rails_[r].sensor &&
+        rails_[q].info.device == rails_[r].info.device)
+      sibling = std::max(sibling, own_interval_locked(q));
+  return sibling;
+}
+
+double Sampler::own_interval_locked(size_t r) const {
   const ChangeTracker& c = changes_[r];
   const size_t n = std::min(c.changes, ChangeTracker::kRing);
   if (n < 3) return 0;
@@ -307,6 +323,7 @@ Measurement Sampler::end_window(const std::string& name) {
   m.missed_deadlines = missed_ - w.missed_at_begin;
   m.error = w.error;
   const double life_s = now_s() - start_s_;
+  std::vector<FreezeEvidence> evidence(rails_.size());
   for (size_t r = 0; r < rails_.size(); ++r) {
     RailMeasurement rm = w.integrators[r].finish();
     rm.sensor = rails_[r].sensor_name;
@@ -325,21 +342,33 @@ Measurement Sampler::end_window(const std::string& name) {
     rm.anomalies = anomalies_[sensor] - w.anomalies_at_begin[sensor];
     // Frozen (DESIGN §3): a held or counted value that did not move over a
     // window spanning 3 or more expected updates. A rail that has never
-    // changed has no measured interval: after 2 s of sampling it is frozen
+    // changed has no measured interval: after 2 s of sampling it is judged
     // too (a live monitor's last digit always moves). Instantaneous rails
-    // (a trace) may legitimately be constant.
+    // (a trace) may legitimately be constant. Whether an unmoved rail is
+    // frozen is decided per chip, below (power/frozen.h).
+    FreezeEvidence& fe = evidence[r];
+    fe.chip =
+        rails_[r].info.device.empty() ? "" : rails_[r].sensor_name + "/" + rails_[r].info.device;
+    fe.counter = rails_[r].kind == ValueKind::energy_j;
     if (rails_[r].info.timing != Timing::instantaneous && rm.samples > 0) {
-      const bool moved = rails_[r].kind == ValueKind::energy_j ? rm.energy_uncorrected_j > 0
-                                                               : rm.distinct_values > 1;
+      fe.moved = fe.counter ? rm.energy_uncorrected_j > 0 : rm.distinct_values > 1;
+      const double span = t1 - w.t0;
+      fe.held_value = span > 0 && !std::isnan(rm.energy_uncorrected_j)
+                          ? rm.energy_uncorrected_j / span
+                          : std::numeric_limits<double>::quiet_NaN();
       double expected = rm.update_interval_s;
       if (expected == 0) expected = sensors_[sensor]->reported_update_interval_s();
-      if (!moved) {
-        if (expected > 0)
-          rm.frozen = t1 - w.t0 >= 3 * expected;
-        else
-          rm.frozen = changes_[r].changes == 0 && life_s >= 2;
-      }
+      if (!fe.moved)
+        fe.judged =
+            expected > 0 ? t1 - w.t0 >= 3 * expected : changes_[r].changes == 0 && life_s >= 2;
     }
+    m.rails.push_back(std::move(rm));
+  }
+  const std::vector<bool> frozen = judge_frozen(evidence);
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    RailMeasurement& rm = m.rails[r];
+    const size_t sensor = rails_[r].sensor;
+    rm.frozen = frozen[r];
     if (total_[r]) {
       m.update_interval_s = std::max(m.update_interval_s, rm.update_interval_s);
       m.lag_correction_s = std::max(m.lag_correction_s, rm.lag_correction_s);
@@ -347,7 +376,6 @@ Measurement Sampler::end_window(const std::string& name) {
       if (rm.anomalies > 0 && m.anomaly.empty()) m.anomaly = anomaly_[sensor];
     }
     if (std::isnan(rm.energy_j)) m.complete = false;
-    m.rails.push_back(std::move(rm));
   }
   for (size_t s = 0; s < sensors_.size(); ++s) {
     bool has_total = false;

@@ -105,7 +105,10 @@ class Sampler {
   };
 
   void run();
-  double rail_interval_locked(size_t r) const;  // robust; 0 while unknown
+  // Robust; 0 while unknown. A rail with too few changes of its own takes
+  // the interval of a sibling on the same chip (info.device).
+  double rail_interval_locked(size_t r) const;
+  double own_interval_locked(size_t r) const;  // from the rail's own changes only
   double observed_update_interval_locked() const;
   bool window_resolved(const Window& w, double t) const;
   void tick(double t, size_t failed, const std::string& error);  // with mutex_ held

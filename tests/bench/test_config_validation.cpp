@@ -9,7 +9,7 @@
 #include "bench/config.h"
 #include "bench/config_keys.h"
 #include "common/errors.h"
-#include "platform/cpu_clusters.h"
+#include "platform/boards.h"
 #include "support/process.h"
 
 using namespace edp::bench;
@@ -119,7 +119,7 @@ TEST_CASE("every error of a config is reported at once, in file order", "[config
 }
 
 TEST_CASE("cpus: takes every cluster the platform layer knows", "[config]") {
-  const auto& names = edp::platform::cpu_cluster_names();
+  const std::vector<std::string> names = edp::platform::cpu_cluster_names();
   for (const char* name : {"a57", "denver", "carmel", "a78ae", "a55", "x86"})
     CHECK(std::find(names.begin(), names.end(), name) != names.end());
   for (const auto& name : names) {
@@ -130,7 +130,7 @@ TEST_CASE("cpus: takes every cluster the platform layer knows", "[config]") {
     }
   }
   CHECK_THAT(error_of("devices: [{kind: cpu, cpus: bigcores}]\n"),
-             Catch::Contains("expected all, a cluster name (a53, a35, a55, a57"));
+             Catch::Contains("expected all, a cluster name (a57, denver"));
 }
 
 TEST_CASE("a trace file that is missing or a directory is refused with its place", "[config]") {

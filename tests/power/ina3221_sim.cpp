@@ -36,7 +36,7 @@ std::chrono::steady_clock::time_point to_time_point(double t_s) {
 void write_text(const std::string& path, const std::string& text) {
   FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("ina3221 sim: cannot create " + path);
-  std::fputs(text.c_str(), f);
+  std::fwrite(text.data(), 1, text.size(), f);  // device-tree files hold NULs
   std::fclose(f);
 }
 
@@ -47,6 +47,7 @@ int open_value_file(const std::string& path) {
 }
 
 void put_value(int fd, long long v) {
+  if (fd < 0) return;  // a file this layout does not have (hwmon: no power file)
   char buf[32];
   const int n = std::snprintf(buf, sizeof(buf), "%*lld\n", kWidth, v);
   // One pwrite of the full fixed-width text: same inode, same size.
@@ -70,6 +71,7 @@ struct Ina3221Sim::Rail {
   };
   std::vector<Record> records;
   bool frozen = false;
+  bool noiseless = false;  // no measurement noise: 0 W reads exactly 0 mW
   int repeat_every = 0;
   int hold = 0;  // publications still to repeat
   long long last_mw = 0;
@@ -87,6 +89,20 @@ struct Ina3221Sim::Device {
   std::vector<size_t> rails;
 };
 
+std::vector<std::string> Ina3221Sim::rails() const {
+  std::vector<std::string> names;
+  for (const auto& r : rails_) names.push_back(r->name);
+  return names;
+}
+
+void Ina3221Sim::write_dt(const std::string& model, const std::vector<std::string>& compatible) {
+  std::filesystem::create_directories(root_ + "/proc/device-tree");
+  std::string c;
+  for (const auto& e : compatible) c += e + std::string(1, '\0');
+  write_text(root_ + "/proc/device-tree/model", model + std::string(1, '\0'));
+  write_text(root_ + "/proc/device-tree/compatible", c);
+}
+
 std::vector<std::string> Ina3221Sim::rail_names() {
   return {"VDD_SYS_GPU", "VDD_SYS_SOC", "VDD_4V0_WIFI", "VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"};
 }
@@ -98,42 +114,117 @@ Ina3221Sim::Ina3221Sim(Ina3221SimOptions options) : options_(std::move(options))
   if (!::mkdtemp(templ.data())) throw std::runtime_error("ina3221 sim: mkdtemp failed");
   root_ = templ;
 
+  // A rail: name ("" = NC, nullptr-like "-" = disconnected), bus voltage,
+  // idle power, fraction of VDD_IN (-1 = its own power).
+  struct SimRail {
+    const char* name;
+    double volts, idle_w, fraction;
+  };
   struct Layout {
     const char* device;
-    const char* iio;
-    const char* rails[3];
-    double fractions[3];
+    const char* subdir;
+    SimRail rails[3];
   };
-  const Layout layout[] = {
-      {"0-0040", "iio:device0", {"VDD_SYS_GPU", "VDD_SYS_SOC", "VDD_4V0_WIFI"}, {0.30, 0.15, 0.01}},
-      {"0-0041", "iio:device1", {"VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"}, {-1, 0.25, 0.12}},
+  const double vin = options_.vdd_in_v, sub = options_.sub_rail_v;
+  const std::vector<Layout> tx2 = {
+      {"0-0040",
+       "iio:device0",
+       {{"VDD_SYS_GPU", sub, 0, 0.30},
+        {"VDD_SYS_SOC", sub, 0, 0.15},
+        {"VDD_4V0_WIFI", sub, 0, 0.01}}},
+      {"0-0041",
+       "iio:device1",
+       {{"VDD_IN", vin, options_.idle_w, -1},
+        {"VDD_SYS_CPU", sub, 0, 0.25},
+        {"VDD_SYS_DDR", sub, 0, 0.12}}},
   };
+  // Idle powers as in public tegrastats lines of each board (docs/boards.md).
+  const std::vector<Layout> xavier = {
+      {"1-0040",
+       "iio:device0",
+       {{"GPU", 19.072, 0.0, -1}, {"CPU", 19.072, 0.305, -1}, {"SOC", 19.072, 1.239, -1}}},
+      {"1-0041",
+       "iio:device1",
+       {{"CV", 19.072, 0.0, -1}, {"VDDRQ", 19.072, 0.305, -1}, {"SYS5V", 4.976, 1.861, -1}}},
+  };
+  const std::vector<Layout> orin = {
+      {"1-0040",
+       "hwmon/hwmon3",
+       {{"VDD_GPU_SOC", 19.064, 3.965, -1},
+        {"VDD_CPU_CV", 19.064, 1.068, -1},
+        {"VIN_SYS_5V0", 4.984, 2.831, -1}}},
+      {"1-0041",
+       "hwmon/hwmon4",
+       {{"NC", 4.984, 0.0, -1}, {"VDDQ_VDD2_1V8AO", 4.984, 0.399, -1}, {"-", 0, 0, -1}}},
+  };
+  const bool hwmon = options_.layout == "agx-orin-jp5";
+  const std::vector<Layout>* layout = &tx2;
+  if (options_.layout == "agx-xavier-r32") {
+    layout = &xavier;
+    write_dt("jetson-xavier", {"nvidia,jetson-xavier", "nvidia,tegra194"});
+  } else if (hwmon) {
+    layout = &orin;
+    write_dt("NVIDIA Jetson AGX Orin Developer Kit",
+             {"nvidia,p3737-0000+p3701-0000", "nvidia,p3701-0000", "nvidia,tegra234"});
+  } else if (options_.layout != "tx2-jp4") {
+    throw std::invalid_argument("ina3221 sim: unknown layout " + options_.layout);
+  }
   const double t_start = now_s();
-  const std::string drv = root_ + "/sys/bus/i2c/drivers/ina3221x";
-  for (const auto& l : layout) {
+  const std::string drv =
+      root_ + (hwmon ? "/sys/bus/i2c/drivers/ina3221" : "/sys/bus/i2c/drivers/ina3221x");
+  for (const auto& l : *layout) {
     auto d = std::make_unique<Device>();
     d->name = l.device;
     auto it = options_.device_period_s.find(d->name);
     d->period_s = it != options_.device_period_s.end() ? it->second : options_.update_period_s;
     const std::string dev_dir = drv + "/" + l.device;
-    const std::string dir = dev_dir + "/" + l.iio;
+    const std::string dir = dev_dir + "/" + l.subdir;
     std::filesystem::create_directories(dir);
-    write_text(dev_dir + "/name", "ina3221x\n");
-    write_text(dir + "/name", "ina3221x\n");
-    write_text(dir + "/running_mode", "1\n");
+    if (hwmon) {
+      // drivers/hwmon/ina3221.c: the chip's period in ms, its averaging count.
+      write_text(dir + "/name", "ina3221\n");
+      write_text(dir + "/update_interval", std::to_string(std::llround(d->period_s * 1000)) + "\n");
+      write_text(dir + "/samples", "64\n");
+      write_text(dir + "/in7_label", "sum of shunt voltages\n");
+      write_text(dir + "/in7_input", "0\n");
+    } else {
+      write_text(dev_dir + "/name", "ina3221x\n");
+      write_text(dir + "/name", "ina3221x\n");
+      write_text(dir + "/running_mode", "1\n");
+    }
     for (int k = 0; k < 3; ++k) {
+      const SimRail& sr = l.rails[k];
+      const std::string name = sr.name;
+      if (name == "-") {  // disconnected: no label, switched off
+        write_text(dir + "/in" + std::to_string(k + 1) + "_enable", "0\n");
+        continue;
+      }
+      if (name == "NC") {  // labelled NC: not a rail, never rewritten
+        write_text(dir + "/in" + std::to_string(k + 1) + "_label", "NC\n");
+        write_text(dir + "/in" + std::to_string(k + 1) + "_enable", "1\n");
+        write_text(dir + "/in" + std::to_string(k + 1) + "_input", "4984\n");
+        write_text(dir + "/curr" + std::to_string(k + 1) + "_input", "0\n");
+        continue;
+      }
       auto r = std::make_unique<Rail>();
-      r->name = l.rails[k];
+      r->name = name;
       r->device = devices_.size();
       r->channel = k;
-      const bool is_in = r->name == "VDD_IN";
-      r->voltage_v = is_in ? options_.vdd_in_v : options_.sub_rail_v;
-      r->records.push_back({t_start, is_in ? options_.idle_w : 0.0, l.fractions[k]});
-      const std::string ks = std::to_string(k);
-      write_text(dir + "/rail_name_" + ks, r->name + "\n");
-      r->fd_power = open_value_file(dir + "/in_power" + ks + "_input");
-      r->fd_current = open_value_file(dir + "/in_current" + ks + "_input");
-      r->fd_voltage = open_value_file(dir + "/in_voltage" + ks + "_input");
+      r->voltage_v = sr.volts;
+      r->records.push_back({t_start, sr.idle_w, sr.fraction});
+      if (hwmon) {
+        const std::string ks = std::to_string(k + 1);
+        write_text(dir + "/in" + ks + "_label", r->name + "\n");
+        write_text(dir + "/in" + ks + "_enable", "1\n");
+        r->fd_current = open_value_file(dir + "/curr" + ks + "_input");
+        r->fd_voltage = open_value_file(dir + "/in" + ks + "_input");
+      } else {
+        const std::string ks = std::to_string(k);
+        write_text(dir + "/rail_name_" + ks, r->name + "\n");
+        r->fd_power = open_value_file(dir + "/in_power" + ks + "_input");
+        r->fd_current = open_value_file(dir + "/in_current" + ks + "_input");
+        r->fd_voltage = open_value_file(dir + "/in_voltage" + ks + "_input");
+      }
       d->rails.push_back(rails_.size());
       rails_.push_back(std::move(r));
     }
@@ -194,6 +285,11 @@ void Ina3221Sim::follow_vdd_in(const std::string& name, double fraction) {
   const double t = now_s();
   std::lock_guard<std::mutex> lock(mutex_);
   rail(name).records.push_back({t, 0, fraction});
+}
+
+void Ina3221Sim::set_noiseless(const std::string& name, bool noiseless) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  rail(name).noiseless = noiseless;
 }
 
 void Ina3221Sim::freeze(const std::string& name, bool frozen) {
@@ -284,7 +380,7 @@ void Ina3221Sim::publish_locked(Device& d, double t) {
   for (size_t ri : d.rails) {
     Rail& r = *rails_[ri];
     double mean = t > from ? energy_locked(r, from, t) / (t - from) : power_locked(r, t);
-    if (options_.noise_w > 0) mean += noise(rng_);
+    if (options_.noise_w > 0 && !r.noiseless) mean += noise(rng_);
     long long mw = std::max(0LL, std::llround(mean * 1000));
     if (r.repeat_every > 0 && d.publications % static_cast<size_t>(r.repeat_every) == 0)
       mw = r.last_mw;  // a hidden update: the same value again

@@ -56,6 +56,19 @@ struct Ina3221SimOptions {
   unsigned seed = 1;
   // Per device ("0-0040", "0-0041") update period overriding update_period_s.
   std::map<std::string, double> device_period_s;
+  // The board whose tree is built (docs/boards.md):
+  //  "tx2-jp4"        the TX2 under L4T R32's ina3221x (iio, mW power files)
+  //  "agx-xavier-r32" an AGX Xavier under R32.1's ina3221x: GPU, CPU, SOC at
+  //                   1-0040, CV, VDDRQ, SYS5V at 1-0041 (model jetson-xavier)
+  //  "agx-orin-jp5"   an AGX Orin under L4T R35's mainline ina3221 (hwmon:
+  //                   inK_label, inK_input mV, currK_input mA, no power file,
+  //                   update_interval, samples, an NC and a disabled channel,
+  //                   the shunt-sum channel): VDD_GPU_SOC, VDD_CPU_CV,
+  //                   VIN_SYS_5V0 at 1-0040, VDDQ_VDD2_1V8AO at 1-0041
+  // Every layout but the TX2's writes /proc/device-tree/model and compatible.
+  // Without VDD_IN (AGX boards) each rail starts at its own idle power and
+  // follows nothing.
+  std::string layout = "tx2-jp4";
 };
 
 class Ina3221Sim {
@@ -70,6 +83,7 @@ class Ina3221Sim {
 
   const std::string& root() const { return root_; }  // PowerOptions::sysfs_root
   static std::vector<std::string> rail_names();      // the six TX2 rails
+  std::vector<std::string> rails() const;            // this layout's rails
 
   // The rail's true power from now on (watts).
   void set_power_w(const std::string& rail, double watts);
@@ -78,6 +92,10 @@ class Ina3221Sim {
   void follow_vdd_in(const std::string& rail, double fraction);
   // Frozen: the rail's files are no longer rewritten (the true signal goes on).
   void freeze(const std::string& rail, bool frozen = true);
+  // No measurement noise on this rail: an idle rail at 0 W then reads exactly
+  // 0 mW at every update, as the driver reports a shunt voltage below one
+  // LSB (an idle AGX Xavier CV channel: tegrastats "CV 0mW").
+  void set_noiseless(const std::string& rail, bool noiseless = true);
   // Every k-th publication of the rail repeats the previous value instead of
   // the new mean (a hidden update); 0 = never.
   void repeat_every(const std::string& rail, int k);
@@ -108,6 +126,7 @@ class Ina3221Sim {
   double energy_locked(const Rail& r, double t0, double t1) const;
   double power_locked(const Rail& r, double t) const;
   void publish_locked(Device& d, double t);
+  void write_dt(const std::string& model, const std::vector<std::string>& compatible);
   void run();
 
   Ina3221SimOptions options_;

@@ -89,12 +89,13 @@ TEST_CASE("sensor model: one hidden update in a short window does not double the
   CHECK(m.update_interval_s < 0.7);
 }
 
-TEST_CASE("sensor model: a frozen total rail flags the run, a live one does not",
+TEST_CASE("sensor model: a stopped chip flags the run, a live one does not",
           "[power][sensor_model]") {
   Ina3221Sim sim;
   EnergyMeter meter = open_settled(sim);
 
-  sim.freeze("VDD_IN");
+  // The INA3221 at 0x41 stops: every channel keeps its value.
+  for (const char* r : {"VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"}) sim.freeze(r);
   sleep_s(0.05);
   meter.begin_window("frozen");
   sleep_s(2.0);  // 4-5 expected updates of 0.43 s
@@ -105,9 +106,11 @@ TEST_CASE("sensor model: a frozen total rail flags the run, a live one does not"
   CHECK(rail(frozen, "VDD_IN").distinct_values == 1);  // the simulator did freeze it
   CHECK(frozen.frozen);
   CHECK(rail(frozen, "VDD_IN").frozen);
+  CHECK(rail(frozen, "VDD_SYS_CPU").frozen);
+  CHECK_FALSE(rail(frozen, "VDD_SYS_GPU").frozen);  // the chip at 0x40 still updates
 
-  sim.freeze("VDD_IN", false);
-  sim.freeze("VDD_SYS_GPU");  // not a total rail: no flag on the run
+  for (const char* r : {"VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"}) sim.freeze(r, false);
+  sim.freeze("VDD_SYS_GPU");  // one held channel whose chip moves on: not a stall
   sim.wait_updates("VDD_IN", 2);
   meter.begin_window("live");
   sleep_s(2.0);
@@ -115,4 +118,31 @@ TEST_CASE("sensor model: a frozen total rail flags the run, a live one does not"
   CHECK(rail(live, "VDD_IN").distinct_values >= 3);
   CHECK_FALSE(live.frozen);
   CHECK_FALSE(rail(live, "VDD_IN").frozen);
+  CHECK(rail(live, "VDD_SYS_GPU").distinct_values == 1);
+  CHECK_FALSE(rail(live, "VDD_SYS_GPU").frozen);  // VDD_SYS_SOC on its chip contradicts it
+}
+
+TEST_CASE("sensor model: a total rail reading exactly 0 W is idle, not frozen",
+          "[power][sensor_model]") {
+  // Issue 21, defect 2: the AGX Xavier's CV rail reads 0 mW with the DLA
+  // and PVA idle; as a total rail it failed every run as "frozen", and its
+  // missing update interval left the lag correction undone.
+  Ina3221Sim sim;
+  sim.set_power_w("VDD_SYS_CPU", 0.0);  // exactly zero, no noise: the driver's 0 mW
+  sim.set_noiseless("VDD_SYS_CPU");
+  EnergyMeter meter = open_settled(sim);
+  meter.set_total_rails({"VDD_IN", "VDD_SYS_CPU"});
+  REQUIRE(meter.await_averaging_periods(5.0));  // the zero rail takes its chip's interval
+  meter.begin_window("idle-cv");
+  sleep_s(2.0);
+  const Measurement m = meter.end_window("idle-cv");
+  INFO("VDD_SYS_CPU distinct " << rail(m, "VDD_SYS_CPU").distinct_values << ", energy "
+                               << rail(m, "VDD_SYS_CPU").energy_j);
+  CHECK(rail(m, "VDD_SYS_CPU").distinct_values == 1);
+  CHECK(rail(m, "VDD_SYS_CPU").energy_j == 0.0);
+  CHECK_FALSE(rail(m, "VDD_SYS_CPU").frozen);
+  CHECK_FALSE(m.frozen);
+  CHECK(rail(m, "VDD_SYS_CPU").update_interval_s == Approx(0.43).epsilon(0.15));
+  CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
+  CHECK(rail(m, "VDD_SYS_CPU").lag_correction_s > 0);
 }

@@ -92,3 +92,20 @@ TEST_CASE("sensors --measure-s names the averaging model and the update interval
   CHECK(interval == Approx(0.43).epsilon(0.15));
   CHECK_THAT(vdd_in, !Catch::Contains("FROZEN"));
 }
+
+TEST_CASE("sensors prints the board, the table entry used and the total it gives", "[cli]") {
+  const std::string fx = std::string(EDPBENCH_FIXTURES) + "/power/";
+  Result orin = run("sensors --sysfs-root " + fx + "agx-orin-jp5");
+  REQUIRE(orin.exit_code == 0);
+  CHECK_THAT(orin.out, Catch::Contains("board: Jetson AGX Orin: the device-tree model 'NVIDIA "
+                                       "Jetson AGX Orin Developer Kit' contains 'agx orin'"));
+  CHECK_THAT(orin.out,
+             Catch::Contains("total rails: energy = VDD_GPU_SOC + VDD_CPU_CV + VIN_SYS_5V0"));
+  Result xavier = run("sensors --sysfs-root " + fx + "agx-xavier-r32");
+  REQUIRE(xavier.exit_code == 0);
+  CHECK_THAT(xavier.out, Catch::Contains("board: Jetson AGX Xavier: the device-tree model "
+                                         "'jetson-xavier'"));
+  Result tx2 = run("sensors --sysfs-root " + fx + "tx2-jp4");
+  CHECK_THAT(tx2.out, Catch::Contains("board: board unknown (no device-tree model)"));
+  CHECK_THAT(tx2.out, Catch::Contains("its name on every board in the table"));
+}

@@ -74,18 +74,78 @@ TEST_CASE("jetson finds the TX2 JetPack 4 rails and skips NC", "[jetson]") {
 }
 
 TEST_CASE("jetson reads the JetPack 5 hwmon layout with P = V * I", "[jetson]") {
+  // An Orin NX on L4T R35 (tests/fixtures/power/jp5-hwmon): one INA3221 at
+  // 1-0040, samples 64 and the default 1.1 ms conversions on 3 channels,
+  // which the driver reports as update_interval 3 x 2.2 ms x 64 = 422 ms.
   std::vector<std::string> log;
   auto s = discover_jetson_rails(kFixtures + "/jp5-hwmon", &log);
   REQUIRE(s);
-  // in7 "sum of shunt voltages" and the NC channel are not rails.
-  CHECK(rail_names(*s) == std::vector<std::string>{"VDD_IN", "VDD_CPU_GPU_CV", "VDD_SOC",
-                                                   "VDD_5V0_SYS", "VDD_3V3_SYS"});
+  // in7 "sum of shunt voltages" is not a rail.
+  CHECK(rail_names(*s) == std::vector<std::string>{"VDD_IN", "VDD_CPU_GPU_CV", "VDD_SOC"});
   std::vector<double> w(s->rails().size());
   std::string error;
   REQUIRE(s->read(w.data(), &error) == 0);
   CHECK(w[0] == Approx(5.072 * 1.144));
-  CHECK(w[4] == Approx(3.304 * 0.188));
-  CHECK(s->reported_update_interval_s() == Approx(0.040));
+  CHECK(w[2] == Approx(5.064 * 0.296));
+  CHECK(s->reported_update_interval_s() == Approx(0.422));
+  CHECK(s->rails()[0].averaging_s == Approx(0.422));
+}
+
+TEST_CASE("jetson on an AGX Orin (JetPack 5): NC, disabled and shunt-sum channels are not rails",
+          "[jetson]") {
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(kFixtures + "/agx-orin-jp5", &log);
+  REQUIRE(s);
+  CHECK(rail_names(*s) ==
+        std::vector<std::string>{"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"});
+  std::vector<double> w(s->rails().size());
+  std::string error;
+  REQUIRE(s->read(w.data(), &error) == 0);
+  CHECK(w[2] == Approx(4.984 * 0.568));
+  CHECK(w[3] == Approx(4.984 * 0.080));
+  // 1-0041 has two channels on: 2 x 2.2 ms x 64 = 282 ms; the slowest chip counts.
+  CHECK(s->reported_update_interval_s() == Approx(0.422));
+  CHECK(s->rails()[3].averaging_s == Approx(0.282));
+  CHECK(s->rails()[3].device == "1-0041");
+  bool nc = false;
+  for (const auto& line : log) nc |= line.find("skipped (NC)") != std::string::npos;
+  CHECK(nc);
+}
+
+TEST_CASE("jetson skips a labelled channel that is switched off", "[jetson]") {
+  TempTree tree("agx-orin-jp5");
+  tree.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in2_enable", "0\n");
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(tree.path, &log);
+  REQUIRE(s);
+  CHECK(rail_names(*s) ==
+        std::vector<std::string>{"VDD_GPU_SOC", "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"});
+  bool disabled = false;
+  for (const auto& line : log) disabled |= line.find("VDD_CPU_CV, disabled") != std::string::npos;
+  CHECK(disabled);
+}
+
+TEST_CASE("jetson reads the L4T R32 iio layout of an AGX Xavier, zero rails included", "[jetson]") {
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(kFixtures + "/agx-xavier-r32", &log);
+  REQUIRE(s);
+  CHECK(rail_names(*s) == std::vector<std::string>{"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"});
+  std::vector<double> w(s->rails().size());
+  std::string error;
+  REQUIRE(s->read(w.data(), &error) == 0);
+  CHECK(w[3] == 0.0);            // CV: 0 mW with the DLA and PVA idle
+  CHECK(w[5] == Approx(1.861));  // SYS5V: in_power2_input of 1-0041 is 1861 mW
+}
+
+TEST_CASE("hwmon names an INA238 by its device-tree label (AGX Thor's VIN)", "[hwmon]") {
+  std::vector<std::string> log;
+  auto s = discover_hwmon(kFixtures + "/agx-thor", &log);
+  REQUIRE(s);
+  CHECK(rail_names(*s) == std::vector<std::string>{"VIN"});
+  double w = 0;
+  std::string error;
+  REQUIRE(s->read(&w, &error) == 0);
+  CHECK(w == Approx(24.96));  // power1_input is in uW
 }
 
 TEST_CASE("jetson counts a rail whose file became unreadable", "[jetson]") {
