@@ -36,7 +36,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 bool parse_double(const std::string& s, double* out) {
-  if (s.empty()) return false;
+  // Decimal notation only: strtod also reads hex ("0x10"), "inf" and "nan".
+  if (s.empty() || s.find_first_not_of("0123456789.+-eE") != std::string::npos) return false;
   char* end = nullptr;
   *out = std::strtod(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(*out);

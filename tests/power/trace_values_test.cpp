@@ -17,7 +17,7 @@ TEST_CASE("trace values: negative, non-finite and absurd watts are refused", "[t
                     Catch::StartsWith("t.csv:3: value '1e308' of GPU_w is outside 0 to 10000 W"));
   CHECK_THROWS_WITH(parse_trace(head + "0.5,10000.5,1\n", "t.csv"),
                     Catch::StartsWith("t.csv:3: value '10000.5' of VDD_IN_w is outside"));
-  for (const char* v : {"inf", "nan", "-inf", "1e999"})
+  for (const char* v : {"inf", "nan", "-inf", "1e999", "0x10"})
     CHECK_THROWS_WITH(parse_trace(head + "0.5," + v + ",1\n", "t.csv"),
                       Catch::StartsWith("t.csv:3: value '" + std::string(v) + "' of VDD_IN_w"));
   // The limits themselves, zero (an idle rail) and an empty cell are fine.
