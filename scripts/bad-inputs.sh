@@ -17,7 +17,8 @@ sizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}}'
 n_cfg=0; n_trace=0; n_cli=0; ok_cfg=0; ok_trace=0; ok_cli=0
 row() {  # kind, input shown, status, stderr file
   local msg
-  msg=$(grep -m1 -v -e '^$' -e '^edpbench: warning' "$4" | sed 's/^edpbench: error: //; s/|/\\|/g' | cut -c1-150)
+  msg=$(grep -m1 -v -e '^$' -e '^edpbench: warning' -e 'cannot run on this machine' "$4" |
+    sed 's/^edpbench: error: //; s/^  - //; s/|/\\|/g' | cut -c1-150)
   printf '| %s | `%s` | %s | %s |\n' "$1" "$2" "$3" "$msg"
 }
 config() {  # shown, yaml (the whole config)
@@ -104,7 +105,7 @@ config 'source: magic' 'power: {source: magic}'
 config 'source: trace without file' 'power: {source: trace}'
 config 'trace file missing' 'power: {source: trace, trace: {file: none.csv}}'
 config 'trace file a directory' 'power: {source: trace, trace: {file: /tmp}}'
-config 'source: rapl on a machine without' "$(echo "$BASE" | sed 1d)
+config 'source: nvml (no NVIDIA GPU here)' "$(echo "$BASE" | sed 1d)
 power: {source: nvml}"
 config 'total_rails: [NOPE]' "$(echo "$BASE" | sed 1d)
 power: {source: trace, trace: {file: ok.csv}, total_rails: [NOPE]}"
@@ -211,4 +212,4 @@ cli 'recommend none.csv'
 cli 'recommend empty.csv'
 cli 'recommend ok.csv'
 echo
-echo "configs: $ok_cfg of $n_cfg exit 2 naming FILE:LINE:COL; traces: $ok_trace of $n_trace exit 2 naming the trace file and line; command-line values: $ok_cli of $n_cli exit 2"
+echo "configs: $ok_cfg of $n_cfg exit 2 naming FILE:LINE:COL; traces: $ok_trace of $n_trace exit 2 naming the trace file (and the line, where the fault is on one); command-line values: $ok_cli of $n_cli exit 2"
