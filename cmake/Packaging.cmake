@@ -9,6 +9,8 @@
 #   /usr/lib/edpbench/edpbench-clocks.tmpfiles      the clock grant for group edpbench and
 #   /usr/lib/edpbench/edpbench-clocks.service.conf  its service drop-in; both inactive until
 #                                           an admin copies them (docs/deployment.md §6)
+#   /usr/lib/edpbench/edpbench-i2c.service.conf  drop-in opening the INA226's /dev/i2c-N,
+#                                           inactive until copied (docs/deployment.md §6)
 #   /etc/edpbench/*.yaml                    configs/*.yaml (conffiles)
 #   /etc/edpbench/config.yaml               the config the service runs: a copy of
 #                                           tx2.yaml in the arm64 package, of
@@ -54,6 +56,8 @@ install(FILES "${_edp_src}/packaging/systemd-pre-244.conf" DESTINATION lib/edpbe
 install(FILES "${_edp_src}/packaging/edpbench-clocks.tmpfiles"
               "${_edp_src}/packaging/edpbench-clocks.service.conf"
         DESTINATION lib/edpbench)
+# The one I2C bus of an INA226, also an inactive drop-in (the unit opens none).
+install(FILES "${_edp_src}/packaging/edpbench-i2c.service.conf" DESTINATION lib/edpbench)
 if(EXISTS "${_edp_src}/docs/deployment.md")
   install(FILES "${_edp_src}/docs/deployment.md" DESTINATION share/doc/edpbench)
 endif()

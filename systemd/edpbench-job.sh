@@ -12,9 +12,18 @@
 # `edpbench run --resume` instead of starting over. `latest` points at the last
 # completed sweep.
 #
+# A resume refused with exit 2 abandons the unfinished sweep only when the
+# config itself changed since the sweep started: the job records a sha256 of
+# the config file and EDPBENCH_RUN_ARGS in $STATE_DIRECTORY/current.config-sha256
+# when it starts a sweep. With the same config, exit 2 has a transient cause
+# (a power source not present yet at boot, another edpbench holding the
+# directory, a config typo fixed since); `current` is kept, the journal says
+# so, and the job exits 75 so that systemd retries later (Restart=on-failure).
+#
 # Exit status is edpbench's: 0 ok, 1 runtime failure (systemd restarts and we
 # resume), 2 usage/config error (no restart: fix /etc/edpbench/config.yaml),
-# 130/143 interrupted after saving (the next start resumes); and 3: the sweep
+# 130/143 interrupted after saving (the next start resumes); 75: the resume
+# failed for a transient reason and is retried later; and 3: the sweep
 # completed but `edpbench recommend` failed (no restart: a new sweep would
 # not help).
 set -u
@@ -38,6 +47,13 @@ trap 'interrupted=143' TERM
 trap 'interrupted=130' INT HUP
 
 current="$state_dir/current"
+hash_file="$state_dir/current.config-sha256"
+
+# The config as the sweep sees it: the file and the filters of EDPBENCH_RUN_ARGS.
+config_hash() {
+  { cat "$config" 2>/dev/null || echo "(unreadable)"; printf '\n%s\n' "${EDPBENCH_RUN_ARGS:-}"; } |
+    sha256sum | cut -d ' ' -f 1
+}
 
 # run_sweep DIR [--resume]
 run_sweep() {
@@ -50,6 +66,7 @@ start_new() {
   stamp="$(date -u +%Y%m%dT%H%M%SZ)"
   n=0
   while [ -e "$state_dir/$stamp" ]; do n=$((n + 1)); stamp="$(date -u +%Y%m%dT%H%M%SZ)-$n"; done
+  config_hash > "$hash_file.new" && mv -f "$hash_file.new" "$hash_file"
   ln -sfn "$stamp" "$current"
   run_dir="$state_dir/$stamp"
   log "starting sweep $run_dir"
@@ -64,13 +81,25 @@ while :; do
     log "resuming unfinished sweep $run_dir"
     run_sweep "$run_dir" --resume || rc=$?
     if [ "$rc" -eq 2 ] && [ "$interrupted" -eq 0 ]; then
-      # The sweep cannot be continued (the config changed since it started,
-      # or its files are from another version). Keep it for inspection and
-      # start over; a genuinely bad config fails again below with 2.
-      log "cannot resume $run_dir (exit 2); starting a new sweep"
-      rm -f "$current"
-      rc=0
-      start_new || rc=$?
+      old_hash="$(cat "$hash_file" 2>/dev/null || true)"
+      new_hash="$(config_hash)"
+      if [ -n "$old_hash" ] && [ "$old_hash" != "$new_hash" ]; then
+        # The config changed since the sweep started: it cannot be continued.
+        # Keep it for inspection and start over; a genuinely bad config fails
+        # again below with 2.
+        log "cannot resume $run_dir (exit 2): $config changed since the sweep started" \
+          "(sha256 $old_hash -> $new_hash); keeping it for inspection, starting a new sweep"
+        rm -f "$current" "$hash_file"
+        rc=0
+        start_new || rc=$?
+      else
+        # Same config (or a sweep from before the hash was recorded): the
+        # cause is transient. Keep the sweep; systemd retries later.
+        log "cannot resume $run_dir (exit 2, see edpbench's message above), but the config" \
+          "is unchanged${old_hash:+ (sha256 $old_hash)}: keeping it as the current sweep;" \
+          "the next start retries (to abandon it: rm $current)"
+        rc=75
+      fi
     fi
   else
     rm -f "$current"
@@ -81,7 +110,7 @@ while :; do
   case "$rc" in
     0) break ;;
     2) log "configuration or usage error (exit 2): fix $config, then systemctl start edpbench"
-       rm -f "$current"   # nothing to resume with a config that does not load
+       rm -f "$current" "$hash_file"   # a fresh sweep that never started: nothing to resume
        exit 2 ;;
     130|143) log "interrupted (exit $rc); the next start resumes $run_dir"
        exit "$rc" ;;
@@ -100,7 +129,7 @@ while :; do
 done
 
 # The sweep is complete: it is no longer "current".
-rm -f "$current"
+rm -f "$current" "$hash_file"
 ln -sfn "$(basename "$run_dir")" "$state_dir/latest.new" && mv -Tf "$state_dir/latest.new" "$state_dir/latest"
 
 # Recommendation, replaced atomically so that readers never see half a file.

@@ -1,6 +1,9 @@
 // context.json (DESIGN §5): what ran, where, with which sensors and
 // baselines. Rewritten with the results after every item.
+#include "bench/context_json.h"
+
 #include <cmath>
+#include <ctime>
 
 #include "bench/sweep.h"
 #include "common/json.h"
@@ -8,6 +11,14 @@
 #include "workloads/cuda_factory.h"
 
 namespace edp::bench {
+
+std::string utc_now() {
+  char buf[32];
+  const std::time_t t = std::time(nullptr);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
 namespace {
 
 std::string baselines_json(const Sweep& s) {

@@ -8,15 +8,10 @@
 #include <exception>
 
 #include "bench/signals.h"
+#include "common/text.h"
 
 namespace edp::bench {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return NAN;

@@ -3,6 +3,8 @@
 #include "bench/board_rails.h"
 #include "bench/run_evidence.h"
 #include "bench/sweep.h"
+#include "bench/window.h"
+#include "report/results_csv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,20 +35,6 @@ namespace edp::bench {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double monotonic_now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double unix_now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 // A shell-like rendering of the command, for the summary and the default label.
 std::string command_line(const std::vector<std::string>& argv) {
@@ -192,114 +180,60 @@ struct Context {
   bool give_terminal;
 };
 
+// One measured run of the command: the window's record (the same type and
+// the same judging as a sweep's runs: bench/window.h) and how it ended.
+struct CommandRun {
+  report::RunRecord record;
+  int exit_status = 0;  // the command's exit code, or 128 + signal
+};
+
 struct RunOutcome {
-  MeasureRun run;
+  CommandRun run;
   int stop = 0;             // SIGINT/SIGTERM received during the run
   std::string start_error;  // the command could not be started
 };
 
-// The run's energy and flags, judged by the same rules as a sweep's runs
-// (bench/run_evidence.h), then copied into the measure record.
-void fill_energy(const Context& c, const power::Measurement& m, MeasureRun& r) {
-  report::RunRecord j;
-  const std::string failure =
-      judge_window(m, WindowContext{c.total_rails, 1, r.time_s, c.baseline_w}, j);
-  r.metered = true;
-  r.samples = j.samples;
-  r.update_interval_s = std::isnan(j.update_interval_s) ? 0 : j.update_interval_s;
-  r.lag_correction_s = j.lag_correction_s;
-  r.frozen = j.frozen;
-  r.anomalies = j.anomalies;
-  r.read_failures = j.read_failures;
-  r.missed_deadlines = j.missed_deadlines;
-  r.low_confidence = j.low_confidence;
-  r.start_unix_s = j.start_unix_s;
-  r.end_unix_s = j.end_unix_s;
-  r.start_monotonic_s = j.start_monotonic_s;
-  r.end_monotonic_s = j.end_monotonic_s;
-  r.distinct_values = j.distinct_values;
-  r.largest_gap_s = std::isnan(j.largest_gap_s) ? 0 : j.largest_gap_s;
-  for (const auto& rail : m.rails) r.rail_energy_j[rail.rail] = rail.energy_j;
-  r.energy_j = j.energy_j;
-  r.power_w_mean = j.power_w_mean;
-  r.edp_js = j.edp_js;
-  r.dynamic_energy_j = j.dynamic_energy_j;
-  r.note = failure.empty() ? j.note : "energy incomplete: " + failure;
-}
-
+// One run: a window around fork, exec and wait, judged like a sweep's run
+// (time is the energy window's own span with a meter).
 RunOutcome run_once(const Context& c, int number) {
   RunOutcome out;
-  MeasureRun& r = out.run;
+  report::RunRecord& r = out.run.record;
   r.run = number;
-  r.energy_j = r.dynamic_energy_j = r.edp_js = r.power_w_mean = kNaN;
-  const bool metered = c.meter.measures_energy();
-  const std::string window = "measure#" + std::to_string(number);
-  if (metered) c.meter.begin_window(window);
-  r.start_unix_s = unix_now_s();
-  r.start_monotonic_s = monotonic_now_s();
-  const auto t0 = std::chrono::steady_clock::now();
+  RunWindow window(c.meter, "measure#" + std::to_string(number), /*probe_activity=*/false);
   const Started child = start_command(c.opt.command, c.child_mask, c.give_terminal);
   int status = 0;
   if (child.pid > 0) status = wait_command(child.pid, &out.stop);
-  const auto t1 = std::chrono::steady_clock::now();
-  r.end_monotonic_s = monotonic_now_s();
-  r.end_unix_s = unix_now_s();
   if (c.give_terminal && child.pid > 0) tcsetpgrp(STDIN_FILENO, getpgrp());
-  const power::Measurement m = metered ? c.meter.end_window(window) : power::Measurement{};
+  const std::string failure =
+      window.close(WindowJudging{c.total_rails, c.baseline_w, c.opt.power.rate_hz, 1}, 1, r);
   if (child.pid <= 0) {
     out.start_error = child.error;
     return out;
   }
-  r.time_s = std::chrono::duration<double>(t1 - t0).count();
-  r.exit_status = exit_status_of(status);
-  if (metered) fill_energy(c, m, r);
+  out.run.exit_status = exit_status_of(status);
+  if (!failure.empty()) r.note += (r.note.empty() ? "" : "; ") + ("energy incomplete: " + failure);
   return out;
 }
 
 // --- outputs ---------------------------------------------------------------
 
-const char* const kCsvColumns[] = {"label",
-                                   "run",
-                                   "exit_status",
-                                   "time_s",
-                                   "energy_j",
-                                   "dynamic_energy_j",
-                                   "edp_js",
-                                   "power_w_mean",
-                                   "samples",
-                                   "start_unix_s",
-                                   "end_unix_s",
-                                   "start_monotonic_s",
-                                   "end_monotonic_s",
-                                   "update_interval_s",
-                                   "distinct_values",
-                                   "largest_gap_s",
-                                   "lag_correction_s",
-                                   "read_failures",
-                                   "missed_deadlines",
-                                   "low_confidence",
-                                   "frozen"};
-
-std::string count(size_t n) { return std::to_string(n); }
-// Clock readings keep microseconds; fmt_double's 9 digits would round a Unix
-// time to 100 s.
-std::string clock_s(double v) { return std::isnan(v) ? "" : fmt("%.6f", v); }
-std::string flag(bool b) { return b ? "true" : "false"; }
-
 // json_number keeps 10 digits, which would round a Unix time to the second.
 std::string json_clock(double v) { return std::isfinite(v) ? fmt("%.6f", v) : "null"; }
 
-JsonObject run_json(const MeasureRun& r) {
+JsonObject run_json(const CommandRun& c) {
+  const report::RunRecord& r = c.record;
   JsonObject o;
   o.set("run", r.run);
-  o.set("exit_status", r.exit_status);
-  o.set("failed", r.exit_status != 0);
+  o.set("exit_status", c.exit_status);
+  o.set("failed", c.exit_status != 0);
   o.set("time_s", r.time_s);
   o.set("energy_j", r.energy_j);
   o.set("dynamic_energy_j", r.dynamic_energy_j);
   o.set("edp_js", r.edp_js);
   o.set("power_w_mean", r.power_w_mean);
-  o.set("rail_energy_j", r.rail_energy_j);
+  std::map<std::string, double> rails;
+  for (const auto& rail : r.rails) rails[rail.rail] = rail.energy_j;
+  o.set("rail_energy_j", rails);
   o.set("samples", static_cast<double>(r.samples));
   o.set_raw("start_unix_s", json_clock(r.start_unix_s));
   o.set_raw("end_unix_s", json_clock(r.end_unix_s));
@@ -319,10 +253,10 @@ JsonObject run_json(const MeasureRun& r) {
 }
 
 // The measured values of one quantity over the runs, NaN ones left out.
-std::vector<double> values(const std::vector<MeasureRun>& runs, double MeasureRun::*field) {
+std::vector<double> values(const std::vector<CommandRun>& runs, double report::RunRecord::*field) {
   std::vector<double> v;
   for (const auto& r : runs)
-    if (!std::isnan(r.*field)) v.push_back(r.*field);
+    if (!std::isnan(r.record.*field)) v.push_back(r.record.*field);
   return v;
 }
 
@@ -330,22 +264,22 @@ struct Metric {
   const char* key;   // JSON key
   const char* name;  // summary label
   const char* unit;
-  double MeasureRun::*field;
+  double report::RunRecord::*field;
 };
 
 const Metric kMetrics[] = {
-    {"time_s", "time", "s", &MeasureRun::time_s},
-    {"energy_j", "energy", "J", &MeasureRun::energy_j},
-    {"dynamic_energy_j", "dynamic energy", "J", &MeasureRun::dynamic_energy_j},
-    {"edp_js", "EDP", "J*s", &MeasureRun::edp_js},
-    {"power_w_mean", "power", "W", &MeasureRun::power_w_mean}};
+    {"time_s", "time", "s", &report::RunRecord::time_s},
+    {"energy_j", "energy", "J", &report::RunRecord::energy_j},
+    {"dynamic_energy_j", "dynamic energy", "J", &report::RunRecord::dynamic_energy_j},
+    {"edp_js", "EDP", "J*s", &report::RunRecord::edp_js},
+    {"power_w_mean", "power", "W", &report::RunRecord::power_w_mean}};
 
 struct Report {
   std::string label, command, source;
   std::vector<std::string> rails, total_rails;
   double baseline_w = kNaN;
   int warmup = 0;
-  std::vector<MeasureRun> runs;
+  std::vector<CommandRun> runs;
   bool interrupted = false;
 };
 
@@ -380,8 +314,27 @@ std::string measure_json(const Report& rep) {
   return o.str() + "\n";
 }
 
+// The --csv file: runs.csv's own columns (report/results_csv.h), the
+// command's label as the workload, then label and exit_status.
+std::string measure_csv(const Report& rep) {
+  report::PartRecord part;
+  part.study = "measure";
+  part.workload = rep.label;
+  part.device = "host";
+  part.key = "measure:label=" + rep.label;
+  std::vector<std::string> header = report::runs_columns();
+  header.insert(header.end(), {"label", "exit_status"});
+  std::string out = report::csv_line(header);
+  for (const auto& r : rep.runs) {
+    std::vector<std::string> row = report::runs_row(part, r.record);
+    row.insert(row.end(), {rep.label, std::to_string(r.exit_status)});
+    out += report::csv_line(row);
+  }
+  return out;
+}
+
 void write_outputs(const MeasureOptions& opt, const Report& rep) {
-  if (!opt.csv_path.empty()) write_file_atomic(opt.csv_path, measure_csv(rep.label, rep.runs));
+  if (!opt.csv_path.empty()) write_file_atomic(opt.csv_path, measure_csv(rep));
   if (!opt.json_path.empty()) write_file_atomic(opt.json_path, measure_json(rep));
 }
 
@@ -424,9 +377,9 @@ std::vector<std::string> warnings(const Report& rep, bool metered) {
   if (!metered) w.push_back("no power source: time only, the energy columns stay empty");
   size_t low = 0, frozen = 0, incomplete = 0, failed = 0;
   for (const auto& r : rep.runs) {
-    low += r.low_confidence;
-    frozen += r.frozen;
-    incomplete += metered && std::isnan(r.energy_j);
+    low += r.record.low_confidence;
+    frozen += r.record.frozen;
+    incomplete += metered && std::isnan(r.record.energy_j);
     failed += r.exit_status != 0;
   }
   auto of = [&](size_t n) {
@@ -455,38 +408,6 @@ std::vector<std::string> choose_measure_total_rails(const power::EnergyMeter& me
       power::choose_total_rails(meter.rails(), rail_roles(prober.platform()), requested);
   *why = chosen.why;
   return chosen.rails;
-}
-
-std::string measure_csv(const std::string& label, const std::vector<MeasureRun>& runs) {
-  using report::fmt_double;
-  std::string out =
-      report::csv_line(std::vector<std::string>(std::begin(kCsvColumns), std::end(kCsvColumns)));
-  for (const auto& r : runs) {
-    // Without a power source only the first columns and the clocks mean anything.
-    auto ev = [&r](const std::string& s) { return r.metered ? s : std::string(); };
-    out += report::csv_line({label,
-                             std::to_string(r.run),
-                             std::to_string(r.exit_status),
-                             fmt_double(r.time_s),
-                             fmt_double(r.energy_j),
-                             fmt_double(r.dynamic_energy_j),
-                             fmt_double(r.edp_js),
-                             fmt_double(r.power_w_mean),
-                             ev(count(r.samples)),
-                             clock_s(r.start_unix_s),
-                             clock_s(r.end_unix_s),
-                             clock_s(r.start_monotonic_s),
-                             clock_s(r.end_monotonic_s),
-                             ev(fmt_double(r.update_interval_s)),
-                             ev(count(r.distinct_values)),
-                             ev(fmt_double(r.largest_gap_s)),
-                             ev(fmt_double(r.lag_correction_s)),
-                             ev(count(r.read_failures)),
-                             ev(count(r.missed_deadlines)),
-                             ev(flag(r.low_confidence)),
-                             ev(flag(r.frozen))});
-  }
-  return out;
 }
 
 int run_measure(const MeasureOptions& opt) {
@@ -549,17 +470,10 @@ int run_measure(const MeasureOptions& opt) {
       rep.interrupted = true;
       return finish(128 + stop);
     }
-    double total = 0;
-    for (const auto& rail : rep.total_rails) {
-      const auto it = idle.find(rail);
-      if (it == idle.end()) {
-        std::cerr << "edpbench: warning: no idle baseline for " << rail
-                  << " (its reads failed); dynamic energy stays empty\n";
-        total = kNaN;
-        break;
-      }
-      total += it->second;
-    }
+    const double total = idle_total_w(rep.total_rails, idle);
+    if (std::isnan(total))
+      std::cerr << "edpbench: warning: no idle baseline for every total rail (reads failed); "
+                   "dynamic energy stays empty\n";
     rep.baseline_w = ctx.baseline_w = total;
   }
 
@@ -591,7 +505,7 @@ int run_measure(const MeasureOptions& opt) {
     rep.runs.push_back(o.run);
     write_outputs(opt, rep);
     if (o.run.exit_status != 0) {
-      std::cerr << "edpbench: run " << o.run.run << " of " << rep.command << " failed (exit "
+      std::cerr << "edpbench: run " << o.run.record.run << " of " << rep.command << " failed (exit "
                 << o.run.exit_status << "); stopping\n";
       return finish(o.run.exit_status);
     }

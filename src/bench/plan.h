@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -58,6 +59,10 @@ struct PlanItem {
   // humans ("tensors/small/cpu").
   SizeSpec size;
   std::string label;
+  // Numbers the study records with the item for its writers (units in the
+  // names; mlp and batch: n, d_in, h, d_out, gflop_per_iteration); they
+  // start the ItemRecord's values.
+  std::map<std::string, double> values;
   // Estimated FLOPs of the whole item, for progress.
   double flop_estimate = 0;
   // The operating point it runs at (index into Config::operating_points),

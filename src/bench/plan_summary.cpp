@@ -14,6 +14,7 @@
 #include "common/errors.h"
 #include "common/json.h"
 #include "platform/cpu_list.h"
+#include "power/lag_correction.h"
 #include "workloads/cuda_factory.h"
 
 namespace edp::bench {
@@ -25,22 +26,19 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// What EnergyMeter::measure_idle waits before measuring (energy_meter.cpp):
-// three update intervals, at least 0.5 s; while the interval is unknown,
-// until it is known or 5 s have passed.
+// What EnergyMeter::measure_idle waits before measuring (power::idle_settle_s).
 double baseline_settle_s(const PlanSummary& sum) {
-  if (sum.interval_state != "known") return 5.0;
-  return std::max(0.5, 3 * sum.update_interval_s);
+  return power::idle_settle_s(sum.interval_state == "known" ? sum.update_interval_s : 0);
 }
 
-// What end_window waits after a run (DESIGN §4.2): until the averaging
-// total rails have published the values that cover the window's end (about
-// 2 update intervals), and at least the sampler's next tick.
+// What end_window waits after a run (DESIGN §4.2): the averaging total
+// rails' lag-correction tail (power::LagCorrector::typical_tail_s), and at
+// least the sampler's next tick.
 double run_tail_s(const PlanSummary& sum, double rate_hz) {
   if (!sum.measures_energy || sum.total_rails.empty()) return 0;
   const double tick = rate_hz > 0 ? 1 / rate_hz : 0;
   if (sum.averaging && sum.interval_state == "known")
-    return std::max(tick, 2 * sum.update_interval_s);
+    return std::max(tick, power::LagCorrector::typical_tail_s(sum.update_interval_s));
   return tick;
 }
 
@@ -254,30 +252,31 @@ void estimate_row(const PlanItem& item, const PlanDeviceRate& dev, const PlanSum
                         set.runs * (row.window_s + tail_s + cooldown_s));
 }
 
-// The idle baselines run would take (baseline_for): one for the host before
-// the sweep, one per GPU state at its first item, and again every
-// baseline_every items of a state.
+// The idle baselines run would take, by the runner's own rules (sweep.h:
+// takes_sweep_baseline, baseline_state, BaselineCadence): a host baseline
+// before the sweep when it has no operating points, then one per state
+// (device context and point) at its first item and again every
+// baseline_every items. Skipped and done items take none.
 int count_baselines(const Config& cfg, const std::vector<PlanItem>& items,
                     const std::vector<PlanRow>& rows) {
   int n = 0;
-  std::map<std::string, int> since;  // state -> items since its baseline
-  bool any = false;
+  BaselineCadence cadence(cfg.power.baseline_every);
+  // The runner's first baseline comes before any item is tried, so a sweep
+  // whose items are all skipped takes it too; done items are not tried.
+  const bool todo =
+      std::any_of(rows.begin(), rows.end(), [](const PlanRow& r) { return r.status != "done"; });
+  if (todo && takes_sweep_baseline(cfg)) {
+    cadence.taken("host");
+    ++n;
+  }
   for (size_t i = 0; i < items.size(); ++i) {
     if (!rows[i].status.empty()) continue;  // done or skipped: no baseline
-    if (!any) {
-      any = true;
-      since["host"] = 0;
+    const std::string state = baseline_state(items[i]);
+    if (cadence.due(state)) {
+      cadence.taken(state);
       ++n;
     }
-    const DeviceSpec& d = *items[i].device;
-    const std::string state = d.kind == "gpu" ? "gpu:" + std::to_string(d.index) : "host";
-    auto it = since.find(state);
-    if (it == since.end() ||
-        (cfg.power.baseline_every > 0 && it->second >= cfg.power.baseline_every)) {
-      since[state] = 0;
-      ++n;
-    }
-    ++since[state];
+    cadence.used(state);
   }
   return n;
 }

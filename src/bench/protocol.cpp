@@ -6,8 +6,10 @@
 #include <cmath>
 
 #include "bench/backend_setup.h"
+#include "bench/device_clocks.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
+#include "bench/window.h"
 #include "platform/peaks.h"
 #include "report/stats.h"
 #include "workloads/cuda_factory.h"
@@ -30,19 +32,14 @@ int severity(const std::string& status) {
   return status == "failed" ? 2 : status == "skipped" ? 1 : 0;
 }
 
-// The state a baseline must be taken in (DESIGN §3): a GPU item's with its
-// CUDA context alive, a host item's without one.
-std::string baseline_state(const PlanItem& item) {
-  const DeviceSpec& dev = *item.device;
-  return (dev.kind == "gpu" ? "gpu:" + std::to_string(dev.index) : "host") +
-         (item.point_name.empty() ? "" : "@" + item.point_name);
-}
-
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
-// steps until the window is long enough, synchronise, close, judge.
+// steps, synchronise, close, judge. The first run repeats blocks until the
+// window lasts min_run_s (`blocks` = 0); later runs repeat the count it
+// found, as google/benchmark keeps its iteration count, so every run of a
+// part does the same work and its time and energy are comparable.
 report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
-                            const std::vector<int>& cpus, const Baseline* baseline,
-                            report::ConfigRecord& rec) {
+                            int fixed_blocks, const std::vector<int>& cpus,
+                            const Baseline* baseline, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
@@ -54,46 +51,25 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
   const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
   const double progress_units = wl.flop_per_step();
-  // Who had the CPUs (DESIGN §3, interference): read outside the window, so
-  // its procfs reads are neither timed nor integrated.
-  static const platform::ActivityProbe activity;
-  const platform::ActivitySnapshot busy_before = activity.snapshot();
-  // The clock starts once the energy window is open (begin_window may wait
-  // for the sampler's lock, or start its thread).
-  s.meter.begin_window(window);
-  const auto t0 = Clock::now();
+  RunWindow win(s.meter, window, /*probe_activity=*/true);
   int blocks = 0;
   double device_s = 0;  // device time of the steps alone, summed over the blocks
-  try {
-    do {
-      be.start_device_timer();
-      for (int i = 0; i < set.steps; ++i) {
-        throw_if_stop_requested();
-        wl.step();
-        if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
-      }
-      device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
-      ++blocks;
-      be.synchronize();
-    } while (seconds_since(t0) < min_run_s);
-  } catch (...) {
-    s.meter.end_window(window);  // the sampler must not keep integrating it
-    throw;
-  }
-  const double window_s = seconds_since(t0);
-  const power::Measurement m = s.meter.end_window(window);
-  const platform::ActivitySnapshot busy_after = activity.snapshot();
+  do {
+    be.start_device_timer();
+    for (int i = 0; i < set.steps; ++i) {
+      throw_if_stop_requested();
+      wl.step();
+      if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
+    }
+    device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
+    ++blocks;
+    be.synchronize();
+  } while (fixed_blocks > 0 ? blocks < fixed_blocks : win.elapsed_s() < min_run_s);
+  const std::string failure = win.close(
+      WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
+                    s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, std::max(1, rec.threads)},
+      blocks, r);
   const platform::Snapshot after = s.prober.snapshot();
-
-  r.blocks = blocks;
-  // With a meter, the run's time is the energy window's own span, so time,
-  // energy, EDP and dynamic energy (judge_window gets the same span)
-  // describe one interval: a clock of our own around
-  // the calls differs from it by the waits for the sampler's lock inside
-  // begin_window and end_window, which under load made a constant-power run
-  // read 2% less energy than power x time, and a 15 us ops run twice more.
-  const double span_s = s.meter.measures_energy() && m.time_s() > 0 ? m.time_s() : window_s;
-  r.time_s = span_s / blocks;
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
   r.start_temp_c = before.max_temp_c;
@@ -109,20 +85,12 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   // nvhost_podgov) have legitimately lowered them.
   r.throttled = platform::throttled(p, after, cpus, item.device->kind == "gpu", 0.95, &why);
   if (r.throttled) append(r.note, "throttled: " + why);
-  if (s.meter.measures_energy()) {
-    const WindowContext wc{s.total_rails, blocks, span_s,
-                           baseline ? baseline->total_w : static_cast<double>(NAN)};
-    const std::string failure = judge_window(m, wc, r);
-    if (!failure.empty()) {
-      rec.status = "failed";
-      const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
-      if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
-      append(r.note, err);
-    }
+  if (!failure.empty()) {
+    rec.status = "failed";
+    const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
+    if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
+    append(r.note, err);
   }
-  judge_interference(platform::interference_between(
-                         busy_before, busy_after, std::max(1, rec.threads), activity.ticks_per_s()),
-                     s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, span_s, r);
   if (s.progress) {
     std::string msg =
         "edpbench: " + label + " run " + std::to_string(run) + ": " + fmt("%.4g s", r.time_s);
@@ -137,7 +105,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
 
 // Whether the runs may stop (nvbench's criterion on whole runs): the
 // minimum count, then the relative CI of the time, a run cap, a time limit.
-bool runs_done(const ProtocolSettings& set, const report::ConfigRecord& rec, double elapsed_s,
+bool runs_done(const ProtocolSettings& set, const report::PartRecord& rec, double elapsed_s,
                std::string* why) {
   const int n = static_cast<int>(rec.run_records.size());
   if (n < set.runs) return false;
@@ -168,8 +136,7 @@ bool runs_done(const ProtocolSettings& set, const report::ConfigRecord& rec, dou
 
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
 void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
-                  const std::vector<int>& cpus, const Baseline* baseline,
-                  report::ConfigRecord& rec) {
+                  const std::vector<int>& cpus, const Baseline* baseline, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   const auto t_setup = Clock::now();
   std::unique_ptr<Workload> wl = part.make(be);
@@ -194,8 +161,11 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   const double min_run_s = min_window_s(s, set);
   const auto t_runs = Clock::now();
   std::string why;
-  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run)
-    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, cpus, baseline, rec));
+  int blocks = 0;  // found by the first run, kept for the others
+  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
+    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline, rec));
+    blocks = rec.run_records.front().blocks;
+  }
   rec.stop_reason = why;
   rec.runs = static_cast<int>(rec.run_records.size());
 
@@ -244,23 +214,19 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   rec.key = item.key;
   rec.label = item.label;
   rec.params = item.params;
+  rec.values = item.values;
   rec.device = item.device->label;
   std::string rails;
   for (const auto& r : s.total_rails) rails += (rails.empty() ? "" : "+") + r;
   for (const Part& part : item.parts) {
-    report::ConfigRecord c;
+    report::PartRecord c;
     c.study = item.study;
     c.key = item.key;
     c.workload = part.name;
     c.size = item.size.name;
     c.device = item.device->label;
-    c.n = item.size.n;
-    c.d_in = item.size.d_in;
-    c.h = item.size.h;
-    c.d_out = item.size.d_out;
     c.iterations = item.settings.steps;
     c.runs = item.settings.runs;
-    c.gflop_per_iteration = item.size.gemm_flop_per_iteration() / 1e9;
     c.power_source = s.meter.source_name();
     c.energy_rails = rails;
     c.operating_point = item.point_name;
@@ -284,10 +250,11 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
   }
   Backend& be = *setup.backend;
   record_peaks(s, *item.device, setup.cpus, rec);
-  const Baseline* baseline = baseline_for(s, baseline_state(item), item.label);
-  ++s.since_baseline[baseline ? baseline->state : ""];
+  const std::string state = baseline_state(item);
+  const Baseline* baseline = baseline_for(s, state, item.label);
+  s.baseline_cadence.used(state);
   for (size_t i = 0; i < item.parts.size(); ++i) {
-    report::ConfigRecord& part = rec.parts[i];
+    report::PartRecord& part = rec.parts[i];
     part.threads = setup.threads;
     if (baseline) part.baseline_w = baseline->total_w;
     measure_part(s, item, item.parts[i], be, setup.cpus, baseline, part);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -42,22 +43,37 @@ std::string read_all(const std::string& p) {
   return ss.str();
 }
 
-// Loads a CSV written by an earlier run, checking it has our header.
+// Loads a CSV written by an earlier run into this version's columns, by
+// name: a column this version added (stages.csv's time_s_mean) stays empty
+// in the old rows, and the order of the old file's columns does not matter.
+// A column this version does not write would be lost, so it is an error, as
+// is a file without the `key` column resume needs.
 report::CsvTable load_table(const std::string& path, const std::vector<std::string>& columns) {
   report::CsvTable t;
-  if (!exists(path)) {
-    t.header = columns;
-    return t;
-  }
-  t = report::read_csv_file(path);
-  if (t.header.empty() || (t.header.size() == 1 && t.header[0].empty()))
+  t.header = columns;
+  if (!exists(path)) return t;
+  const report::CsvTable old = report::read_csv_file(path);
+  if (old.header.empty() || (old.header.size() == 1 && old.header[0].empty()))
     throw UsageError(path +
                      " is empty (not even its header): delete it to resume the other files, "
                      "or resume into a new --out directory");
-  if (t.header != columns)
+  if (old.header == columns) return old;
+  std::vector<int> from;  // new column -> old column, or -1
+  for (const auto& c : columns) from.push_back(old.column(c));
+  for (const auto& c : old.header)
+    if (std::find(columns.begin(), columns.end(), c) == columns.end())
+      throw UsageError(path + " has a column '" + c +
+                       "' this edpbench version does not write (it was written by a different "
+                       "version); resume into a new --out directory instead");
+  if (old.column("key") < 0)
     throw UsageError(path +
-                     " was written by a different edpbench version (its columns differ); "
-                     "resume into a new --out directory instead");
+                     " has no 'key' column (it was written by an older edpbench); resume "
+                     "into a new --out directory instead");
+  for (const auto& r : old.rows) {
+    std::vector<std::string> row;
+    for (int i : from) row.push_back(i < 0 ? std::string() : r[static_cast<size_t>(i)]);
+    t.rows.push_back(std::move(row));
+  }
   return t;
 }
 

@@ -35,6 +35,8 @@ class ResultsStore {
   // always), the commit files last, then context.json.
   void flush(const std::string& context_json) const;
   const std::string& dir() const { return dir_; }
+  // The rows of output file `name` so far (header only when it has none).
+  const report::CsvTable& table(const std::string& name) const { return tables_.at(name); }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
  private:

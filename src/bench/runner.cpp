@@ -4,6 +4,8 @@
 // study's rows and to the store, which flushes atomically after each item.
 // It knows nothing study-specific.
 #include "bench/runner.h"
+#include "bench/backend_setup.h"
+#include "bench/context_json.h"
 
 #include <cmath>
 #include <map>
@@ -16,6 +18,7 @@
 #include "bench/signals.h"
 #include "bench/study.h"
 #include "bench/sweep.h"
+#include "common/dir_lock.h"
 #include "common/errors.h"
 #include "platform/machine_load.h"
 #include "platform/operating_point.h"
@@ -83,12 +86,17 @@ report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& 
   return rec;
 }
 
-// Operating points (DESIGN §10): a state file left by a crash is restored
-// first; the points are checked against the board and this process's write
-// access before the output directory is touched.
+// Operating points (DESIGN §10): root is refused on the real board first,
+// then a state file left by a crash is validated and restored (under this
+// run's own sysfs root, whatever root the file records); the points are
+// checked against the board and this process's write access before the
+// output directory is touched.
 void check_points(const Config& cfg, Sweep& s, const RunOptions& opt) {
   if (cfg.operating_points.empty()) return;
-  const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir));
+  const platform::PrivilegeReport root_check = platform::check_privileges(s.prober.platform(), {});
+  if (!root_check.ok()) throw UsageError(root_check.message());
+  const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir),
+                                                   opt.sysfs_root.empty() ? "/" : opt.sysfs_root);
   if (leftover)
     s.point_log.push_back("restored the clocks a crashed sweep left: " + leftover->summary());
   const auto resolved = platform::validate_points(s.prober.platform(), cfg.operating_points);
@@ -153,6 +161,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
     for (const auto& p : problems) all += (all.empty() ? "" : "\n") + p;
     throw UsageError(all);
   }
+  // One process per output directory, before a state file in it is restored.
+  const DirLock lock(opt.out_dir);
   check_points(cfg, s, opt);
   // The sampler thread starts now, before any backend pins this thread: it
   // inherits this thread's CPU mask (unless power.sampler_cpu pins it).
@@ -188,7 +198,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
 
   int interrupted = 0;
   try {
-    if (!todo.empty() && !points) baseline_for(s, "host", "the sweep");
+    if (!todo.empty() && takes_sweep_baseline(cfg)) baseline_for(s, "host", "the sweep");
     // Without a baseline (baseline_s: 0) nothing has waited for the sensor's
     // period yet: the first windows would go uncorrected.
     if (!todo.empty() && !s.meter.await_averaging_periods(5.0, [] { return stop_signal() == 0; }) &&
@@ -216,7 +226,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
-      store.append(rec.key, p->study->rows(rec), rec.status == "ok");
+      store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
+                   rec.status == "ok");
       store.flush(context_json(s, false));
     }
   } catch (const Interrupted& i) {

@@ -11,6 +11,7 @@
 #include "bench/config.h"
 #include "bench/plan.h"
 #include "platform/platform.h"
+#include "report/csv.h"
 #include "report/records.h"
 
 namespace edp::bench {
@@ -32,7 +33,11 @@ class Study {
   virtual std::vector<PlanItem> plan(const Config& cfg) const = 0;
   // The file whose `key,status` rows say which items are done (resume).
   virtual std::string commit_file() const = 0;
-  virtual FileRows rows(const report::ItemRecord& rec) const = 0;
+  // The rows of one measured item, a pure function of its record and of the
+  // rows the study's commit file already holds (`committed`: the done items
+  // of this sweep and, after --resume, of the earlier one), so a study keeps
+  // no state across items and a resumed sweep writes the same rows.
+  virtual FileRows rows(const report::ItemRecord& rec, const report::CsvTable& committed) const = 0;
   // Usage errors only this machine can reveal (a working set larger than
   // the memory available), every one found; empty when the plan can run.
   virtual std::vector<std::string> check(const std::vector<PlanItem>&) const { return {}; }

@@ -36,7 +36,9 @@ class BatchStudy final : public Study {
     return items;
   }
   std::string commit_file() const override { return "results.csv"; }
-  FileRows rows(const report::ItemRecord& rec) const override { return mlp_rows(rec); }
+  FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
+    return mlp_rows(rec);
+  }
 };
 
 }  // namespace

@@ -37,13 +37,19 @@ PlanItem mlp_item(const Config& cfg, const std::string& study, const std::string
                                                lr);
                         }});
   item.flop_estimate = mlp_step_flop(shape) * cfg.iterations * cfg.runs;
+  // results.csv's shape columns and GFLOP/s (report::results_row).
+  item.values = {{"n", static_cast<double>(size.n)},
+                 {"d_in", static_cast<double>(size.d_in)},
+                 {"h", static_cast<double>(size.h)},
+                 {"d_out", static_cast<double>(size.d_out)},
+                 {"gflop_per_iteration", size.gemm_flop_per_iteration() / 1e9}};
   return item;
 }
 
 FileRows mlp_rows(const report::ItemRecord& rec) {
   FileRows out;
   for (const auto& part : rec.parts) {
-    out["results.csv"].push_back(report::results_row(part));
+    out["results.csv"].push_back(report::results_row(rec, part));
     for (auto& r : report::runs_rows(part)) out["runs.csv"].push_back(std::move(r));
     for (auto& r : report::rails_rows(part)) out["rails.csv"].push_back(std::move(r));
   }
@@ -65,7 +71,9 @@ class MlpStudy final : public Study {
     return items;
   }
   std::string commit_file() const override { return "results.csv"; }
-  FileRows rows(const report::ItemRecord& rec) const override { return mlp_rows(rec); }
+  FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
+    return mlp_rows(rec);
+  }
 };
 
 }  // namespace

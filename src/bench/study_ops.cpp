@@ -147,19 +147,22 @@ class OpsStudy final : public Study {
 
   std::string commit_file() const override { return "ops.csv"; }
 
-  FileRows rows(const report::ItemRecord& rec) const override {
+  FileRows rows(const report::ItemRecord& rec, const report::CsvTable& committed) const override {
     FileRows out;
-    double& gflops = measured_gflops_[rec.device];
-    double& gbs = measured_gbs_[rec.device];
     std::string op, variant;
     for (const auto& [k, v] : rec.params) {
       if (k == "op") op = v;
       if (k == "variant") variant = v;
     }
+    // The device's measured ceilings: fma_peak and the fastest warm copy,
+    // read back from the rows already committed (items run in plan order,
+    // fma_peak and copy first, so they are there for every later row, after
+    // --resume too), or this item's own when it is one of them.
+    Ceilings c = committed_ceilings(committed, rec.device);
     const report::OpFigures f = report::op_figures(rec);
-    if (rec.status == "ok" && op == "fma_peak") gflops = f.gflops;
-    if (rec.status == "ok" && op == "copy" && variant == "warm" && !(f.gbs < gbs)) gbs = f.gbs;
-    out["ops.csv"].push_back(report::ops_row(rec, gflops, gbs));
+    if (rec.status == "ok" && op == "fma_peak") c.gflops = f.gflops;
+    if (rec.status == "ok" && op == "copy" && variant == "warm" && !(f.gbs < c.gbs)) c.gbs = f.gbs;
+    out["ops.csv"].push_back(report::ops_row(rec, c.gflops, c.gbs));
     for (const auto& part : rec.parts) {
       for (auto& r : report::runs_rows(part)) out["runs.csv"].push_back(std::move(r));
       for (auto& r : report::rails_rows(part)) out["rails.csv"].push_back(std::move(r));
@@ -168,10 +171,23 @@ class OpsStudy final : public Study {
   }
 
  private:
-  // The ceilings measured so far per device: fma_peak and the fastest warm
-  // copy (items run in plan order, so they come before the rows that use
-  // them; a resumed sweep re-reads nothing and leaves them NaN).
-  mutable std::map<std::string, double> measured_gflops_{}, measured_gbs_{};
+  struct Ceilings {
+    double gflops = NAN, gbs = NAN;
+  };
+  // From ops.csv's own columns, read by name.
+  static Ceilings committed_ceilings(const report::CsvTable& t, const std::string& device) {
+    Ceilings c;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      if (t.get(r, "device") != device || t.get(r, "status") != "ok") continue;
+      const std::string op = t.get(r, "op");
+      if (op == "fma_peak") {
+        if (const auto g = report::parse_double(t.get(r, "gflops"))) c.gflops = *g;
+      } else if (op == "copy" && t.get(r, "variant") == "warm") {
+        if (const auto g = report::parse_double(t.get(r, "gbs")); g && !(*g < c.gbs)) c.gbs = *g;
+      }
+    }
+    return c;
+  }
 };
 
 }  // namespace

@@ -115,7 +115,7 @@ class StagesStudy final : public Study {
 
   std::string commit_file() const override { return "stages.csv"; }
 
-  FileRows rows(const report::ItemRecord& rec) const override {
+  FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
     FileRows out;
     out["stages.csv"] = report::stages_rows(rec);
     out["memory.csv"] = report::memory_rows(rec);

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <thread>
 
 #include "bench/board_rails.h"
@@ -26,19 +25,6 @@ double seconds_since(Clock::time_point t0) {
 
 }  // namespace
 
-std::string utc_now() {
-  char buf[32];
-  const std::time_t t = std::time(nullptr);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs_root) {
   power::PowerOptions o;
   o.source = p.source;
@@ -51,66 +37,9 @@ power::PowerOptions power_options(const PowerConfig& p, const std::string& sysfs
   return o;
 }
 
-static double idle_total(const Sweep& s, const std::map<std::string, double>& idle_w) {
-  if (idle_w.empty()) return NAN;
-  double total = 0;
-  for (const auto& rail : s.total_rails) {
-    auto it = idle_w.find(rail);
-    if (it == idle_w.end()) return NAN;
-    total += it->second;
-  }
-  return total;
-}
-
-const Baseline* baseline_for(Sweep& s, const std::string& state, const std::string& label) {
-  if (!s.meter.measures_energy() || s.cfg.power.baseline_s <= 0) return nullptr;
-  auto it = s.current_baseline.find(state);
-  const int every = s.cfg.power.baseline_every;
-  if (it != s.current_baseline.end() && (every == 0 || s.since_baseline[state] < every))
-    return &s.baselines[it->second];
-  if (s.progress)
-    s.progress->line("edpbench: measuring idle power (" + state + ") for " +
-                     fmt("%.1f", s.cfg.power.baseline_s) + " s after the sensor settles");
-  Baseline b;
-  b.state = state;
-  b.before = label;
-  b.idle = s.meter.measure_idle(s.cfg.power.baseline_s, [] { return stop_signal() == 0; });
-  throw_if_stop_requested();
-  for (const auto& rail : s.total_rails)
-    if (!b.idle.power_w.count(rail) && s.progress)
-      s.progress->line("edpbench: warning: no idle baseline for " + rail +
-                       " (its reads failed); dynamic energy stays empty");
-  b.total_w = idle_total(s, b.idle.power_w);
-  if (s.progress && !std::isnan(b.total_w))
-    s.progress->line("edpbench: idle power (" + state + "): " + fmt("%.3f W", b.total_w) +
-                     " after settling " + fmt("%.1f s", b.idle.settle_s));
-  s.baselines.push_back(std::move(b));
-  s.current_baseline[state] = s.baselines.size() - 1;
-  s.since_baseline[state] = 0;
-  return &s.baselines.back();
-}
-
-// Mean current clock of `cpus` (all CPUs when empty), MHz; NaN if unknown.
-double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
-               const std::vector<int>& cpus) {
-  double sum = 0;
-  int n = 0;
-  for (size_t i = 0; i < p.cpus.size() && i < s.cpu_cur_khz.size(); ++i) {
-    if (s.cpu_cur_khz[i] < 0) continue;
-    if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), p.cpus[i].id) == cpus.end()) continue;
-    sum += s.cpu_cur_khz[i] / 1e3;
-    ++n;
-  }
-  return n ? sum / n : NAN;
-}
-
 std::string join_rails(const std::vector<std::string>& rails) {
-  std::string out;
-  for (const auto& r : rails) out += (out.empty() ? "" : "+") + r;
-  return out.empty() ? "(none)" : out;
+  return rails.empty() ? "(none)" : join(rails, "+");
 }
-
-double gpu_mhz(const platform::Snapshot& s) { return s.gpu_cur_hz < 0 ? NAN : s.gpu_cur_hz / 1e6; }
 
 // Usage errors a device entry can only reveal on this machine: a CPU set the
 // platform lacks, or a cuDNN ReLU in a build without cuDNN. Each names the

@@ -9,23 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/baseline.h"
 #include "bench/config.h"
 #include "bench/gemm_choice.h"
 #include "bench/plan.h"
 #include "bench/progress.h"
+#include "common/text.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
 
 namespace edp::bench {
-
-// One idle baseline (DESIGN §3), in the state of the items that use it:
-// "host" (no GPU context) or "gpu:N" (device N's context alive).
-struct Baseline {
-  std::string state;
-  power::EnergyMeter::IdleBaseline idle;
-  double total_w = NAN;  // over the total rails; NaN when one has none
-  std::string before;    // the item it was taken before
-};
 
 struct Sweep {
   Sweep(const Config& c, platform::Prober p, power::EnergyMeter m)
@@ -38,11 +31,10 @@ struct Sweep {
   std::string total_rails_why;                     // how they were chosen
   std::vector<Baseline> baselines;                 // every one taken, in order
   std::map<std::string, size_t> current_baseline;  // state -> index into baselines
-  std::map<std::string, int> since_baseline;       // state -> items since
+  BaselineCadence baseline_cadence{cfg.power.baseline_every};
   std::map<std::string, std::map<std::string, std::string>> backends;  // device -> describe()
   GemmChooser gemm_chooser;
-  std::vector<std::string> point_log;  // operating points applied and restored  // one gemm: auto
-                                       // decision per (shape, threads, cpus)
+  std::vector<std::string> point_log;  // operating points applied and restored
   std::unique_ptr<Progress> progress;
   std::string start_time;
   int measured_ok = 0;
@@ -67,11 +59,6 @@ std::vector<std::string> machine_problems(Sweep& s, const std::string& sysfs_roo
 power::EnergyMeter open_meter(const Config& cfg, const std::string& sysfs_root,
                               std::vector<std::string>& problems);
 
-// The baseline for `state`, measured now when there is none yet or
-// power.baseline_every items used the last one; nullptr when no baseline is
-// taken (no sensor, baseline_s: 0).
-const Baseline* baseline_for(Sweep& s, const std::string& state, const std::string& label);
-
 // power.min_run_s, or with `auto` 20 update intervals of the total rails.
 double min_window_s(const Sweep& s, const ProtocolSettings& settings);
 
@@ -79,16 +66,7 @@ double min_window_s(const Sweep& s, const ProtocolSettings& settings);
 // max_start_temp_c (at most 10 minutes); returns a note when it gave up.
 std::string cool_down(Sweep& s);
 
-// context.json (DESIGN §5).
-std::string context_json(const Sweep& s, bool complete);
-
-// Mean current clock of `cpus` (all CPUs when empty), MHz; NaN if unknown.
-double cpu_mhz(const platform::Platform& p, const platform::Snapshot& s,
-               const std::vector<int>& cpus);
-double gpu_mhz(const platform::Snapshot& s);
-
-std::string utc_now();
-std::string fmt(const char* f, double v);
+// "VDD_IN+VDD_SYS_GPU", or "(none)".
 std::string join_rails(const std::vector<std::string>& rails);
 
 }  // namespace edp::bench

@@ -4,11 +4,15 @@
 // --state it looks where a sweep saves it outside its output directory:
 // $STATE_DIRECTORY (systemd), else $XDG_STATE_HOME/edpbench, else
 // ~/.local/state/edpbench. Exit 0 when restored or when there was nothing to
-// restore, 1 when a file could not be written, 2 for a bad state file.
+// restore, 1 when a file could not be written, 2 for a bad state file or as
+// root on the real board without --allow-root. The file is untrusted data:
+// only the board's own clock and core files, with values in their ranges, are
+// written (platform::validate_state), and no program it names is run.
 #include <iostream>
 #include <memory>
 #include <string>
 
+#include "bench/signals.h"
 #include "cli/command.h"
 #include "platform/operating_point.h"
 
@@ -18,6 +22,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   struct Options {
     std::string state;
     std::string sysfs_root;
+    bool allow_root = false;
   };
   auto opt = std::make_shared<Options>();
   sub.add_option("--state", opt->state,
@@ -26,19 +31,28 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--sysfs-root", opt->sysfs_root,
                  "Write /sys under DIR instead of the root the state file records")
       ->type_name("DIR");
+  sub.add_flag("--allow-root", opt->allow_root,
+               "Restore the real board as root (the state file is still validated; check it "
+               "first: the service user can write it)");
   return [opt]() {
+    // A signal does not cut a restore short: it finishes, then exits 128 + signal.
+    edp::bench::install_stop_handlers();
     const std::vector<std::string> paths = opt->state.empty()
                                                ? edp::platform::state_file_paths("")
                                                : std::vector<std::string>{opt->state};
-    const auto r = edp::platform::restore_leftover(paths, opt->sysfs_root);
+    edp::platform::ApplyOptions apply;
+    apply.allow_root = opt->allow_root;
+    const auto r = edp::platform::restore_leftover(paths, opt->sysfs_root, apply);
     if (!r) {
       std::cerr << "edpbench: nothing to restore (no "
                 << (paths.empty() ? std::string("state file") : paths.front()) << ")\n";
       return 0;
     }
     std::cerr << "edpbench: restored " << r->written.size() << " file(s)\n";
+    for (const auto& w : r->warnings) std::cerr << "edpbench: warning: " << w << "\n";
     for (const auto& w : r->written) std::cout << w.path << "=" << w.value << "\n";
     std::cout.flush();
+    if (const int sig = edp::bench::stop_signal()) return 128 + sig;
     return std::cout ? 0 : 1;
   };
 }

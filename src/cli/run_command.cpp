@@ -1,8 +1,11 @@
 // `edpbench run`: parses arguments and hands over to bench::run_sweep.
 #include "bench/config.h"
 #include "bench/runner.h"
+#include "bench/signals.h"
 #include "cli/command.h"
 #include "cli/sweep_filters.h"
+
+#include <iostream>
 
 namespace {
 
@@ -21,13 +24,26 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   a->filters.add_to(sub);
   sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
   return [a] {
-    edp::bench::Config cfg = edp::bench::load_config(a->config);
-    a->filters.apply(cfg);
-    edp::bench::RunOptions opt;
-    opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;
-    opt.resume = a->resume;
-    opt.sysfs_root = a->sysfs_root;
-    return edp::bench::run_sweep(cfg, opt);
+    // First: a SIGTERM/SIGHUP/SIGPIPE from here on takes the save-and-restore
+    // path (exit 128 + signal), however early it comes.
+    edp::bench::install_stop_handlers();
+    try {
+      edp::bench::Config cfg = edp::bench::load_config(a->config);
+      a->filters.apply(cfg);
+      edp::bench::RunOptions opt;
+      opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;
+      opt.resume = a->resume;
+      opt.sysfs_root = a->sysfs_root;
+      return edp::bench::run_sweep(cfg, opt);
+    } catch (...) {
+      // A signal that cut a read short (a config on a FIFO, a slow disk) is
+      // the reason, not the error it caused.
+      if (const int sig = edp::bench::stop_signal()) {
+        std::cerr << "edpbench: interrupted by signal " << sig << " before the sweep started\n";
+        return 128 + sig;
+      }
+      throw;
+    }
   };
 }
 

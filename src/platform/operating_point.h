@@ -21,6 +21,12 @@
 // The process never needs root and refuses to change the real board's clocks
 // as root: the `edpbench` group gets write access to exactly these files
 // through the grant shipped in the package (docs/deployment.md §6).
+//
+// The implementation is split by concept: operating_point_resolve.cpp (what
+// a point means on this board), operating_point_privileges.cpp (what may be
+// written, the grant, the nvpmodel tool), clock_state_file.cpp (the state
+// file: format, parse, validation) and operating_point_apply.cpp (apply,
+// undo, restore). A state file is untrusted data (docs/reliability.md).
 #pragma once
 
 #include <functional>
@@ -89,6 +95,9 @@ struct ApplyOptions {
   double poll_interval_s = 0.02;
   // Tests only: replaces the write of one file; returns 0 or an errno value.
   std::function<int(const std::string& real_path, const std::string& value)> write_file;
+  // Restore only: lets root restore the real board's clocks (`restore
+  // --allow-root`); without it root is refused before anything is read.
+  bool allow_root = false;
 };
 
 // The files a set of points would write that this process cannot write
@@ -111,16 +120,42 @@ PrivilegeReport check_privileges(const Platform& p, const std::vector<ResolvedPo
 // The board's state before the first change: every file any point writes.
 struct SavedState {
   std::string sysfs_root;
-  int nvpmodel_id = -1;       // /var/lib/nvpmodel/status at save time
-  std::string nvpmodel_tool;  // set when points are applied through the tool
-  long pid = 0;               // the process that saved it
+  int nvpmodel_id = -1;           // /var/lib/nvpmodel/status at save time
+  bool nvpmodel_by_tool = false;  // points were applied through the nvpmodel tool
+  long pid = 0;                   // the process that saved it
+  long pid_start = 0;             // its start time (/proc/PID/stat field 22), 0 = unknown
   std::vector<ClockWrite> files;
 };
 SavedState capture_state(const Platform& p, const std::vector<ResolvedPoint>& points,
                          const ApplyOptions& opt = {});
 // key=value text; write_state writes each path atomically (directories made).
 std::string format_state(const SavedState& s);
-SavedState parse_state(const std::string& text);  // throws edp::UsageError
+// Syntax only (throws edp::UsageError naming the line); an old file's
+// `nvpmodel_tool=NAME` only means "the tool was used", NAME is never run.
+SavedState parse_state(const std::string& text);
+// A parsed state file is untrusted: every file= entry must be a clock or core
+// file that this board's platform layer finds itself under `sysfs_root`
+// (cpuN/online, cpufreq scaling_{min,max}_freq and scaling_governor, the GPU
+// devfreq min/max_freq, the EMC cap, the files /etc/nvpmodel.conf names),
+// written as a plain /sys path (no "..", ".", "//"), resolving inside
+// <root>/sys and not a symlink itself, listed once, and its value inside the
+// file's own range (online 0/1, a governor the policy offers, a rate within
+// the table / cpuinfo range, 0 allowed for a min). nvpmodel_id must be a mode
+// of the conf. Throws edp::UsageError naming the entry; writes nothing.
+void validate_state(const SavedState& s, const std::string& sysfs_root);
+// Writes `value` + "\n" to <sysfs_root>/<abs>: opened with O_NOFOLLOW and
+// O_NONBLOCK, and only when the file actually opened (/proc/self/fd) is a
+// regular file with one link inside <real root>/sys. "" or why not.
+std::string write_clock_file(const std::string& sysfs_root, const std::string& abs,
+                             const std::string& value);
+// Field 22 of /proc/PID/stat (clock ticks since boot), 0 when unknown.
+long process_start_ticks(long pid);
+// Whether `pid` is a running process named exactly "edpbench" (and, when
+// start_ticks > 0, started at that time: a recycled pid is not the owner).
+bool pid_is_live_edpbench(long pid, long start_ticks);
+// The nvpmodel tool at a fixed path (/usr/sbin/nvpmodel, /usr/bin/nvpmodel),
+// root-owned and writable by no one else; "" when there is none.
+std::string discover_nvpmodel_tool();
 void write_state(const SavedState& s, const std::vector<std::string>& paths);
 // Where the state lives for a sweep writing into `out_dir` ("" = none): the
 // out dir's clock-state.txt, then the state directory's: $STATE_DIRECTORY
@@ -156,16 +191,20 @@ ApplyResult apply_point(const Platform& p, const ResolvedPoint& point,
                         const ApplyOptions& opt = {});
 
 // Writes the saved values back (same ordering), best effort: every file is
-// tried and the ones that failed are listed in `failures`. With a tool in the
-// state and a saved nvpmodel id, runs `TOOL -m ID` first.
+// tried and the ones that failed are listed in `failures`. When the state
+// says the tool was used and has an nvpmodel id, runs `TOOL -m ID` first,
+// TOOL being opt.nvpmodel_tool or else discover_nvpmodel_tool(). Callers
+// with a state read from a file validate it first (restore_leftover does).
 ApplyResult restore_state(const SavedState& s, const ApplyOptions& opt = {});
 
 // At start-up (run, restore): restores the first state file of `paths` that
 // exists and removes them all once it succeeded. nullopt when there was none.
-// `sysfs_root_override` ("" = keep) replaces the root the file records.
-// Throws edp::UsageError when the file is unreadable or another live edpbench
-// process owns it, std::runtime_error when some files could not be restored
-// (the state files are then kept).
+// `sysfs_root_override` ("" = keep; "/" = the real machine) replaces the root
+// the file records. In this order: the file is read (not through a symlink),
+// parsed, its owner checked (pid and start time), root refused on the real
+// board unless opt.allow_root, validate_state(), and only then written.
+// Throws edp::UsageError for any of those, std::runtime_error when some files
+// could not be restored (the state files are then kept).
 std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& paths,
                                             const std::string& sysfs_root_override = "",
                                             const ApplyOptions& opt = {});

@@ -117,6 +117,11 @@ std::chrono::steady_clock::duration seconds(double s) {
 
 }  // namespace
 
+double idle_settle_s(double interval_s) {
+  constexpr double kMinSettleS = 0.5, kUnknownIntervalCapS = 5;
+  return interval_s > 0 ? std::max(kMinSettleS, 3 * interval_s) : kUnknownIntervalCapS;
+}
+
 EnergyMeter::IdleBaseline EnergyMeter::measure_idle(double duration_s,
                                                     const std::function<bool()>& keep_going) {
   IdleBaseline idle;
@@ -127,17 +132,15 @@ EnergyMeter::IdleBaseline EnergyMeter::measure_idle(double duration_s,
   // Settle: the update that follows the end of the work may still average
   // some of it; two more updates are idle through and through.
   const auto t_call = std::chrono::steady_clock::now();
-  constexpr double kMinSettleS = 0.5, kUnknownIntervalCapS = 5;
   double interval = observed_update_interval_s();
-  while (interval == 0 &&
-         std::chrono::steady_clock::now() - t_call < seconds(kUnknownIntervalCapS)) {
+  while (interval == 0 && std::chrono::steady_clock::now() - t_call < seconds(idle_settle_s(0))) {
     if (!sleep_polling(std::chrono::steady_clock::now() + std::chrono::milliseconds(50),
                        keep_going))
       return {};
     interval = observed_update_interval_s();
   }
   if (interval == 0) interval = reported_update_interval_s();
-  if (!sleep_polling(t_call + seconds(std::max(kMinSettleS, 3 * interval)), keep_going)) return {};
+  if (!sleep_polling(t_call + seconds(idle_settle_s(interval)), keep_going)) return {};
   idle.settle_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_call).count();
   idle.update_interval_s = interval;
 

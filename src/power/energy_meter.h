@@ -31,6 +31,14 @@ struct SensorReadout {
   std::string error;
 };
 
+// How long EnergyMeter::measure_idle lets the sensor settle before it
+// measures, for a total-rail update interval of interval_s (0: unknown):
+// the update that follows the work may still average some of it and two
+// more are idle through and through, so three intervals, at least 0.5 s for
+// the clocks to drop; while the interval is unknown, up to 5 s for it to
+// appear. `plan` budgets each baseline with it.
+double idle_settle_s(double interval_s);
+
 class EnergyMeter {
  public:
   // Discovery; throws edp::UsageError for a requested-but-missing source.

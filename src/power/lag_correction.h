@@ -50,6 +50,10 @@ class LagCorrector {
   bool resolved() const;
   // Readings needed until at most this time (for the sampler's wait).
   double deadline_s() const { return t1_ + 2.5 * period_; }
+  // How long past its end a window typically stays open for the correction
+  // (the update after t1 comes within one period, the one after it within
+  // two; deadline_s bounds the wait): what `plan` budgets per run.
+  static double typical_tail_s(double period_s) { return 2 * period_s; }
   double period_s() const { return period_; }
   // Lag-corrected energy over [t0, t1]; NaN when no reading was valid.
   double energy_j() const;

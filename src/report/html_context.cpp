@@ -2,8 +2,8 @@
 // the build, the sensors and the configuration, as key/value tables. Shared by
 // the one-sweep report and the cross-board report (one per board).
 #include <algorithm>
-#include <initializer_list>
 
+#include "common/context_schema.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 
@@ -80,21 +80,22 @@ std::string json_html(const JsonValue& v) {
   return html_escape(v.to_text());
 }
 
-// First present, non-null value among `paths`.
-const JsonValue* first_of(const JsonValue& c,
-                          std::initializer_list<std::initializer_list<const char*>> paths) {
-  for (const auto& p : paths) {
-    const JsonValue* v = &c;
-    for (const char* k : p) {
-      v = v->find(k);
-      if (!v) break;
-    }
-    if (v && !v->is_null() && !(v->type == JsonValue::Type::string && v->string.empty())) return v;
+// The value at a context_fields() path ("power.source"), if present and not
+// null or empty.
+const JsonValue* at_path(const JsonValue& c, const std::string& path) {
+  const JsonValue* v = &c;
+  size_t start = 0;
+  while (v) {
+    const size_t dot = path.find('.', start);
+    v = v->find(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
   }
+  if (v && !v->is_null() && !(v->type == JsonValue::Type::string && v->string.empty())) return v;
   return nullptr;
 }
 
-std::string mhz(double value, double per_mhz) { return fmt(value / per_mhz, "%.0f") + " MHz"; }
+std::string mhz(double value, double per_mhz) { return fmt("%.0f", value / per_mhz) + " MHz"; }
 
 // board.cpus (one object per CPU, as platform::to_json writes it) folded
 // into one line per distinct (cluster, governor, clocks):
@@ -151,94 +152,78 @@ std::string render_context_section(const ReportData& d_) {
     if (!text.empty()) rows.emplace_back(label, html_escape(text));
   };
 
-  add("edpbench version", first_of(c, {{"edpbench_version"}, {"version"}}));
-  if (auto* v = c.find("complete"); v && v->type == JsonValue::Type::boolean)
-    add_text("Sweep complete", v->boolean ? "yes" : "no (interrupted; continue with --resume)");
-  add("Board", first_of(c, {{"board", "model"}, {"board_model"}}));
-  add("SoC", first_of(c, {{"board", "soc"}}));
-  add("L4T", first_of(c, {{"board", "l4t"}, {"board", "l4t_release"}, {"l4t"}}));
-  if (const JsonValue* nv = first_of(c, {{"board", "nvpmodel"}, {"nvpmodel"}})) {
-    const JsonValue* mode = nv->find("mode");
-    if (!mode || mode->is_null()) mode = nv->find("name");
-    const JsonValue* id = nv->find("id");
-    if (mode && !mode->is_null())
-      add_text("nvpmodel",
-               mode->to_text() + (id && !id->is_null() ? " (mode " + id->to_text() + ")" : ""));
-    else if (!nv->is_object())
-      add("nvpmodel", nv);
-  }
-  add("Jetson clocks", first_of(c, {{"board", "jetson_clocks"}}));
-  add("Host", first_of(c, {{"host"}}));
-  add("CPU clusters", first_of(c, {{"board", "clusters"}, {"cpu", "clusters"}, {"cpu_clusters"}}));
-  if (const JsonValue* cpus = first_of(c, {{"board", "cpus"}}); cpus && cpus->is_array()) {
-    const std::string summary = cpus_summary(*cpus);
-    if (!summary.empty()) rows.emplace_back("CPUs: governor, clock", summary);
-  }
-  add("CPU governors", first_of(c, {{"cpu", "governors"}, {"governors"}}));
-  add("Clocks", first_of(c, {{"clocks"}}));
-  // The GPU as the CUDA backend reported it, and its devfreq clock.
-  if (const JsonValue* be = c.find("backends"); be && be->is_object())
-    for (const auto& [device, facts] : be->object)
-      if (const JsonValue* name = facts.find("gpu")) {
-        std::string g = name->to_text();
-        if (auto* cc = facts.find("compute_capability")) g += ", compute " + cc->to_text();
-        if (auto* sm = facts.find("sm_count")) g += ", " + sm->to_text() + " SMs";
-        add_text("GPU (" + device + ")", g);
+  // Every key of the schema (common/context_schema.h) in its order, and no
+  // other: a few need a rendering of their own, the rest are shown as
+  // written. The full document follows at the end.
+  for (const ContextField& f : context_fields()) {
+    if (f.label.empty()) continue;
+    const JsonValue* v = at_path(c, f.path);
+    if (!v) continue;
+    if (f.path == "complete") {
+      if (v->type == JsonValue::Type::boolean)
+        add_text(f.label, v->boolean ? "yes" : "no (interrupted; continue with --resume)");
+    } else if (f.path == "board.nvpmodel") {
+      const JsonValue* mode = v->find("mode");
+      const JsonValue* id = v->find("id");
+      if (mode && !mode->is_null())
+        add_text(f.label,
+                 mode->to_text() + (id && !id->is_null() ? " (mode " + id->to_text() + ")" : ""));
+    } else if (f.path == "board.cpus") {
+      if (v->is_array()) {
+        const std::string summary = cpus_summary(*v);
+        if (!summary.empty()) rows.emplace_back(f.label, summary);
       }
-  if (const JsonValue* g = c.at({"board", "gpu"}); g && g->is_object()) {
-    std::vector<std::string> parts;
-    if (auto* v = g->find("cur_hz"); v && v->type == JsonValue::Type::number)
-      parts.push_back(mhz(v->number, 1e6));
-    if (auto* v = g->find("max_hz"); v && v->type == JsonValue::Type::number)
-      parts.push_back("max " + mhz(v->number, 1e6));
-    if (auto* v = g->find("governor"); v && !v->is_null()) parts.push_back(v->to_text());
-    add_text("GPU clock", join(parts));
-  }
-  add("GPU", first_of(c, {{"gpu"}}));
-  if (auto* v = first_of(c, {{"board", "emc_hz"}}); v && v->type == JsonValue::Type::number)
-    add_text("Memory (EMC) clock", mhz(v->number, 1e6));
-  if (const JsonValue* th = first_of(c, {{"board", "thermal"}}); th && th->is_array()) {
-    std::vector<std::string> zones;
-    for (const auto& z : th->array) {
-      const JsonValue* type = z.find("type");
-      const JsonValue* t = z.find("temp_c");
-      if (type && t && t->type == JsonValue::Type::number)
-        zones.push_back(type->to_text() + " " + fmt(t->number, "%.1f") +
-                        " \xC2\xB0"
-                        "C");
+    } else if (f.path == "board.gpu") {
+      if (!v->is_object()) continue;
+      std::vector<std::string> parts;
+      if (auto* x = v->find("cur_hz"); x && x->type == JsonValue::Type::number)
+        parts.push_back(mhz(x->number, 1e6));
+      if (auto* x = v->find("max_hz"); x && x->type == JsonValue::Type::number)
+        parts.push_back("max " + mhz(x->number, 1e6));
+      if (auto* x = v->find("governor"); x && !x->is_null()) parts.push_back(x->to_text());
+      add_text(f.label, join(parts));
+    } else if (f.path == "board.emc_hz") {
+      if (v->type == JsonValue::Type::number) add_text(f.label, mhz(v->number, 1e6));
+    } else if (f.path == "board.thermal") {
+      if (!v->is_array()) continue;
+      std::vector<std::string> zones;
+      for (const auto& z : v->array) {
+        const JsonValue* type = z.find("type");
+        const JsonValue* t = z.find("temp_c");
+        if (type && t && t->type == JsonValue::Type::number)
+          zones.push_back(type->to_text() + " " + fmt("%.1f", t->number) +
+                          " \xC2\xB0"
+                          "C");
+      }
+      add_text(f.label, join(zones));
+    } else if (f.path == "backends") {
+      // The GPU as the CUDA backend reported it, then every backend's facts.
+      if (v->is_object())
+        for (const auto& [device, facts] : v->object)
+          if (const JsonValue* name = facts.find("gpu")) {
+            std::string g = name->to_text();
+            if (auto* cc = facts.find("compute_capability")) g += ", compute " + cc->to_text();
+            if (auto* sm = facts.find("sm_count")) g += ", " + sm->to_text() + " SMs";
+            add_text("GPU (" + device + ")", g);
+          }
+      add(f.label, v);
+    } else {
+      add(f.label, v);
     }
-    add_text("Temperatures at the end", join(zones));
   }
-  add("Libraries", first_of(c, {{"libraries"}}));
-  add("Build", first_of(c, {{"build"}}));
-  add("Power source", first_of(c, {{"power", "source"}, {"power_source"}}));
-  add("Energy (total) rails", first_of(c, {{"power", "total_rails"}}));
-  add("Rails read", first_of(c, {{"power", "rails"}}));
-  add("Sample rate (Hz)", first_of(c, {{"power", "rate_hz"}}));
-  add("Sensor update interval (s)", first_of(c, {{"power", "update_interval_s"}}));
-  add("Idle baseline, total (W)", first_of(c, {{"power", "baseline_total_w"}}));
-  add("Sampler", first_of(c, {{"power", "sampler"}}));
-  add("Power warning", first_of(c, {{"power", "warning"}}));
-  add("Config", first_of(c, {{"config", "name"}, {"config_file"}}));
-  if (const auto* it = c.at({"config", "iterations"}))
-    if (const auto* ru = c.at({"config", "runs"}))
-      add_text("Iterations \xC3\x97 runs",
-               it->to_text() + " iterations \xC3\x97 " + ru->to_text() + " runs");
-  add("Start time", first_of(c, {{"start_time"}}));
-  add("End time", first_of(c, {{"end_time"}}));
 
   h += "<table class=\"kv context\">\n";
   for (const auto& [label, value] : rows)
     if (!value.empty()) h += "<tr><th>" + html_escape(label) + "</th><td>" + value + "</td></tr>\n";
   h += "</table>\n";
 
-  const JsonValue* baseline = first_of(c, {{"power", "baseline_w"}, {"baseline_w"}});
+  const JsonValue* baseline = at_path(c, "power.baseline_w");
   if (baseline && baseline->is_object() && !baseline->object.empty()) {
     h += "<h3>Idle baseline power per rail</h3>\n<table class=\"baseline\"><tr><th>Rail</th>"
          "<th>Idle power (W)</th></tr>\n";
     for (const auto& [rail, w] : baseline->object)
       h += "<tr><td>" + html_escape(rail) + "</td><td class=\"num\">" +
-           html_escape(w.type == JsonValue::Type::number ? fmt(w.number, "%.3f") : w.to_text()) +
+           html_escape(w.type == JsonValue::Type::number ? fmt("%.3f", w.number) : w.to_text()) +
            "</td></tr>\n";
     h += "</table>\n";
   } else {

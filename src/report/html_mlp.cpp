@@ -147,7 +147,7 @@ class MlpSection {
       if (axis.log && !values.empty()) {
         const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
         caption +=
-            " Log scale: the values span " + fmt(std::log10(*hi / *lo), "%.1f") + " decades.";
+            " Log scale: the values span " + fmt("%.1f", std::log10(*hi / *lo)) + " decades.";
       }
       h += "<figure id=\"fig-" + m.stem + "\">\n" + render_bar_chart_svg(chart) + "<figcaption>" +
            html_escape(caption) + "</figcaption>\n</figure>\n";
@@ -229,7 +229,9 @@ class MlpSection {
     const bool has_median = t.column("time_s_median") >= 0;
     const bool has_ed2p = t.column("ed2p_js2_mean") >= 0;
     const bool has_setup = t.column("setup_s") >= 0;
-    const bool has_gflops = t.column("gflops") >= 0;
+    // gflops_mean; "gflops" in directories written before issue 26.
+    const std::string gflops_col = t.column("gflops_mean") >= 0 ? "gflops_mean" : "gflops";
+    const bool has_gflops = t.column(gflops_col) >= 0;
     const bool has_runs_file = d_.runs.has_value();
     std::string h =
         "<h2>All configurations</h2>\n<div class=\"wide\"><table class=\"results\">\n<tr>";
@@ -257,7 +259,7 @@ class MlpSection {
       std::string device = t.get(r, "device");
       const auto threads = number(t.get(r, "threads"));
       if (threads && *threads > 0 && device_kind(device) != "gpu")
-        device += " \xC3\x97" + fmt(*threads, "%.0f");  // cpu ×6: threads
+        device += " \xC3\x97" + fmt("%.0f", *threads);  // cpu ×6: threads
       h += "<tr class=\"" + html_escape(status) + "\"><td>" + html_escape(t.get(r, "workload")) +
            "</td><td>" + html_escape(t.get(r, "size")) + "</td><td class=\"nowrap\">" +
            html_escape(device) + "</td><td>" + html_escape(status) + "</td><td class=\"num\">" +
@@ -280,18 +282,18 @@ class MlpSection {
              plain("power_w_mean") + num_cell(mean_ci(r, "edp_js"));
         if (has_ed2p) h += plain("ed2p_js2_mean");
       }
-      if (has_gflops) h += plain("gflops");
+      if (has_gflops) h += plain(gflops_col);
       if (has_setup) h += plain("setup_s");
       h += num_cell(t.get(r, "runs"));
       std::vector<std::string> flags;
       if (truthy(t.get(r, "diverged"))) flags.push_back("diverged");
       if (truthy(t.get(r, "low_confidence"))) flags.push_back("low confidence");
       if (auto low = number(t.get(r, "low_confidence_runs")); low && *low > 0)
-        flags.push_back("low confidence: " + fmt(*low, "%.0f") + (*low == 1 ? " run" : " runs"));
+        flags.push_back("low confidence: " + fmt("%.0f", *low) + (*low == 1 ? " run" : " runs"));
       if (auto th = number(t.get(r, "throttled_runs")); th && *th > 0)
-        flags.push_back("throttled: " + fmt(*th, "%.0f") + (*th == 1 ? " run" : " runs"));
+        flags.push_back("throttled: " + fmt("%.0f", *th) + (*th == 1 ? " run" : " runs"));
       if (auto d = number(t.get(r, "disturbed_runs")); d && *d > 0)
-        flags.push_back("disturbed: " + fmt(*d, "%.0f") + (*d == 1 ? " run" : " runs"));
+        flags.push_back("disturbed: " + fmt("%.0f", *d) + (*d == 1 ? " run" : " runs"));
       h += "<td>" + html_escape(join(flags)) + "</td></tr>\n";
     }
     h += "</table></div>\n";

@@ -30,11 +30,11 @@ bool is_file(const std::string& path) {
 std::string size_label(const CsvTable& t, size_t r) {
   if (auto b = number(t.get(r, "bytes")); b && *b > 0) {
     const double gib = 1024.0 * 1024 * 1024, mib = 1024.0 * 1024;
-    if (*b >= gib && std::fmod(*b, gib) == 0) return fmt(*b / gib, "%.0f") + " GiB";
-    if (*b >= mib && std::fmod(*b, mib) == 0) return fmt(*b / mib, "%.0f") + " MiB";
+    if (*b >= gib && std::fmod(*b, gib) == 0) return fmt("%.0f", *b / gib) + " GiB";
+    if (*b >= mib && std::fmod(*b, mib) == 0) return fmt("%.0f", *b / mib) + " MiB";
     return format_number(*b / 1e6, 3) + " MB";
   }
-  if (auto n = number(t.get(r, "n")); n && *n > 0) return "n = " + fmt(*n, "%.0f");
+  if (auto n = number(t.get(r, "n")); n && *n > 0) return "n = " + fmt("%.0f", *n);
   return "";
 }
 

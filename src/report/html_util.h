@@ -9,9 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "report/csv.h"
 
 namespace edp::report::html {
+
+// The one fmt and join of the code base (common/text.h), also as html::.
+using edp::fmt;
+using edp::join;
 
 // A finite number from a CSV field, else nullopt.
 inline std::optional<double> number(const std::string& s) {
@@ -20,22 +25,10 @@ inline std::optional<double> number(const std::string& s) {
   return std::nullopt;
 }
 
-inline std::string fmt(double v, const char* f = "%.4g") {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 inline bool truthy(const std::string& s) { return s == "true" || s == "1" || s == "yes"; }
 
 inline void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
-}
-
-inline std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& x : v) out += (out.empty() ? "" : sep) + x;
-  return out;
 }
 
 inline std::string upper(std::string s) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "report/csv.h"
+#include "report/csv_schema.h"
 #include "report/stats.h"
 
 namespace edp::report {
@@ -14,7 +15,7 @@ struct PerStep {
   Summary time, energy, power;
 };
 
-PerStep per_step(const ConfigRecord& c) {
+PerStep per_step(const PartRecord& c) {
   std::vector<double> t, e, p;
   for (const RunRecord& r : c.run_records) {
     t.push_back(r.time_s / c.iterations);
@@ -46,52 +47,29 @@ std::string bound(double flop, double bytes, double peak_gflops, double peak_gbs
 
 }  // namespace
 
-const std::vector<std::string>& ops_required_columns() {
-  static const std::vector<std::string> cols{"op",          "bytes",
-                                             "n",           "device",
-                                             "threads",     "runs",
-                                             "status",      "time_s_median",
-                                             "time_s_ci95", "flop",
-                                             "bytes_moved", "gflops",
-                                             "gbs",         "peak_gflops",
-                                             "peak_gbs",    "percent_of_peak",
-                                             "bound",       "energy_per_op_j",
-                                             "pj_per_flop", "power_w_mean",
-                                             "note"};
-  return cols;
-}
-
-const std::vector<std::string>& ops_columns() {
-  static const std::vector<std::string> cols = [] {
-    std::vector<std::string> c = ops_required_columns();
-    for (const char* extra : {"variant", "shape", "percent_of_measured_peak",
-                              "measured_peak_gflops", "measured_peak_gbs", "peak_gflops_nominal",
-                              "energy_per_op_j_ci95", "steps", "stop_reason", "study", "key"})
-      c.push_back(extra);
-    return c;
-  }();
-  return cols;
-}
-
 OpFigures op_figures(const ItemRecord& rec) {
   OpFigures f;
   if (rec.parts.empty() || rec.parts[0].run_records.empty()) return f;
-  const ConfigRecord& op = rec.parts[0];
+  const PartRecord& op = rec.parts[0];
   const PerStep a = per_step(op);
   f.flop = op.flop_per_step;
   f.bytes = op.bytes_per_step;
   f.time_s_median = a.time.median;
   f.time_s_ci95 = a.time.ci95;
-  f.energy_j = a.energy.n ? a.energy.mean : NAN;
+  // One statistic for the whole row (issue 26): the median run's time,
+  // energy and window power, so energy per op, pJ/FLOP, GFLOP/s and GB/s all
+  // describe the same runs (the median resists a run a neighbour preempted).
+  f.energy_j = a.energy.n ? a.energy.median : NAN;
   f.energy_j_ci95 = a.energy.n ? a.energy.ci95 : NAN;
-  f.power_w_mean = a.power.n ? a.power.mean : NAN;
+  f.power_w_mean = a.power.n ? a.power.median : NAN;
   if (rec.parts.size() > 1 && !rec.parts[1].run_records.empty()) {
-    // Cold: subtract the flush, measured the same way; CIs add in quadrature.
-    const ConfigRecord& flush = rec.parts[1];
+    // Cold: subtract the flush, measured the same way and summarised by the
+    // same statistic (the median) for time and energy; CIs add in quadrature.
+    const PartRecord& flush = rec.parts[1];
     const PerStep b = per_step(flush);
     f.time_s_median = a.time.median - b.time.median;
     f.time_s_ci95 = std::hypot(a.time.ci95, b.time.ci95);
-    f.energy_j = a.energy.n && b.energy.n ? a.energy.mean - b.energy.mean : NAN;
+    f.energy_j = a.energy.n && b.energy.n ? a.energy.median - b.energy.median : NAN;
     f.energy_j_ci95 = a.energy.n && b.energy.n ? std::hypot(a.energy.ci95, b.energy.ci95) : NAN;
     // The cold op's counts are the op's own (the flush is not counted in them).
   }
@@ -102,51 +80,101 @@ OpFigures op_figures(const ItemRecord& rec) {
   return f;
 }
 
+namespace {
+
+// What an ops.csv row is computed from: the item, its figures and the peaks
+// it is compared with.
+struct OpsRow {
+  const ItemRecord& rec;
+  const PartRecord* op;  // the op's own part (first), or nullptr
+  OpFigures f;
+  double peak_gflops, peak_gbs, measured_gflops, measured_gbs;
+  double attainable, measured_attainable;
+  bool timed;
+
+  OpsRow(const ItemRecord& r, double measured_gflops_in, double measured_gbs_in)
+      : rec(r),
+        op(r.parts.empty() ? nullptr : &r.parts[0]),
+        f(op_figures(r)),
+        measured_gflops(measured_gflops_in),
+        measured_gbs(measured_gbs_in) {
+    peak_gflops = rec.value("peak_flops_at_clock") / 1e9;
+    if (std::isnan(peak_gflops)) peak_gflops = rec.value("peak_flops_nominal") / 1e9;
+    peak_gbs = rec.value("peak_bytes_per_s") / 1e9;
+    if (std::isnan(peak_gbs)) peak_gbs = measured_gbs;  // no board table: the measured copy
+    attainable = attainable_gflops(f.flop, f.bytes, peak_gflops, peak_gbs);
+    measured_attainable = attainable_gflops(f.flop, f.bytes, measured_gflops, measured_gbs);
+    timed = !std::isnan(f.time_s_median);
+  }
+};
+
+std::string num(double v) { return fmt_double(v); }
+
+const CsvSchema<OpsRow>& ops_schema() {
+  // DESIGN §9.1: the required columns first, in this order; then extras.
+  // Every figure is the median run's (issue 26, see op_figures).
+  using R = OpsRow;
+  static const CsvSchema<R> schema{
+      {
+          {"op", [](const R& x) { return x.rec.param("op"); }},
+          {"bytes",
+           [](const R& x) {
+             return x.op && x.op->bytes_per_step > 0 ? num(x.op->bytes_per_step) : "";
+           }},
+          {"n", [](const R& x) { return x.rec.param("n"); }},
+          {"device", [](const R& x) { return x.rec.device; }},
+          {"threads", [](const R& x) { return x.op ? std::to_string(x.op->threads) : ""; }},
+          {"runs",
+           [](const R& x) { return x.op ? std::to_string(x.op->run_records.size()) : "0"; }},
+          {"status", [](const R& x) { return x.rec.status; }},
+          {"time_s_median", [](const R& x) { return num(x.f.time_s_median); }},
+          {"time_s_ci95", [](const R& x) { return num(x.f.time_s_ci95); }},
+          {"flop", [](const R& x) { return num(x.f.flop); }},
+          {"bytes_moved", [](const R& x) { return num(x.f.bytes); }},
+          {"gflops", [](const R& x) { return num(x.f.gflops); }},
+          {"gbs", [](const R& x) { return num(x.f.gbs); }},
+          {"peak_gflops", [](const R& x) { return num(x.peak_gflops); }},
+          {"peak_gbs", [](const R& x) { return num(x.peak_gbs); }},
+          {"percent_of_peak",
+           [](const R& x) { return x.timed ? num(percent(x.f.gflops, x.attainable)) : ""; }},
+          {"bound",
+           [](const R& x) {
+             return x.timed ? bound(x.f.flop, x.f.bytes, x.peak_gflops, x.peak_gbs) : "";
+           }},
+          {"energy_per_op_j", [](const R& x) { return num(x.f.energy_j); }},
+          {"pj_per_flop",
+           [](const R& x) { return x.f.flop > 0 ? num(x.f.energy_j / x.f.flop * 1e12) : ""; }},
+          {"power_w_mean", [](const R& x) { return num(x.f.power_w_mean); }},
+          {"note", [](const R& x) { return x.rec.note; }},
+      },
+      {
+          {"variant", [](const R& x) { return x.rec.param("variant"); }},
+          {"shape", [](const R& x) { return x.rec.param("shape"); }},
+          {"percent_of_measured_peak",
+           [](const R& x) {
+             return x.timed ? num(percent(x.f.gflops, x.measured_attainable)) : "";
+           }},
+          {"measured_peak_gflops", [](const R& x) { return num(x.measured_gflops); }},
+          {"measured_peak_gbs", [](const R& x) { return num(x.measured_gbs); }},
+          {"peak_gflops_nominal",
+           [](const R& x) { return num(x.rec.value("peak_flops_nominal") / 1e9); }},
+          {"energy_per_op_j_ci95", [](const R& x) { return num(x.f.energy_j_ci95); }},
+          {"steps", [](const R& x) { return x.op ? std::to_string(x.op->iterations) : ""; }},
+          {"stop_reason", [](const R& x) { return x.op ? x.op->stop_reason : ""; }},
+          {"study", [](const R& x) { return x.rec.study; }},
+          {"key", [](const R& x) { return x.rec.key; }},
+      }};
+  return schema;
+}
+
+}  // namespace
+
+const std::vector<std::string>& ops_required_columns() { return ops_schema().required_names(); }
+const std::vector<std::string>& ops_columns() { return ops_schema().names(); }
+
 std::vector<std::string> ops_row(const ItemRecord& rec, double measured_gflops,
                                  double measured_gbs) {
-  const OpFigures f = op_figures(rec);
-  const ConfigRecord* op = rec.parts.empty() ? nullptr : &rec.parts[0];
-  double peak_gflops = rec.value("peak_flops_at_clock") / 1e9;
-  if (std::isnan(peak_gflops)) peak_gflops = rec.value("peak_flops_nominal") / 1e9;
-  double peak_gbs = rec.value("peak_bytes_per_s") / 1e9;
-  if (std::isnan(peak_gbs)) peak_gbs = measured_gbs;  // no board table: the measured copy
-  const double attainable = attainable_gflops(f.flop, f.bytes, peak_gflops, peak_gbs);
-  const double measured_attainable =
-      attainable_gflops(f.flop, f.bytes, measured_gflops, measured_gbs);
-  const bool timed = !std::isnan(f.time_s_median);
-  auto num = [](double v) { return fmt_double(v); };
-  return {rec.param("op"),
-          op && op->bytes_per_step > 0 ? num(op->bytes_per_step) : "",
-          rec.param("n"),
-          rec.device,
-          op ? std::to_string(op->threads) : "",
-          op ? std::to_string(op->run_records.size()) : "0",
-          rec.status,
-          num(f.time_s_median),
-          num(f.time_s_ci95),
-          num(f.flop),
-          num(f.bytes),
-          num(f.gflops),
-          num(f.gbs),
-          num(peak_gflops),
-          num(peak_gbs),
-          timed ? num(percent(f.gflops, attainable)) : "",
-          timed ? bound(f.flop, f.bytes, peak_gflops, peak_gbs) : "",
-          num(f.energy_j),
-          f.flop > 0 ? num(f.energy_j / f.flop * 1e12) : "",
-          num(f.power_w_mean),
-          rec.note,
-          rec.param("variant"),
-          rec.param("shape"),
-          timed ? num(percent(f.gflops, measured_attainable)) : "",
-          num(measured_gflops),
-          num(measured_gbs),
-          num(rec.value("peak_flops_nominal") / 1e9),
-          num(f.energy_j_ci95),
-          op ? std::to_string(op->iterations) : "",
-          op ? op->stop_reason : "",
-          rec.study,
-          rec.key};
+  return ops_schema().row(OpsRow(rec, measured_gflops, measured_gbs));
 }
 
 }  // namespace edp::report

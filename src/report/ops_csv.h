@@ -16,11 +16,15 @@ const std::vector<std::string>& ops_columns();
 // Per-step figures of an operator item: the op part alone, or, for the cold
 // variant, the op-with-flush part minus the flush part (the flush is
 // measured as its own workload, since energy cannot be split per step).
+// Every figure comes from the median run (issue 26; docs/ops.md): energy_j
+// is the median energy per step, power_w_mean the median of the runs'
+// window-mean power; the CIs are those of the mean (Student t), the spread
+// the median is quoted with.
 struct OpFigures {
   double time_s_median = NAN, time_s_ci95 = NAN;  // per step
-  double energy_j = NAN, energy_j_ci95 = NAN;     // per step
-  double power_w_mean = NAN;
-  double flop = NAN, bytes = NAN;  // per step
+  double energy_j = NAN, energy_j_ci95 = NAN;     // per step, median
+  double power_w_mean = NAN;                      // median over runs of the window mean
+  double flop = NAN, bytes = NAN;                 // per step
   double gflops = NAN, gbs = NAN;
 };
 OpFigures op_figures(const ItemRecord& rec);

@@ -57,15 +57,15 @@ struct RunRecord {
 
 // One part of a plan item measured with the full protocol (DESIGN §3): the
 // MLP step, a stage workload or an operator. `workload` is the part's name.
-struct ConfigRecord {
+struct PartRecord {
   std::string study = "mlp", key;  // the plan item it belongs to
   std::string workload, size, device;
-  int64_t n = 0, d_in = 0, h = 0, d_out = 0;
   int threads = 0;
   int iterations = 0, runs = 0;
   std::string status = "ok";  // ok | failed | skipped
   double setup_s = NAN;
-  double gflop_per_iteration = NAN;
+  // The workload's result() (the MLP's loss) after the first warm-up step,
+  // and whether the last run's is worse or not finite.
   double initial_loss = NAN;
   bool diverged = false;
   std::string power_source = "none";
@@ -86,7 +86,7 @@ struct ItemRecord {
   std::string device;
   std::string status = "ok";  // ok | failed | skipped: the worst of the parts
   std::string note;
-  std::vector<ConfigRecord> parts;
+  std::vector<PartRecord> parts;
   std::map<std::string, double> values;
 
   // The key parameter `name` ("" when absent) and the value `name` (NaN).

@@ -3,14 +3,16 @@
 
 #include <cstdio>
 #include <map>
+#include <utility>
 
 #include "report/csv.h"
+#include "report/csv_schema.h"
 #include "report/stats.h"
 
 namespace edp::report {
 namespace {
 
-const ConfigRecord* part(const ItemRecord& rec, const std::string& name) {
+const PartRecord* part(const ItemRecord& rec, const std::string& name) {
   for (const auto& p : rec.parts)
     if (p.workload == name) return &p;
   return nullptr;
@@ -20,7 +22,7 @@ const ConfigRecord* part(const ItemRecord& rec, const std::string& name) {
 struct PerStep {
   double mean = NAN, ci95 = NAN;
 };
-PerStep per_step(const ConfigRecord* p, bool energy) {
+PerStep per_step(const PartRecord* p, bool energy) {
   PerStep r;
   if (!p || p->run_records.empty() || p->iterations <= 0) return r;
   std::vector<double> v;
@@ -54,38 +56,95 @@ std::string stage_values::memory_key(int order, const std::string& tensor,
   return std::string("memory|") + b + "|" + tensor + "|" + kind;
 }
 
+namespace {
+
+// One stages.csv row, computed by stages_rows; the schema only names and
+// formats its fields.
+struct StageRow {
+  StageRow(const ItemRecord& r, std::string s, std::string n)
+      : rec(r), stage(std::move(s)), note(std::move(n)) {}
+  const ItemRecord& rec;
+  std::string stage, note;
+  double time_s = NAN, share = NAN, rate_flops = NAN, ce = NAN, ce_measured = NAN;
+  double time_s_profiled = NAN, peak_flops = NAN;
+  Difference energy, time_runs;  // mean energy and measured time per step, same runs
+};
+
+const CsvSchema<StageRow>& stages_schema() {
+  // DESIGN §9.3: the required columns first, in this order; then extras.
+  using R = StageRow;
+  static const CsvSchema<R> schema{
+      {
+          {"workload", [](const R& x) { return x.rec.param("workload"); }},
+          {"size", [](const R& x) { return x.rec.param("size"); }},
+          {"device", [](const R& x) { return x.rec.param("device"); }},
+          {"stage", [](const R& x) { return x.stage; }},
+          {"time_s", [](const R& x) { return fmt_double(x.time_s); }},
+          {"share", [](const R& x) { return fmt_double(x.share); }},
+          {"energy_j", [](const R& x) { return fmt_double(x.energy.value); }},
+          {"gflops", [](const R& x) { return fmt_double(x.rate_flops / 1e9); }},
+          {"compute_efficiency", [](const R& x) { return fmt_double(x.ce); }},
+          {"note", [](const R& x) { return x.note; }},
+      },
+      {
+          {"energy_j_ci95", [](const R& x) { return fmt_double(x.energy.ci95); }},
+          {"time_s_profiled", [](const R& x) { return fmt_double(x.time_s_profiled); }},
+          {"compute_efficiency_measured", [](const R& x) { return fmt_double(x.ce_measured); }},
+          {"peak_gflops", [](const R& x) { return fmt_double(x.peak_flops / 1e9); }},
+          {"relu", [](const R& x) { return x.rec.param("relu"); }},
+          {"status", [](const R& x) { return x.rec.status; }},
+          {"study", [](const R& x) { return x.rec.study; }},
+          {"key", [](const R& x) { return x.rec.key; }},
+          {"time_s_mean", [](const R& x) { return fmt_double(x.time_runs.value); }},
+          {"power_w_mean",
+           [](const R& x) {
+             return fmt_double(x.time_runs.value > 0 ? x.energy.value / x.time_runs.value : NAN);
+           }},
+      }};
+  return schema;
+}
+
+// One memory.csv row: a tensor, or the total.
+struct MemoryRow {
+  MemoryRow(const ItemRecord& r, std::string t, std::string k, std::string n)
+      : rec(r), tensor(std::move(t)), kind(std::move(k)), note(std::move(n)) {}
+  const ItemRecord& rec;
+  std::string tensor, kind, note;
+  double bytes_computed = NAN, bytes_measured = NAN;
+};
+
+const CsvSchema<MemoryRow>& memory_schema() {
+  using R = MemoryRow;
+  static const CsvSchema<R> schema{
+      {
+          {"workload", [](const R& x) { return x.rec.param("workload"); }},
+          {"size", [](const R& x) { return x.rec.param("size"); }},
+          {"device", [](const R& x) { return x.rec.param("device"); }},
+          {"tensor", [](const R& x) { return x.tensor; }},
+          {"kind", [](const R& x) { return x.kind; }},
+          {"bytes_computed", [](const R& x) { return fmt_double(x.bytes_computed); }},
+          {"bytes_measured", [](const R& x) { return fmt_double(x.bytes_measured); }},
+      },
+      {
+          {"note", [](const R& x) { return x.note; }},
+          {"relu", [](const R& x) { return x.rec.param("relu"); }},
+          {"status", [](const R& x) { return x.rec.status; }},
+          {"study", [](const R& x) { return x.rec.study; }},
+          {"key", [](const R& x) { return x.rec.key; }},
+      }};
+  return schema;
+}
+
+}  // namespace
+
 const std::vector<std::string>& required_stages_columns() {
-  static const std::vector<std::string> c{
-      "workload",           "size", "device", "stage", "time_s", "share", "energy_j", "gflops",
-      "compute_efficiency", "note"};
-  return c;
+  return stages_schema().required_names();
 }
-
-const std::vector<std::string>& stages_columns() {
-  static const std::vector<std::string> c = [] {
-    std::vector<std::string> v = required_stages_columns();
-    for (const char* e : {"energy_j_ci95", "time_s_profiled", "compute_efficiency_measured",
-                          "peak_gflops", "relu", "status", "study", "key"})
-      v.push_back(e);
-    return v;
-  }();
-  return c;
-}
-
+const std::vector<std::string>& stages_columns() { return stages_schema().names(); }
 const std::vector<std::string>& required_memory_columns() {
-  static const std::vector<std::string> c{"workload", "size",           "device",        "tensor",
-                                          "kind",     "bytes_computed", "bytes_measured"};
-  return c;
+  return memory_schema().required_names();
 }
-
-const std::vector<std::string>& memory_columns() {
-  static const std::vector<std::string> c = [] {
-    std::vector<std::string> v = required_memory_columns();
-    for (const char* e : {"note", "relu", "status", "study", "key"}) v.push_back(e);
-    return v;
-  }();
-  return c;
-}
+const std::vector<std::string>& memory_columns() { return memory_schema().names(); }
 
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> s{"setup",  "h2d_copy",      "forward", "backward",
@@ -102,11 +161,12 @@ Difference difference(double a, double a_ci, double b, double b_ci) {
 
 std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
   namespace sv = stage_values;
-  const std::string workload = rec.param("workload"), size = rec.param("size");
-  const std::string device = rec.param("device"), relu = rec.param("relu");
+  const std::string workload = rec.param("workload");
   const PerStep ef = per_step(part(rec, "forward"), true);
   const PerStep efb = per_step(part(rec, "forward_backward"), true);
   const PerStep es = per_step(part(rec, "step"), true);
+  const PerStep tf = per_step(part(rec, "forward"), false);
+  const PerStep tfb = per_step(part(rec, "forward_backward"), false);
   const PerStep ts = per_step(part(rec, "step"), false);
   const double peak = rec.value(sv::kPeakFlops), fma = rec.value(sv::kFmaPeakFlops);
   const bool events = rec.value(sv::kDeviceTimer) == 1;
@@ -119,7 +179,8 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
   for (const std::string& stage : stage_names()) {
     double t = rec.value(sv::time_s(stage)), t_prof = t, share = NAN;
     double flop = rec.value(sv::flop(stage));
-    Difference e;  // NaN: not measured for this stage
+    Difference e;       // NaN: not measured for this stage
+    Difference t_runs;  // the measured time of the same runs, same differencing as e
     std::string note;
     if (stage == "setup") {
       add_note(note, "once per run of the sweep, not per step; includes h2d_copy");
@@ -129,14 +190,19 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
       t = ts.mean;
       t_prof = rec.value(sv::kStepWallS);
       e = {es.mean, es.ci95};
+      t_runs = {ts.mean, ts.ci95};
       if (t > 0 && t_prof > 0)
         add_note(note, "profiled step " + pct(t_prof / t - 1) +
                            " against the unprofiled step (cost of profiling and loss readback)");
     } else {
       share = loop_s > 0 ? t / loop_s : NAN;
-      if (stage == "forward") e = {ef.mean, ef.ci95};
+      if (stage == "forward") {
+        e = {ef.mean, ef.ci95};
+        t_runs = {tf.mean, tf.ci95};
+      }
       if (stage == "backward") {
         e = difference(efb.mean, efb.ci95, ef.mean, ef.ci95);
+        t_runs = difference(tfb.mean, tfb.ci95, tf.mean, tf.ci95);
         if (workload == "tensors")
           add_note(note,
                    "time: grad_h only (the weight gradients are fused into the update); "
@@ -144,6 +210,7 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
       }
       if (stage == "update") {
         e = difference(es.mean, es.ci95, efb.mean, efb.ci95);
+        t_runs = difference(ts.mean, ts.ci95, tfb.mean, tfb.ci95);
         add_note(note, "FLOPs include the element-wise update, 2 per weight");
         if (workload == "tensors")
           add_note(note,
@@ -160,20 +227,22 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
     }
     if (stage != "setup" && stage != "h2d_copy" && stage != "step" && events)
       add_note(note, "time from CUDA events");
-    const double rate = t > 0 && flop > 0 ? flop / t : NAN;
-    const double ce = rate / peak;
-    const double ce_measured = rate / fma;
-    rows.push_back({workload, size, device, stage, fmt_double(t), fmt_double(share),
-                    fmt_double(e.value), fmt_double(rate / 1e9), fmt_double(ce), note,
-                    fmt_double(e.ci95), fmt_double(t_prof), fmt_double(ce_measured),
-                    fmt_double(peak / 1e9), relu, rec.status, rec.study, rec.key});
+    StageRow row(rec, stage, note);
+    row.time_s = t;
+    row.share = share;
+    row.rate_flops = t > 0 && flop > 0 ? flop / t : NAN;
+    row.ce = row.rate_flops / peak;
+    row.ce_measured = row.rate_flops / fma;
+    row.time_s_profiled = t_prof;
+    row.peak_flops = peak;
+    row.energy = e;
+    row.time_runs = t_runs;
+    rows.push_back(stages_schema().row(row));
   }
   return rows;
 }
 
 std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
-  const std::string workload = rec.param("workload"), size = rec.param("size");
-  const std::string device = rec.param("device"), relu = rec.param("relu");
   std::vector<std::vector<std::string>> rows;
   double total = 0;
   bool any = false;
@@ -183,9 +252,10 @@ std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
     const std::string tensor = k.substr(a + 1, b - a - 1), kind = k.substr(b + 1);
     if (kind != "saved") total += bytes;
     any = true;
-    rows.push_back({workload, size, device, tensor, kind, fmt_double(bytes), "",
-                    kind == "saved" ? "storage of an activation or weight (not in the total)" : "",
-                    relu, rec.status, rec.study, rec.key});
+    MemoryRow row(rec, tensor, kind,
+                  kind == "saved" ? "storage of an activation or weight (not in the total)" : "");
+    row.bytes_computed = bytes;
+    rows.push_back(memory_schema().row(row));
   }
   if (!any) return rows;
   const double measured = rec.value(stage_values::kMemMeasured);
@@ -194,8 +264,10 @@ std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
     note = "measured differs from computed by " + pct(measured / total - 1) +
            " (measured: the high-water mark of live allocations; the computed sum assumes "
            "every tensor alive at once)";
-  rows.push_back({workload, size, device, "total", "total", fmt_double(total), fmt_double(measured),
-                  note, relu, rec.status, rec.study, rec.key});
+  MemoryRow row(rec, "total", "total", note);
+  row.bytes_computed = total;
+  row.bytes_measured = measured;
+  rows.push_back(memory_schema().row(row));
   return rows;
 }
 

@@ -27,8 +27,8 @@ bench::Config stages_config() {
 }
 
 // A part with runs of the given energies (per `iterations` steps).
-report::ConfigRecord part(const std::string& name, std::vector<double> energies, int iterations) {
-  report::ConfigRecord c;
+report::PartRecord part(const std::string& name, std::vector<double> energies, int iterations) {
+  report::PartRecord c;
   c.workload = name;
   c.iterations = iterations;
   for (double e : energies) {

@@ -55,10 +55,10 @@ TEST_CASE("ops study writes ops.csv with the DESIGN columns and energy = power x
     CHECK(std::stod(ops.get(i, "bytes_moved")) > 0);
     CHECK(ops.get(i, "bound") == "memory");
     if (ops.get(i, "variant") != "warm") continue;
-    // Constant 7.5 W: the energy of one op is 7.5 W x its time (mean against
-    // median of two runs: a generous tolerance).
+    // Constant 7.5 W: the energy of one op is 7.5 W x its time, both the
+    // median of the same runs (issue 26; the energy was the mean before).
     const double t = std::stod(ops.get(i, "time_s_median"));
-    CHECK(std::stod(ops.get(i, "energy_per_op_j")) == Approx(7.5 * t).epsilon(0.5));
+    CHECK(std::stod(ops.get(i, "energy_per_op_j")) == Approx(7.5 * t).epsilon(1e-6));
   }
   // add: 1 FLOP and 12 bytes per element, 64 KB of working set.
   for (size_t i = 0; i < ops.rows.size(); ++i)
@@ -97,6 +97,12 @@ TEST_CASE("an interrupted ops study resumes without measuring finished items aga
   const auto after = edp::report::read_csv_file(out + "/ops.csv");
   REQUIRE(after.rows.size() == 5);
   CHECK(after.get(4, "key") == lost);
+  // The measured ceilings survive --resume: the re-measured item reads them
+  // back from the committed fma_peak and warm copy rows (they were empty
+  // before issue 22.5, since the study kept them in memory).
+  CHECK(after.get(4, "measured_peak_gflops") == after.get(0, "gflops"));
+  REQUIRE_FALSE(after.get(4, "measured_peak_gbs").empty());
+  CHECK(after.get(4, "measured_peak_gbs") == after.get(4 - 1, "measured_peak_gbs"));
   // The lost item's runs were dropped and measured once more: no duplicates.
   const auto runs = edp::report::read_csv_file(out + "/runs.csv");
   CHECK(runs.rows.size() == (1 + 2 * (1 + 2)) * 2);

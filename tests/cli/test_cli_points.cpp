@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,8 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "report/csv.h"
 #include "support/process.h"
@@ -189,4 +192,111 @@ TEST_CASE("plan lists every item at every point, in the order run measures them"
     CHECK(found != std::string::npos);
     if (found != std::string::npos) at = found;
   }
+}
+
+TEST_CASE("SIGHUP and SIGPIPE at a point restore the clocks and exit 129 / 141",
+          "[cli][points][signals]") {
+  for (int sig : {SIGHUP, SIGPIPE}) {
+    Board b(sig == SIGHUP ? "points-hup" : "points-pipe");
+    const std::string a57 = b.read(kA57Max), gpu = b.read(kGpuMax);
+    const std::string out = b.dir + "/out";
+    INFO("signal " << sig);
+    CHECK(stop_at_first_point(b, points_config(b, 200), out, sig) == 128 + sig);
+    CHECK(b.read(kA57Max) == a57);
+    CHECK(b.read(kGpuMax) == gpu);
+    CHECK_FALSE(fs::exists(out + "/clock-state.txt"));
+  }
+}
+
+TEST_CASE("a closed stderr pipe (run 2>&1 | head) restores the clocks and exits 141",
+          "[cli][points][signals]") {
+  Board b("points-epipe");
+  const std::string a57 = b.read(kA57Max);
+  const std::string cfg = points_config(b, 200);
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::vector<std::string> args{EDPBENCH_BINARY, "run",          "--config",     cfg,
+                                "--out",         b.dir + "/out", "--sysfs-root", b.root};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  pid_t pid = -1;
+  REQUIRE(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) == 0);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(fds[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (b.read(kA57Max).rfind("960000", 0) != 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ::close(fds[0]);  // the reader (head) is gone; the next progress line raises SIGPIPE
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 141);
+  CHECK(b.read(kA57Max) == a57);
+}
+
+TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not killed",
+          "[cli][points][signals]") {
+  for (int sig : {SIGTERM, SIGHUP}) {
+    Board b("points-early");
+    // A config on a FIFO that nobody writes: run blocks reading it.
+    const std::string fifo = b.dir + "/config.yaml";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const pid_t pid = spawn_run(b, fifo, b.dir + "/out");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(pid, sig);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    INFO("signal " << sig);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 128 + sig);
+  }
+}
+
+TEST_CASE("plan's baseline count and duration are what run then takes, with operating points",
+          "[cli][points][plan]") {
+  // Two points, one cpu device: run takes no host baseline before the sweep
+  // (with points the first is taken at the first point) and one baseline per
+  // (device state, point): host@slow and host@fast. plan replays the same
+  // rules (sweep.h BaselineCadence); it used to count a host baseline before
+  // the sweep and ignore the point, and said 1.
+  Board b("points-plan");
+  std::string text = edp::testing::slurp(points_config(b, 2));
+  const std::string from = "baseline_s: 0\n";
+  text.replace(text.find(from), from.size(), "baseline_s: 0.3\n");
+  const std::string cfg = b.dir + "/points-baseline.yaml";
+  edp::testing::write_text(cfg, text);
+
+  const auto plan = edp::testing::edpbench("plan --config " + cfg + " --sysfs-root " + b.root +
+                                           " --json " + b.dir + "/plan.json");
+  INFO(plan.out << plan.err);
+  REQUIRE(plan.exit_code == 0);
+  const auto planned = nlohmann::json::parse(edp::testing::slurp(b.dir + "/plan.json"));
+  const auto& estimate = planned.at("estimate");
+  const int baselines = estimate.at("baselines").get<int>();
+  const double baselines_s = estimate.at("baselines_s").get<double>();
+
+  const auto run = edp::testing::edpbench("run --config " + cfg + " --out " + b.dir +
+                                          "/out --sysfs-root " + b.root);
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto ctx = nlohmann::json::parse(edp::testing::slurp(b.dir + "/out/context.json"));
+  const auto& taken = ctx.at("power").at("baselines");
+  CHECK(baselines == 2);
+  CHECK(static_cast<int>(taken.size()) == baselines);
+  std::vector<std::string> states;
+  double taken_s = 0;
+  for (const auto& t : taken) {
+    states.push_back(t.at("state").get<std::string>());
+    taken_s += t.at("settle_s").get<double>() + t.at("duration_s").get<double>();
+  }
+  CHECK(states == std::vector<std::string>{"host@slow", "host@fast"});
+  // The estimate adds the lag tail of one sampler tick per baseline to the
+  // settle and measuring time run reports; a loaded machine settles late.
+  INFO("plan " << baselines_s << " s, run " << taken_s << " s");
+  CHECK(baselines_s == Approx(taken_s).epsilon(0.25).margin(0.1));
 }

@@ -49,6 +49,7 @@ echo "$depends" | grep -q 'libyaml-cpp' || fail "Depends lacks libyaml-cpp"
 # File list and modes.
 dpkg-deb --contents "$deb" > "$tmp/contents"
 for f in ./usr/bin/edpbench ./usr/lib/edpbench/edpbench-job ./usr/lib/edpbench/systemd-pre-244.conf \
+         ./usr/lib/edpbench/edpbench-i2c.service.conf \
          ./etc/edpbench/config.yaml ./etc/default/edpbench \
          ./lib/systemd/system/edpbench.service ./lib/systemd/system/edpbench.timer; do
   grep -q " $f\$" "$tmp/contents" || fail "$f missing from the package"

@@ -9,6 +9,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 state="$tmp/state"; mkdir "$state"
 log="$tmp/calls"; codes="$tmp/codes"
+cfg="$tmp/config.yaml"; echo "name: a" > "$cfg"
 
 cat > "$tmp/edpbench" <<'FAKE'
 #!/bin/sh
@@ -40,7 +41,7 @@ run_job() {  # run_job EXPECTED_RC CODE...
   printf '%s\n' "$@" > "$codes"
   rc=0
   # shellcheck disable=SC2086  # EXTRA_ENV is a list of NAME=value words
-  env STATE_DIRECTORY="$state" EDPBENCH_BIN="$tmp/edpbench" EDPBENCH_CONFIG=/etc/edpbench/config.yaml \
+  env STATE_DIRECTORY="$state" EDPBENCH_BIN="$tmp/edpbench" EDPBENCH_CONFIG="$cfg" \
       FAKE_LOG="$log" FAKE_CODES="$codes" EDPBENCH_RETRY_SLEEP_S=0 ${EXTRA_ENV:-} \
       sh "$job" 2>>"$tmp/job.log" || rc=$?
   [ "$rc" -eq "$want" ] || fail "job exited $rc, expected $want"
@@ -51,13 +52,13 @@ fail() { echo "FAIL: $*"; echo "--- calls:"; cat "$log" 2>/dev/null; echo "--- j
 run_job 1 1
 [ -L "$state/current" ] || fail "no current link after a failed sweep"
 dir="$(readlink "$state/current")"
-grep -q "^run --config /etc/edpbench/config.yaml --out $state/$dir\$" "$log" || fail "first call"
+grep -q "^run --config $cfg --out $state/$dir\$" "$log" || fail "first call"
 echo "$dir" | grep -Eq '^[0-9]{8}T[0-9]{6}Z$' || fail "run directory '$dir' is not a UTC timestamp"
 
 # 2. The restart resumes that directory, then recommends and clears "current".
 : > "$log"
 run_job 0 0 0
-grep -q "^run --config /etc/edpbench/config.yaml --out $state/$dir --resume\$" "$log" || fail "no --resume of $dir"
+grep -q "^run --config $cfg --out $state/$dir --resume\$" "$log" || fail "no --resume of $dir"
 grep -q "^recommend $state/$dir/results.csv --objective edp --csv $state/recommendation.csv.tmp\$" "$log" \
   || fail "recommend call"
 [ ! -e "$state/current" ] || fail "current still set after a completed sweep"
@@ -77,9 +78,27 @@ run_job 143 143
 [ -L "$state/current" ] || fail "current dropped after an interrupted sweep"
 dir4="$(readlink "$state/current")"
 
-# 5. Resume refused with exit 2 (config changed): start a new sweep right away.
-: > "$log"; sleep 1
+# 5a. Resume refused with exit 2 but the config is unchanged (a power source
+#     not there yet at boot, the directory locked): keep "current", exit 75 so
+#     that systemd retries later, and say so in the journal.
+: > "$log"; : > "$tmp/job.log"
+run_job 75 2
+[ "$(readlink "$state/current")" = "$dir4" ] || fail "current dropped on a transient exit 2"
+[ "$(grep -c '^run ' "$log")" -eq 1 ] || fail "a new sweep started on a transient exit 2"
+grep -q "config is unchanged" "$tmp/job.log" || fail "the journal does not say the sweep is kept"
+# ... and with in-process retries it is retried, resuming the same sweep.
+: > "$log"
+EXTRA_ENV="EDPBENCH_RETRIES=1" run_job 143 2 143
+[ "$(grep -c "^run .* --out $state/$dir4 --resume\$" "$log")" -eq 2 ] || fail "retry did not resume $dir4"
+[ "$(readlink "$state/current")" = "$dir4" ] || fail "current dropped after retries"
+
+# 5b. Resume refused with exit 2 after the config changed: start a new sweep
+#     right away, keeping the old directory for inspection.
+: > "$log"; : > "$tmp/job.log"; sleep 1
+echo "name: b" > "$cfg"
 run_job 0 2 0 0
+grep -q "changed since the sweep started" "$tmp/job.log" || fail "the journal does not name the change"
+[ -d "$state/$dir4" ] || fail "the abandoned sweep was deleted"
 grep -q "^run .* --out $state/$dir4 --resume\$" "$log" || fail "resume of $dir4 not tried"
 [ "$(grep -c '^run ' "$log")" -eq 2 ] || fail "no fresh sweep after a refused resume"
 [ "$(readlink "$state/latest")" != "$dir4" ] || fail "the refused sweep became latest"

@@ -28,6 +28,22 @@ if [ -n "$out" ]; then
 fi
 echo "ok: systemd-analyze verify edpbench.service edpbench.timer"
 
+# No I2C bus is open as shipped (char-i2c would open every one); the shipped
+# drop-in opens exactly one node, and the unit still verifies with it.
+if grep -Eq '^DeviceAllow=(char-i2c|/dev/i2c)' "$src/systemd/edpbench.service"; then
+  echo "FAIL: edpbench.service opens I2C buses itself; that belongs in the drop-in"; exit 1
+fi
+dropin="$src/packaging/edpbench-i2c.service.conf"
+[ "$(grep -c '^DeviceAllow=' "$dropin")" -eq 1 ] && grep -q '^DeviceAllow=/dev/i2c-[0-9][0-9]* rw$' "$dropin" \
+  || { echo "FAIL: $dropin must allow exactly one /dev/i2c-N"; exit 1; }
+mkdir -p "$tmp/with-i2c/edpbench.service.d"
+cp "$tmp/edpbench.service" "$tmp/edpbench.timer" "$tmp/with-i2c/"
+cp "$dropin" "$tmp/with-i2c/edpbench.service.d/i2c.conf"
+out="$(cd "$tmp/with-i2c" && SYSTEMD_UNIT_PATH="$tmp/with-i2c:" systemd-analyze verify \
+  "$tmp/with-i2c/edpbench.service" 2>&1)" || { echo "FAIL: verify with the i2c drop-in:"; echo "$out"; exit 1; }
+[ -z "$out" ] || { echo "FAIL: verify with the i2c drop-in is not clean:"; echo "$out"; exit 1; }
+echo "ok: no I2C bus as shipped; the i2c drop-in opens one and verifies"
+
 # --offline needs systemd >= 250.
 sec="$(systemd-analyze security --offline=true --no-pager "$src/systemd/edpbench.service" 2>&1)" || true
 line="$(printf '%s\n' "$sec" | grep 'Overall exposure level for edpbench.service:' || true)"

@@ -387,6 +387,7 @@ TEST_CASE("operating points: a live owner's state file is left alone, garbage is
   usleep(100000);
   SavedState s = capture_state(p, validate_points(p, {low()}));
   s.pid = child;
+  s.pid_start = process_start_ticks(child);
   write_state(s, {path});
   CHECK_THROWS_WITH(restore_leftover({path}), Contains("still running"));
   CHECK(fs::exists(path));
@@ -441,7 +442,7 @@ TEST_CASE("operating points: with a tool set, nvpmodel points run `nvpmodel -m N
   fs::permissions(b.root() + kCpu + "1/online", fs::perms::owner_read | fs::perms::owner_write);
 
   const SavedState saved = capture_state(p, pts, opt);
-  CHECK(saved.nvpmodel_tool == "nvpmodel");
+  CHECK(saved.nvpmodel_by_tool);
   CHECK(saved.nvpmodel_id == 0);
   const ApplyResult res = apply_point(p, pts[0], opt);
   CHECK(b.read(kGpu + "/max_freq") == "854250000");  // the raw figure, accepted on read-back

@@ -22,6 +22,7 @@
 #include "bench/protocol.h"
 #include "bench/study.h"
 #include "bench/sweep.h"
+#include "common/text.h"
 #include "workloads/counting_backend.h"
 #include "workloads/empty_workload.h"
 #include "workloads/mlp_step.h"
@@ -35,12 +36,6 @@ std::vector<std::string> split(const std::string& text) {
   std::stringstream ss(text);
   for (std::string part; std::getline(ss, part, ',');)
     if (!part.empty()) out.push_back(part);
-  return out;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
   return out;
 }
 

@@ -1,0 +1,69 @@
+// One window of DESIGN §3: begin, body, end, judged. This is the one
+// definition of a run's time, energy and evidence that every client uses
+// (`run`'s protocol, `measure -- CMD`): with a meter, a run's time is the
+// energy window's own span, so time, energy, power, EDP and dynamic energy
+// describe one interval; without one, the window's own steady clock. The
+// window also reads who had the CPUs around it (interference) when asked.
+// What it finds goes into a report::RunRecord, whose evidence fields the
+// writers read by name (report/results_csv.cpp's runs.csv schema): a new
+// kind of evidence is a RunRecord field, filled here, and one schema entry.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platform/cpu_activity.h"
+#include "power/energy_meter.h"
+#include "report/records.h"
+
+namespace edp::bench {
+
+// What judging a window needs besides the Measurement.
+struct WindowJudging {
+  std::vector<std::string> total_rails;  // the rails whose sum is "energy"
+  double baseline_total_w = NAN;         // idle power of the total rails; NaN: no dynamic energy
+  double rate_hz = 0;                    // the sampler's rate, for its missed deadlines
+  int threads = 1;                       // the workload's threads, for the interference shares
+};
+
+class RunWindow {
+ public:
+  // Opens the meter's window `name` (when the meter measures energy) and
+  // starts the clock once it is open (begin_window may wait for the
+  // sampler's lock, or start its thread). probe_activity: snapshot the
+  // interference probe (platform/cpu_activity.h) before and after, outside
+  // the window, so its procfs reads are neither timed nor integrated.
+  RunWindow(power::EnergyMeter& meter, std::string name, bool probe_activity);
+  // Ends an open window (the body threw): the sampler must not keep
+  // integrating it.
+  ~RunWindow();
+  RunWindow(const RunWindow&) = delete;
+  RunWindow& operator=(const RunWindow&) = delete;
+
+  // Steady-clock seconds since the window opened (for min_run_s blocks).
+  double elapsed_s() const;
+
+  // Ends the window and fills r: time_s (per block), the window's edges on
+  // both clocks, energy, power, EDP, dynamic energy, per-rail energy, the
+  // sensor evidence and flags (run_evidence.h), and the interference shares
+  // and `disturbed`. Returns why the energy cannot be trusted ("" when it
+  // can); the energy columns stay NaN then. Call once.
+  std::string close(const WindowJudging& judging, int blocks, report::RunRecord& r);
+
+  // The span the run's time came from (valid after close).
+  double span_s() const { return span_s_; }
+
+ private:
+  power::EnergyMeter& meter_;
+  std::string name_;
+  bool open_ = false;
+  bool probe_activity_;
+  platform::ActivitySnapshot busy_before_;
+  std::chrono::steady_clock::time_point t0_;
+  double unix0_s_ = 0, mono0_s_ = 0;
+  double span_s_ = 0;
+};
+
+}  // namespace edp::bench

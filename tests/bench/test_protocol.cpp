@@ -1,0 +1,161 @@
+// The protocol's seams (issue 22.1): the window is the one definition of a
+// run's time, energy and evidence, and the first run fixes the block count.
+#include <catch2/catch.hpp>
+
+#include "bench/measure.h"
+#include "bench/window.h"
+#include "protocol_fixture.h"
+#include "report/csv.h"
+#include "support/process.h"
+#include "workloads/counting_backend.h"
+#include "workloads/op_workloads.h"
+
+using namespace edp;
+using namespace edp::testing;
+
+TEST_CASE("protocol: the first run fixes the block count for the others", "[bench][protocol]") {
+  Fixture f;
+  // Run 1 sleeps 6 ms a step, so min_run_s = 30 ms takes about 5 blocks of
+  // one step; runs 2-4 sleep 1 ms and would need about 30 blocks each if
+  // every run looked for min_run_s again.
+  bench::PlanItem it = f.item("ops", {{"op", "sleep"}}, {sleep_part("sleep", {0, 6, 1, 1, 1})});
+  it.settings.steps = 1;
+  it.settings.runs = 4;
+  it.settings.min_run_s = 0.03;
+  const auto rec = bench::measure_item(f.sweep, it);
+  REQUIRE(rec.status == "ok");
+  const auto& runs = rec.parts[0].run_records;
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].blocks >= 2);  // about 5; fewer when sleeps overshoot under load
+  CHECK(runs[0].blocks < 15);
+  for (const auto& r : runs) CHECK(r.blocks == runs[0].blocks);
+  CHECK(runs[1].time_s < runs[0].time_s / 2);  // per block: the work really differs
+}
+
+TEST_CASE("window: with a meter, time is the energy window's own span", "[bench][protocol]") {
+  power::EnergyMeter meter = Fixture::meter();
+  bench::RunWindow win(meter, "w#1", false);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  report::RunRecord r;
+  const std::string failure = win.close(bench::WindowJudging{{"VDD_IN"}, 2.0, 0, 1}, 2, r);
+  CHECK(failure.empty());
+  CHECK(r.blocks == 2);
+  CHECK(r.time_s * 2 == Approx(r.end_monotonic_s - r.start_monotonic_s).epsilon(1e-9));
+  CHECK(r.time_s * 2 >= 0.03);
+  CHECK(r.energy_j == Approx(kPowerW * r.time_s).epsilon(1e-9));
+  CHECK(r.power_w_mean == Approx(kPowerW).epsilon(1e-9));
+  CHECK(r.dynamic_energy_j == Approx((kPowerW - 2.0) * r.time_s).epsilon(1e-9));
+  CHECK(r.edp_js == Approx(r.energy_j * r.time_s).epsilon(1e-9));
+}
+
+TEST_CASE("window: without a meter, time and edges come from its own clock", "[bench][protocol]") {
+  power::EnergyMeter meter = power::EnergyMeter::from_sensors({}, {});
+  REQUIRE_FALSE(meter.measures_energy());
+  bench::RunWindow win(meter, "w#1", false);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  report::RunRecord r;
+  CHECK(win.close(bench::WindowJudging{}, 1, r).empty());
+  CHECK(r.time_s >= 0.02);
+  CHECK(r.end_monotonic_s - r.start_monotonic_s == Approx(r.time_s).margin(1e-3));
+  CHECK(r.end_unix_s - r.start_unix_s == Approx(r.time_s).margin(1e-3));
+  CHECK(std::isnan(r.energy_j));
+}
+
+namespace {
+
+// An operator workload on a CountingBackend that wraps the item's backend:
+// the counts say how many steps the protocol really ran.
+class CountedAdd final : public Workload {
+ public:
+  CountedAdd(Backend& be, CallCounts* out)
+      : Workload(be), counting_(be), op_(make_op_workload(add_spec(), counting_)), out_(out) {}
+  ~CountedAdd() override { *out_ = counting_.counts(); }
+  std::string name() const override { return "add"; }
+  void step() override { op_->step(); }
+  void reset() override { op_->reset(); }
+  double flop_per_step() const override { return op_->flop_per_step(); }
+  double bytes_per_step() const override { return op_->bytes_per_step(); }
+
+ private:
+  static OpSpec add_spec() {
+    OpSpec s{"add"};
+    s.bytes = 12 * 1024;
+    return s;
+  }
+  CountingBackend counting_;
+  std::unique_ptr<Workload> op_;
+  CallCounts* out_;
+};
+
+}  // namespace
+
+TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, each in a window",
+          "[bench][protocol]") {
+  Fixture f;
+  CallCounts counts;
+  bench::PlanItem it = f.item("ops", {{"op", "add"}}, {});
+  it.parts.push_back(
+      {"add", [&counts](Backend& be) { return std::make_unique<CountedAdd>(be, &counts); }});
+  it.settings.warmup_steps = 3;
+  it.settings.steps = 7;
+  it.settings.runs = 4;
+  const auto rec = bench::measure_item(f.sweep, it);
+  REQUIRE(rec.status == "ok");
+  const auto& runs = rec.parts[0].run_records;
+  REQUIRE(runs.size() == 4);
+  int64_t steps = 3;
+  for (const auto& r : runs) {
+    steps += int64_t{7} * r.blocks;
+    CHECK(r.energy_j == Approx(kPowerW * r.time_s).epsilon(1e-9));  // a trace-metered window
+    CHECK_FALSE(std::isnan(r.energy_j));
+  }
+  CHECK(counts.elementwise == steps);                 // one add per step, nothing else element-wise
+  CHECK(rec.parts[0].flop_per_step == Approx(1024));  // 12 KB of add: 1 k elements
+}
+
+TEST_CASE("protocol: run and measure give the same time and energy for the same work",
+          "[bench][protocol]") {
+  // The same constant trace (7.5 W) and the same work, 0.3 s of sleep: once
+  // as a workload step on run's protocol, once as `sleep 0.3` under
+  // measure. Both windows are bench::RunWindow, so both times are their
+  // energy windows' spans and both energies are 7.5 W x that span; the
+  // times differ only by fork and exec (a few ms).
+  const std::string trace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";
+  std::vector<std::string> log;
+  std::vector<std::unique_ptr<power::Sensor>> sensors;
+  sensors.push_back(power::open_trace(trace, true, &log));
+  const bench::Config cfg = config();
+  bench::Sweep sweep(cfg, platform::Prober(""),
+                     power::EnergyMeter::from_sensors(std::move(sensors), {}));
+  bench::select_total_rails(sweep);
+  Fixture f;
+  bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", {300})});
+  it.settings.warmup_steps = 1;
+  it.settings.steps = 1;
+  it.settings.runs = 1;
+  const auto rec = bench::measure_item(sweep, it);
+  REQUIRE(rec.status == "ok");
+  const report::RunRecord& by_run = rec.parts[0].run_records.at(0);
+
+  const std::string dir = testing::temp_dir("run-vs-measure");
+  bench::MeasureOptions opt;
+  opt.command = {"sleep", "0.3"};
+  opt.power.source = "trace";
+  opt.power.trace_file = trace;
+  opt.total_rails = {"VDD_IN"};
+  opt.csv_path = dir + "/m.csv";
+  REQUIRE(bench::run_measure(opt) == 0);
+  const report::CsvTable m = report::read_csv_file(dir + "/m.csv");
+  REQUIRE(m.rows.size() == 1);
+  const double t_measure = std::stod(m.get(0, "time_s"));
+  const double e_measure = std::stod(m.get(0, "energy_j"));
+
+  INFO("run " << by_run.time_s << " s " << by_run.energy_j << " J; measure " << t_measure << " s "
+              << e_measure << " J");
+  CHECK(by_run.energy_j == Approx(7.5 * by_run.time_s).epsilon(1e-9));
+  CHECK(e_measure == Approx(7.5 * t_measure).epsilon(1e-6));
+  CHECK(by_run.time_s >= 0.3);
+  CHECK(t_measure >= 0.3);
+  CHECK(t_measure == Approx(by_run.time_s).margin(0.05));
+  CHECK(e_measure == Approx(by_run.energy_j).margin(7.5 * 0.05));
+}
