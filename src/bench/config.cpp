@@ -194,19 +194,22 @@ Config parse_config(const std::string& text, const std::string& origin) {
 }
 
 Config load_config(const std::string& path) {
+  // A regular file or a pipe (`--config <(...)`); a device such as /dev/zero
+  // or a directory is refused, and no more than kMaxConfigBytes is read.
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
     throw UsageError("config '" + path + "' is not a regular file");
-  if (::stat(path.c_str(), &st) == 0 && st.st_size > kMaxConfigBytes)
-    throw UsageError("config '" + path + "' is " + std::to_string(st.st_size >> 20) +
-                     " MB; a config is at most " + std::to_string(kMaxConfigBytes >> 20) + " MB");
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in)
     throw UsageError("cannot read config file '" + path +
                      "' (check the path; examples are in configs/ or /etc/edpbench/)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  std::string text(static_cast<size_t>(kMaxConfigBytes) + 1, '\0');
+  in.read(&text[0], static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > static_cast<size_t>(kMaxConfigBytes))
+    throw UsageError("config '" + path + "' is more than " + std::to_string(kMaxConfigBytes >> 20) +
+                     " MB; a config is a page of settings");
+  return parse_config(text, path);
 }
 
 std::string to_yaml(const Config& c) {
