@@ -19,6 +19,12 @@
 #   /lib/systemd/system/edpbench.{service,timer}
 #   /usr/share/doc/edpbench/deployment.md
 
+# A simulator build (EDPBENCH_GPU_SIM) links the fake libcuda.so.1 of
+# tests/gpu_sim: never package it.
+if(EDPBENCH_GPU_SIM)
+  return()
+endif()
+
 set(_edp_src "${PROJECT_SOURCE_DIR}")
 
 # Debian architecture: from the toolchain (the cross toolchains set it), else
