@@ -1,14 +1,20 @@
 // One window's energy and evidence (see run_evidence.h).
 #include "bench/run_evidence.h"
 
-#include "bench/sweep.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+// Self-contained (no bench/sweep.h): the monitor library (src/monitor)
+// compiles this file too, without the rest of the engine.
 namespace edp::bench {
 namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
 
 void append(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;

@@ -275,6 +275,14 @@ void Sampler::begin_window(const std::string& name) {
   }
 }
 
+void Sampler::cancel_window(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = windows_.find(name);
+  if (it == windows_.end() || it->second.ending)
+    throw UsageError("energy window '" + name + "' is not open");
+  windows_.erase(it);
+}
+
 void Sampler::set_total_rails(const std::vector<std::string>& rails) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t r = 0; r < rails_.size(); ++r)
