@@ -329,6 +329,7 @@ Measurement Sampler::end_window(const std::string& name) {
   m.t1_unix_s = t1_unix;
   m.read_failures = w.failures;
   m.missed_deadlines = missed_ - w.missed_at_begin;
+  m.sampled_until_s = now_s();
   m.error = w.error;
   const double life_s = now_s() - start_s_;
   std::vector<FreezeEvidence> evidence(rails_.size());
