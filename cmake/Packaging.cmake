@@ -18,6 +18,16 @@
 #   /etc/default/edpbench                   systemd/edpbench.env (conffile)
 #   /lib/systemd/system/edpbench.{service,timer}
 #   /usr/share/doc/edpbench/deployment.md
+#   the monitor API (component monitor, src/monitor and python/CMakeLists.txt):
+#   /usr/lib/<arch>/libedpbench-monitor.so*, /usr/include/edpbench/monitor.h,
+#   /usr/lib/<arch>/cmake/edpbench/, /usr/lib/<arch>/pkgconfig/edpbench-monitor.pc,
+#   /usr/lib/python3/dist-packages/edpbench/ (when pybind11 was found)
+
+# A simulator build (EDPBENCH_GPU_SIM) links the fake libcuda.so.1 of
+# tests/gpu_sim: never package it.
+if(EDPBENCH_GPU_SIM)
+  return()
+endif()
 
 set(_edp_src "${PROJECT_SOURCE_DIR}")
 
@@ -142,7 +152,8 @@ hardened systemd service and weekly timer, both disabled by default.")
 # multiarch tree that scripts/setup-cross-deps.sh installs).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "systemd")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "i2c-tools")
+# python3: the monitor's Python module (built for the build machine's Python 3.x).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "i2c-tools, python3")
 option(EDPBENCH_DEB_SHLIBDEPS "Compute the .deb's Depends with dpkg-shlibdeps" ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ${EDPBENCH_DEB_SHLIBDEPS})
 if(CMAKE_CROSSCOMPILING AND CMAKE_LIBRARY_ARCHITECTURE)

@@ -39,7 +39,7 @@ for t in cmake cpack dpkg-deb dpkg-shlibdeps; do
 done
 
 args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DEDPBENCH_BUILD_TESTS=OFF
-      -DEDPBENCH_NATIVE=OFF)
+      -DEDPBENCH_NATIVE=OFF -DEDPBENCH_GPU_SIM=OFF)
 if [ -n "$sysroot" ]; then
   build="${build:-$root/build-deb-jetson}"
   args+=(-DCMAKE_TOOLCHAIN_FILE="$root/toolchains/jetson.cmake" -DJETSON_SYSROOT="$sysroot")

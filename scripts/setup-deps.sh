@@ -13,6 +13,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # build: compiler, CMake, and the libraries of DESIGN §8
 pkgs=(g++ cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev catch2
       nlohmann-json3-dev libi2c-dev libopenblas-dev)
+# the monitor API's Python module (python/, DESIGN §11)
+pkgs+=(pybind11-dev python3-dev)
 # tests: numpy checks .npy and the loss arithmetic; systemd-analyze checks the
 # units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb
 pkgs+=(python3 python3-numpy systemd dpkg-dev fakeroot file)

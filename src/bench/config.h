@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,12 @@ struct Config {
   double cooldown_s = 0;        // pause between runs
   double max_start_temp_c = 0;  // wait until every thermal zone is below (0 = off)
   std::string output_dir = "results";
+  // Where each key was read from ("power.trace.file", "devices.cpu#2.cpus",
+  // "sizes.large" -> "FILE:LINE:COL"), so that errors found after parsing
+  // (on this machine, at run time) still name the place to fix.
+  std::map<std::string, std::string> where;
+  // "FILE:LINE:COL" for `path`, or the file name alone when unknown.
+  std::string at(const std::string& path) const;
 };
 
 // The workload names the tool knows.
@@ -122,13 +129,25 @@ const std::vector<std::string>& known_workloads();
 // The study names the tool knows: mlp, batch, stages, ops.
 const std::vector<std::string>& known_studies();
 
-// Loads and validates; throws edp::UsageError ("FILE:LINE:COL: message").
+// Loads and validates; throws edp::UsageError with every problem found, one
+// per line, each "FILE:LINE:COL: message".
 Config load_config(const std::string& path);
 Config parse_config(const std::string& yaml_text, const std::string& origin);
 
 // Canonical YAML of the resolved configuration (for context.json and for
 // --resume's "same config" check).
 std::string to_yaml(const Config& c);
+
+// Why a trace file cannot be used (missing, not a regular file), or "".
+std::string trace_file_problem(const std::string& file);
+
+// Sets one key from the command line through the key table (config_keys.h):
+// the same parsing, ranges and choices as in a config file. Errors name the
+// option and value ("--gemm-n 0: 'ops.gemm_n' = 0 is out of range [1, 65536]").
+void set_config_value(Config& c, const std::string& path, const std::string& value,
+                      const std::string& option);
+void set_config_list(Config& c, const std::string& path, const std::vector<std::string>& values,
+                     const std::string& option);
 
 // Applies the CLI filters of `run` (--workloads, --sizes, --devices, --runs,
 // --iterations); unknown names throw UsageError listing the valid ones.

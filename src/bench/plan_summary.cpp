@@ -116,21 +116,6 @@ void describe_sensors(Sweep& s, const PlanOptions& opt, PlanSummary& out) {
 
 // --- problems ------------------------------------------------------------
 
-// validate_devices stops at the first bad entry; each entry is checked on
-// its own here so that every one is reported.
-void device_problems(const Config& cfg, const platform::Platform& platform,
-                     std::vector<std::string>& problems) {
-  for (const auto& dev : cfg.devices) {
-    Config one = cfg;
-    one.devices = {dev};
-    try {
-      validate_devices(one, platform);
-    } catch (const UsageError& e) {
-      add_problem(problems, std::string("device ") + dev.label + ": " + e.what());
-    }
-  }
-}
-
 // --- devices and calibration ----------------------------------------------
 
 double step_flop(const PlanItem& item) {
@@ -210,7 +195,7 @@ std::vector<PlanDeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
       out.push_back(std::move(r));
     }
   } catch (const UsageError&) {
-    // A CPU set this machine lacks: already a problem (device_problems).
+    // A CPU set this machine lacks: already a problem (machine_problems).
     base.skipped = "invalid device entry (see the problems)";
     out.clear();
     per_workload(base);
@@ -372,7 +357,7 @@ PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
   sum.online_cpus = static_cast<int>(p.online_cpus().size());
 
   describe_sensors(s, opt, sum);
-  device_problems(cfg, p, sum.problems);
+  for (auto& problem : device_problems(cfg, p)) add_problem(sum.problems, std::move(problem));
   SweepPlan plan = plan_studies(cfg);
   for (auto& p : plan.problems) add_problem(sum.problems, std::move(p));
   const std::vector<PlanItem> items = std::move(plan.items);
@@ -430,22 +415,10 @@ PlanSummary summarize_plan(Sweep& s, const PlanOptions& opt) {
 }
 
 PlanSummary plan_config(const Config& cfg, const std::string& sysfs_root, const PlanOptions& opt) {
+  // Every problem at once, each with the config's place (as `run` checks).
   std::vector<std::string> problems;
-  platform::Prober prober(sysfs_root);
-  const power::PowerOptions popt = power_options(cfg.power, sysfs_root);
-  std::unique_ptr<power::EnergyMeter> meter;
-  try {
-    meter = std::make_unique<power::EnergyMeter>(power::EnergyMeter::open(popt));
-  } catch (const UsageError& e) {
-    add_problem(problems, std::string("power: ") + e.what());
-    meter = std::make_unique<power::EnergyMeter>(power::EnergyMeter::from_sensors({}, popt));
-  }
-  Sweep s{cfg, std::move(prober), std::move(*meter)};
-  try {
-    select_total_rails(s);
-  } catch (const UsageError& e) {
-    add_problem(problems, std::string("power.total_rails: ") + e.what());
-  }
+  Sweep s{cfg, platform::Prober(sysfs_root), open_meter(cfg, sysfs_root, problems)};
+  for (auto& p : machine_problems(s, sysfs_root)) add_problem(problems, p);
   PlanSummary sum = summarize_plan(s, opt);
   for (auto& p : sum.problems) add_problem(problems, p);
   sum.problems = std::move(problems);

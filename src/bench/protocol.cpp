@@ -65,10 +65,11 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     ++blocks;
     be.synchronize();
   } while (fixed_blocks > 0 ? blocks < fixed_blocks : win.elapsed_s() < min_run_s);
-  const std::string failure = win.close(
-      WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
-                    s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, std::max(1, rec.threads)},
-      blocks, r);
+  const std::string failure =
+      win.close(WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
+                              s.meter.measures_energy() ? s.cfg.power.rate_hz : 0,
+                              std::max(1, rec.threads), static_cast<int>(cpus.size())},
+                blocks, r);
   const platform::Snapshot after = s.prober.snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();

@@ -43,8 +43,12 @@ inline constexpr double kLoadSampleS = 0.5;
 
 // Fills r's interference columns and `disturbed` (appending why to r.note).
 // `rate_hz` is the sampler's rate and `span_s` the window's span, which give
-// the deadlines expected; rate_hz <= 0 when nothing is sampled.
+// the deadlines expected; rate_hz <= 0 when nothing is sampled. `threads`
+// is the workload's thread count and `cpus` the number of CPUs they are
+// pinned to (0: not pinned, unknown): threads beyond the CPUs wait for one
+// another (t CPU-bound threads on c CPUs: 1 - c/t of their time), which is
+// the workload's own doing, not a neighbour's, and is allowed for.
 void judge_interference(const platform::Interference& i, double rate_hz, double span_s,
-                        report::RunRecord& r);
+                        report::RunRecord& r, int threads = 1, int cpus = 0);
 
 }  // namespace edp::bench

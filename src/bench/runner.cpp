@@ -144,13 +144,23 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   // Everything that can be wrong with the config or this machine is checked
   // before the output directory is touched, so a fixed config can start
   // afresh in the same --out (and a usage error exits 2, not as a failed row).
-  Sweep s{cfg, platform::Prober(opt.sysfs_root),
-          power::EnergyMeter::open(power_options(cfg.power, opt.sysfs_root))};
+  // Every problem is collected and reported at once, as `plan` does.
+  std::vector<std::string> problems;
+  Sweep s{cfg, platform::Prober(opt.sysfs_root), open_meter(cfg, opt.sysfs_root, problems)};
   s.start_time = utc_now();
-  select_total_rails(s);
-  validate_devices(cfg, s.prober.platform());
+  for (auto& p : machine_problems(s, opt.sysfs_root)) problems.push_back(std::move(p));
   std::map<std::string, std::unique_ptr<Study>> studies;
-  const std::vector<PlannedItem> planned = plan_run(cfg, studies);
+  std::vector<PlannedItem> planned;
+  try {
+    planned = plan_run(cfg, studies);
+  } catch (const UsageError& e) {
+    problems.push_back(e.what());
+  }
+  if (!problems.empty()) {
+    std::string all;
+    for (const auto& p : problems) all += (all.empty() ? "" : "\n") + p;
+    throw UsageError(all);
+  }
   // One process per output directory, before a state file in it is restored.
   const DirLock lock(opt.out_dir);
   check_points(cfg, s, opt);

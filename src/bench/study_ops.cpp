@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "bench/memory_check.h"
 #include "report/ops_csv.h"
 #include "report/results_csv.h"
 #include "workloads/op_workloads.h"
@@ -137,8 +138,8 @@ class OpsStudy final : public Study {
         problems.push_back("ops.bytes: " + bytes + " needs " + std::to_string(need >> 20) +
                            " MB with its cache flush, but this machine has " +
                            std::to_string(available >> 20) +
-                           " MB available (MemAvailable in /proc/meminfo); remove the size or "
-                           "free memory");
+                           " MB available (MemAvailable in /proc/meminfo, or less in this "
+                           "process's cgroup); remove the size or free memory");
       }
     }
     return problems;
@@ -191,18 +192,7 @@ class OpsStudy final : public Study {
 
 }  // namespace
 
-int64_t available_memory_bytes(const std::string& root) {
-  std::ifstream in(root + "/proc/meminfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("MemAvailable:", 0) != 0) continue;
-    std::istringstream ss(line.substr(13));
-    long long kb = 0;
-    ss >> kb;
-    return kb > 0 ? static_cast<int64_t>(kb) * 1024 : -1;
-  }
-  return -1;
-}
+int64_t available_memory_bytes(const std::string& root) { return memory_limit(root).bytes; }
 
 std::unique_ptr<Study> make_ops_study() { return std::make_unique<OpsStudy>(); }
 

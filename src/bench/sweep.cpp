@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "bench/board_rails.h"
+#include "bench/memory_check.h"
 #include "bench/signals.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
@@ -41,14 +42,58 @@ std::string join_rails(const std::vector<std::string>& rails) {
 }
 
 // Usage errors a device entry can only reveal on this machine: a CPU set the
-// platform lacks, or a cuDNN ReLU in a build without cuDNN.
-void validate_devices(const Config& cfg, const platform::Platform& platform) {
+// platform lacks, or a cuDNN ReLU in a build without cuDNN. Each names the
+// config's place for the value.
+std::vector<std::string> device_problems(const Config& cfg, const platform::Platform& platform) {
+  std::vector<std::string> out;
   for (const auto& d : cfg.devices) {
-    if (d.kind == "cpu") platform::resolve_cpu_set(platform, d.cpus);  // throws UsageError
+    if (d.kind == "cpu") {
+      try {
+        platform::resolve_cpu_set(platform, d.cpus);
+      } catch (const std::exception& e) {  // UsageError, or no CPUs under the sysfs root
+        const std::string key = "devices." + d.label;
+        out.push_back(cfg.at(cfg.where.count(key + ".cpus") ? key + ".cpus" : key) + ": device " +
+                      d.label + ": " + e.what());
+      }
+    }
     if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
-      throw UsageError(cfg.source_path +
-                       ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
-                       "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
+      out.push_back(cfg.at("gpu.relu") +
+                    ": gpu.relu is cudnn but this build has no cuDNN (install cuDNN and "
+                    "reconfigure with -DEDPBENCH_WITH_CUDNN=ON, or use relu: kernel)");
+  }
+  return out;
+}
+
+void validate_devices(const Config& cfg, const platform::Platform& platform) {
+  const auto problems = device_problems(cfg, platform);
+  if (!problems.empty()) throw UsageError(problems.front());
+}
+
+std::vector<std::string> machine_problems(Sweep& s, const std::string& sysfs_root) {
+  std::vector<std::string> out;
+  try {
+    select_total_rails(s);
+  } catch (const UsageError& e) {
+    out.push_back(s.cfg.at("power.total_rails") + ": power.total_rails: " + e.what());
+  }
+  for (auto& p : device_problems(s.cfg, s.prober.platform())) out.push_back(std::move(p));
+  // A Jetson's GPU allocates from the same DRAM as the CPU.
+  for (auto& p : memory_problems(s.cfg, memory_limit(sysfs_root), s.prober.platform().is_jetson()))
+    out.push_back(std::move(p));
+  return out;
+}
+
+power::EnergyMeter open_meter(const Config& cfg, const std::string& sysfs_root,
+                              std::vector<std::string>& problems) {
+  const power::PowerOptions o = power_options(cfg.power, sysfs_root);
+  try {
+    return power::EnergyMeter::open(o);
+  } catch (const UsageError& e) {
+    const std::string key = cfg.power.source == "trace" && cfg.where.count("power.trace.file")
+                                ? "power.trace.file"
+                                : "power.source";
+    problems.push_back(cfg.at(key) + ": power: " + e.what());
+    return power::EnergyMeter::from_sensors({}, o);
   }
 }
 

@@ -49,6 +49,15 @@ void select_total_rails(Sweep& s);
 
 // Usage errors a device entry can only reveal on this machine.
 void validate_devices(const Config& cfg, const platform::Platform& platform);
+// Every device entry's problem on this machine, each "FILE:LINE:COL: ...".
+std::vector<std::string> device_problems(const Config& cfg, const platform::Platform& platform);
+// What the config asks that this machine cannot give, all of it: the total
+// rails (selects them), the device entries, the sizes against memory.
+std::vector<std::string> machine_problems(Sweep& s, const std::string& sysfs_root);
+// The power source, or (its usage error noted in `problems`, with the
+// config's place) an empty meter, so that checking can go on.
+power::EnergyMeter open_meter(const Config& cfg, const std::string& sysfs_root,
+                              std::vector<std::string>& problems);
 
 // power.min_run_s, or with `auto` 20 update intervals of the total rails.
 double min_window_s(const Sweep& s, const ProtocolSettings& settings);

@@ -26,6 +26,7 @@ struct WindowJudging {
   double baseline_total_w = NAN;         // idle power of the total rails; NaN: no dynamic energy
   double rate_hz = 0;                    // the sampler's rate, for its missed deadlines
   int threads = 1;                       // the workload's threads, for the interference shares
+  int cpus = 0;  // the CPUs they are pinned to (0: unknown): more threads wait for one another
 };
 
 class RunWindow {

@@ -3,15 +3,15 @@
 #include "bench/config.h"
 #include "bench/runner.h"
 #include "cli/command.h"
+#include "common/errors.h"
 
 namespace {
 
 struct OpsArgs {
   std::string config, out, sysfs_root, power_source, trace;
   bool resume = false, no_cold = false;
-  std::vector<std::string> ops, bytes, devices;
-  std::vector<int64_t> gemm_n;
-  int runs = 0;
+  std::vector<std::string> ops, bytes, devices, gemm_n;
+  std::string runs;
 };
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
@@ -24,8 +24,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--bytes", a->bytes, "Working-set sizes, e.g. 2MB,64MB,1GB")->delimiter(',');
   sub.add_option("--gemm-n", a->gemm_n, "Square GEMM orders, e.g. 256,1024")->delimiter(',');
   sub.add_option("--devices", a->devices, "Only these devices (cpu,gpu,reference)")->delimiter(',');
-  sub.add_option("--runs", a->runs, "At least this many runs per item")
-      ->check(CLI::Range(1, 100000));
+  sub.add_option("--runs", a->runs, "At least this many runs per item (ops.runs)");
   sub.add_flag("--no-cold", a->no_cold, "Leave out the cache-flushed variants");
   sub.add_option("--power-source", a->power_source,
                  "Power source (auto, jetson, rapl, trace, ...)");
@@ -37,28 +36,22 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
         a->config.empty() ? edp::bench::parse_config("name: ops\n", "(built-in ops defaults)")
                           : edp::bench::load_config(a->config);
     cfg.studies = {"ops"};
-    if (!a->ops.empty()) {
-      edp::bench::Config probe = edp::bench::parse_config(
-          "ops: {ops: [" +
-              [&] {
-                std::string list;
-                for (const auto& o : a->ops) list += (list.empty() ? "" : ", ") + o;
-                return list;
-              }() +
-              "]}\n",
-          "--ops");
-      cfg.ops.ops = probe.ops.ops;
-    }
-    for (const auto& b : a->bytes) edp::bench::parse_bytes(b);  // a bad unit is exit 2
-    if (!a->bytes.empty()) cfg.ops.bytes = a->bytes;
-    if (!a->gemm_n.empty()) cfg.ops.gemm_n = a->gemm_n;
+    // Every value goes through the config's own key table: the same ranges
+    // and choices as ops: in a config file.
+    using edp::bench::set_config_list;
+    if (!a->ops.empty()) set_config_list(cfg, "ops.ops", a->ops, "--ops");
+    if (!a->bytes.empty()) set_config_list(cfg, "ops.bytes", a->bytes, "--bytes");
+    if (!a->gemm_n.empty()) set_config_list(cfg, "ops.gemm_n", a->gemm_n, "--gemm-n");
     if (a->no_cold) cfg.ops.cold = false;
-    if (a->runs > 0) {
-      cfg.ops.runs = a->runs;
-      cfg.ops.max_runs = std::max(cfg.ops.max_runs, a->runs);
+    if (!a->runs.empty()) {
+      edp::bench::set_config_value(cfg, "ops.runs", a->runs, "--runs");
+      cfg.ops.max_runs = std::max(cfg.ops.max_runs, cfg.ops.runs);
     }
-    if (!a->power_source.empty()) cfg.power.source = a->power_source;
+    if (!a->power_source.empty())
+      edp::bench::set_config_value(cfg, "power.source", a->power_source, "--power-source");
     if (!a->trace.empty()) {
+      const std::string problem = edp::bench::trace_file_problem(a->trace);
+      if (!problem.empty()) throw edp::UsageError("--trace: " + problem);
       cfg.power.trace.file = a->trace;
       if (a->power_source.empty()) cfg.power.source = "trace";
     }

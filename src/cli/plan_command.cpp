@@ -1,6 +1,8 @@
 // `edpbench plan`: validates a config, discovers the sensors and the
 // platform as `run` would, and prints the plan and its estimated duration
 // without measuring (bench::plan_config). Exit 0, or 2 with every problem.
+#include <sys/stat.h>
+
 #include <iostream>
 
 #include "bench/config.h"
@@ -9,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/sweep_filters.h"
 #include "common/atomic_file.h"
+#include "common/errors.h"
 #include "platform/machine_load.h"
 
 namespace {
@@ -28,6 +31,17 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
                "Do not time a few steps per device (durations are then unknown)");
   sub.add_option("--json", a->json, "Also write the plan as JSON to this file");
   return [a] {
+    // A --json that cannot be written is a usage error found before any work.
+    if (!a->json.empty()) {
+      const auto slash = a->json.find_last_of('/');
+      const std::string dir = slash == std::string::npos ? "." : a->json.substr(0, slash + 1);
+      struct stat st {};
+      if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw edp::UsageError("--json " + a->json + ": the directory '" + dir +
+                              "' does not exist (create it or choose another path)");
+      if (::stat(a->json.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw edp::UsageError("--json " + a->json + ": not a regular file");
+    }
     edp::bench::Config cfg = edp::bench::load_config(a->config);
     a->filters.apply(cfg);
     edp::bench::PlanOptions opt;

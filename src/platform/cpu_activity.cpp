@@ -114,10 +114,12 @@ ActivitySnapshot ActivityProbe::snapshot() const {
 }
 
 Interference interference_between(const ActivitySnapshot& begin, const ActivitySnapshot& end,
-                                  int threads, double ticks_per_s) {
+                                  int threads, double ticks_per_s, double busy_span_s) {
   Interference r;
-  r.wall_s = end.monotonic_s - begin.monotonic_s;
+  const double snapshots_s = end.monotonic_s - begin.monotonic_s;
+  r.wall_s = snapshots_s;
   if (!(r.wall_s > 0)) return r;
+  if (busy_span_s > 0 && busy_span_s < r.wall_s) r.wall_s = busy_span_s;
   if (begin.schedstat_available && end.schedstat_available) {
     uint64_t run_ns = 0, wait_ns = 0;
     for (const auto& t : end.threads) {
@@ -130,11 +132,18 @@ Interference interference_between(const ActivitySnapshot& begin, const ActivityS
       run_ns += sane ? t.sched.run_ns - b.run_ns : t.sched.run_ns;
       wait_ns += sane ? t.sched.wait_ns - b.wait_ns : t.sched.wait_ns;
     }
-    r.workload_cpu_s = run_ns * 1e-9;
-    r.runqueue_wait_s = wait_ns * 1e-9;
-    if (threads > 0) {
-      r.cpu_share = r.workload_cpu_s / (r.wall_s * threads);
-      r.preempted_share = r.runqueue_wait_s / (r.wall_s * threads);
+    // Counters that never moved while this process used CPU time are a
+    // kernel printing "0 0 0" (sched_info off: fs/proc/base.c,
+    // proc_pid_schedstat): unknown, not a run that was never held off.
+    const double process_s = end.process_cpu_s - begin.process_cpu_s;
+    const bool counting = !(run_ns == 0 && std::isfinite(process_s) && process_s > 0.01);
+    if (counting) {
+      r.workload_cpu_s = run_ns * 1e-9;
+      r.runqueue_wait_s = wait_ns * 1e-9;
+      if (threads > 0) {
+        r.cpu_share = r.workload_cpu_s / (r.wall_s * threads);
+        r.preempted_share = r.runqueue_wait_s / (r.wall_s * threads);
+      }
     }
   }
   if (begin.machine && end.machine && end.machine->cpus > 0 && ticks_per_s > 0 &&
@@ -145,7 +154,8 @@ Interference interference_between(const ActivitySnapshot& begin, const ActivityS
       ours_s += end.children_cpu_s - begin.children_cpu_s;
     if (!std::isfinite(ours_s)) ours_s = 0;
     // Ticks are coarse (10 ms at USER_HZ 100): clamp the rounding into [0, 1].
-    const double others = std::max(0.0, busy_s - ours_s) / (r.wall_s * end.machine->cpus);
+    // Others' time and the machine's counters cover the snapshots' span.
+    const double others = std::max(0.0, busy_s - ours_s) / (snapshots_s * end.machine->cpus);
     r.others_cpu_share = std::min(1.0, others);
   }
   return r;

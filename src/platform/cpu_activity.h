@@ -83,8 +83,12 @@ class ActivityProbe {
 // The interference between two snapshots of one window. `threads` is the
 // number of threads the workload runs (a CPU device's team, 1 for a GPU's
 // host thread); threads that appear only in `end` (started inside the
-// window) count from zero.
+// window) count from zero. `busy_span_s` is the span the workload ran in
+// (the energy window): the snapshots also bracket the waits around it
+// (end_window's wait for the lag correction, up to 2.5 averaging periods)
+// when the workload's threads sleep, which would dilute the shares; NaN (or
+// a span longer than the snapshots') uses the snapshots' own span.
 Interference interference_between(const ActivitySnapshot& begin, const ActivitySnapshot& end,
-                                  int threads, double ticks_per_s);
+                                  int threads, double ticks_per_s, double busy_span_s = NAN);
 
 }  // namespace edp::platform

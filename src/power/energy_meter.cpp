@@ -97,6 +97,8 @@ Measurement EnergyMeter::end_window(const std::string& name) {
   return impl_->sampler->end_window(name);
 }
 
+void EnergyMeter::cancel_window(const std::string& name) { impl_->sampler->cancel_window(name); }
+
 namespace {
 
 // Sleeps until `until` in steps of 50 ms; false when keep_going said stop.

@@ -79,6 +79,7 @@ class EnergyMeter {
   // DESIGN §4.2); the Measurement's t1 is the moment end_window was called.
   void begin_window(const std::string& name);  // starts the sampler lazily
   Measurement end_window(const std::string& name);
+  void cancel_window(const std::string& name);  // no result, no wait
   // The idle baseline (DESIGN §3): first lets the sensor settle, that is
   // waits until the total rails have published at least two updates after
   // the one that can still hold the last run's power (3 update intervals

@@ -49,6 +49,11 @@ struct Measurement {
   size_t anomalies = 0;
   std::string anomaly;
   size_t read_failures = 0, missed_deadlines = 0;
+  // When the sampler stopped counting this window's ticks and missed
+  // deadlines (steady_clock): after t1_s, since end_window waits for the
+  // updates the lag correction needs (up to 2.5 averaging periods). The
+  // deadlines expected are rate x (sampled_until_s - t0_s), not x time_s().
+  double sampled_until_s = 0;
   bool complete = true;  // false if reads failed inside the window
   std::string error;     // first failure text, e.g. "trace: no value for VDD_IN_w at t=3.1 s"
 

@@ -275,6 +275,14 @@ void Sampler::begin_window(const std::string& name) {
   }
 }
 
+void Sampler::cancel_window(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = windows_.find(name);
+  if (it == windows_.end() || it->second.ending)
+    throw UsageError("energy window '" + name + "' is not open");
+  windows_.erase(it);
+}
+
 void Sampler::set_total_rails(const std::vector<std::string>& rails) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t r = 0; r < rails_.size(); ++r)
@@ -321,6 +329,7 @@ Measurement Sampler::end_window(const std::string& name) {
   m.t1_unix_s = t1_unix;
   m.read_failures = w.failures;
   m.missed_deadlines = missed_ - w.missed_at_begin;
+  m.sampled_until_s = now_s();
   m.error = w.error;
   const double life_s = now_s() - start_s_;
   std::vector<FreezeEvidence> evidence(rails_.size());

@@ -58,6 +58,9 @@ class Sampler {
   // that is already open / not open.
   void begin_window(const std::string& name);
   Measurement end_window(const std::string& name);
+  // Drops an open window without waiting for its tail. Throws edp::UsageError
+  // for a name that is not open (or is being ended).
+  void cancel_window(const std::string& name);
   // See EnergyMeter::set_total_rails. Unknown names are ignored.
   void set_total_rails(const std::vector<std::string>& rails);
 

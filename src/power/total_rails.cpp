@@ -86,6 +86,8 @@ struct Pick {
   std::string summary;
   std::vector<std::pair<std::string, std::string>> left_out;  // rail, reason
   bool undetermined = false;
+  bool jetson = false;    // from pick_jetson
+  bool external = false;  // a separate hwmon / ina226 monitor, taken to be independent
 };
 
 using Rails = std::vector<const EnergyMeter::Rail*>;
@@ -281,7 +283,10 @@ TotalRails choose_auto(const std::vector<EnergyMeter::Rail>& rails, const RailRo
   for (const auto& [sensor, rs] : by_sensor(rails)) {
     const bool jetson_names = jetson_named(sensor, rs);
     if (board && jetson_names) {
-      if (!merged_done) picks.push_back(pick_jetson(merged_name, merged, roles, board));
+      if (!merged_done) {
+        picks.push_back(pick_jetson(merged_name, merged, roles, board));
+        picks.back().jetson = true;
+      }
       merged_done = true;
     } else if (sensor == "rapl") {
       picks.push_back(pick_rapl(rs));
@@ -289,11 +294,31 @@ TotalRails choose_auto(const std::vector<EnergyMeter::Rail>& rails, const RailRo
       picks.push_back(pick_all(sensor, rs, "each GPU's own board power"));
     } else if (jetson_names) {
       picks.push_back(pick_jetson(sensor, rs, roles, board));
+      picks.back().jetson = true;
     } else if (sensor == "trace") {
       picks.push_back(pick_all(sensor, rs, "a test source: its rails are taken to be independent"));
     } else {
       picks.push_back(pick_all(sensor, rs, "separate monitors, taken to be independent"));
+      picks.back().external = sensor == "hwmon" || sensor == "ina226";
     }
+  }
+
+  // Beside a Jetson's own monitors, a separate hwmon / ina226 monitor (a
+  // user's INA226 on the I2C bus) is outside the module, or on the board's
+  // supply and so holds the module input: not module energy either way, like
+  // the carrier's rails. Left out, unless power.total_rails names it.
+  const bool jetson_total = std::any_of(picks.begin(), picks.end(), [](const Pick& p) {
+    return p.jetson && !p.undetermined && !p.chosen.empty();
+  });
+  for (auto& p : picks) {
+    if (!jetson_total || !p.external) continue;
+    for (const auto& name : p.chosen)
+      p.left_out.push_back({name,
+                            "a separate monitor beside the Jetson's: outside the module, or on "
+                            "its supply (holding the module input); name it in power.total_rails "
+                            "to add it"});
+    p.summary = p.summary.substr(0, p.summary.find(':')) + ": none of its rails";
+    p.chosen.clear();
   }
 
   TotalRails out;
@@ -352,13 +377,20 @@ std::string containment(const EnergyMeter::Rail& outer, const EnergyMeter::Rail&
     const KnownRail* ko = role_on(b, o);
     const KnownRail* ki = role_on(b, i);
     if (!ko || !ki) continue;
+    // One rail read by two sources (the jetson source and a trace or hwmon
+    // of the same monitor): the meter names the second "<sensor>:RAIL".
+    if (o == i && outer.sensor != inner.sensor)
+      return inner.info.rail + " and " + outer.info.rail +
+             " are the same rail, read by two sources";
     if (ki->role == Role::fed_by && name_matches(ki->parent, o))
       return inner.info.rail + " is fed by " + outer.info.rail + " (on a " + b.name +
              ": its power is already in " + outer.info.rail + ")";
     if (ko->role == Role::input && (ki->role == Role::inside || ki->role == Role::fed_by))
       return inner.info.rail + " is inside " + outer.info.rail + " (the module input on a " +
              b.name + ")";
-    if (ko->role == Role::mux && (ki->role == Role::input || ki->role == Role::carrier))
+    // The carrier's input holds the module input and so every rail inside it.
+    if (ko->role == Role::mux && (ki->role == Role::input || ki->role == Role::carrier ||
+                                  ki->role == Role::inside || ki->role == Role::fed_by))
       return inner.info.rail + " is inside " + outer.info.rail +
              " (the carrier board's input on a " + b.name + ")";
   }
@@ -389,16 +421,21 @@ TotalRails check_requested(const std::vector<EnergyMeter::Rail>& rails, const Ra
 
   const Board* board = find_board(roles);
   std::vector<std::string> nested, drop;
-  for (const auto* a : picked)
-    for (const auto* b : picked) {
+  for (size_t ia = 0; ia < picked.size(); ++ia)
+    for (size_t ib = 0; ib < picked.size(); ++ib) {
+      const auto *a = picked[ia], *b = picked[ib];
       if (a == b) continue;
+      // The same rail from two sources contains itself both ways: judged
+      // once, keeping the one named first.
+      const bool same = base_name(*a) == base_name(*b) && a->sensor != b->sensor;
+      if (same && ia > ib) continue;
       const std::string how = containment(*a, *b, roles, board);
       if (how.empty()) continue;
       nested.push_back(how);
       // Keep the outer rail, except that a carrier board's input gives way
       // to the module input it contains: the module is what is measured.
       const KnownRail* k = known_role(roles, board, base_name(*a));
-      const bool carrier_input = a->sensor != "rapl" && k && k->role == Role::mux;
+      const bool carrier_input = !same && a->sensor != "rapl" && k && k->role == Role::mux;
       const std::string gone = carrier_input ? a->info.rail : b->info.rail;
       if (!contains(drop, gone)) drop.push_back(gone);
     }

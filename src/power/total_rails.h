@@ -63,7 +63,8 @@ struct TotalRails {
 // or a rail literally named VDD_IN / POM_5V_IN on a Jetson not in it; RAPL
 // psys if present, else the packages without their subzones; every NVML GPU;
 // every hwmon / ina226 / trace rail (a source whose rails carry Jetson names
-// is treated as a Jetson). Where no total can be determined (a Jetson with no
+// is treated as a Jetson), except that hwmon / ina226 monitors beside a
+// Jetson's total are left out (outside the module, or holding its input). Where no total can be determined (a Jetson with no
 // known input rail) no rail is chosen and `why` says so: energy is then not
 // measured rather than guessed.
 //

@@ -15,6 +15,11 @@
 namespace edp::power {
 namespace {
 
+// The most one rail of a trace may draw. A Jetson module takes at most
+// ~140 W (AGX Thor's rating), a server CPU package ~500 W; 10 kW is far above
+// any rail edpbench measures and far below values that overflow an energy sum.
+constexpr double kMaxTraceRailW = 10000;
+
 std::vector<std::string> split_csv_line(const std::string& line) {
   std::vector<std::string> fields;
   std::string field;
@@ -31,7 +36,8 @@ std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 bool parse_double(const std::string& s, double* out) {
-  if (s.empty()) return false;
+  // Decimal notation only: strtod also reads hex ("0x10"), "inf" and "nan".
+  if (s.empty() || s.find_first_not_of("0123456789.+-eE") != std::string::npos) return false;
   char* end = nullptr;
   *out = std::strtod(s.c_str(), &end);
   return end == s.c_str() + s.size() && std::isfinite(*out);
@@ -88,6 +94,10 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
       const std::string& f = fields[i + 1];
       if (!f.empty() && !parse_double(f, &row[i]))
         throw UsageError(where + "value '" + f + "' of " + data.columns[i] + " is not a number");
+      if (row[i] < 0 || row[i] > kMaxTraceRailW)
+        throw UsageError(where + "value '" + f + "' of " + data.columns[i] + " is outside 0 to " +
+                         format_time(kMaxTraceRailW) +
+                         " W (a rail's power; see docs/reliability.md)");
     }
     data.t_s.push_back(t);
     data.rows.push_back(std::move(row));

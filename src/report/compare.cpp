@@ -246,8 +246,10 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
       for (size_t si = 1; si < sweeps.size(); ++si) {
         const MetricCell& other = cc.cells[mi][si];
         MetricDelta& d = cc.deltas[mi][si - 1];
+        // Relative to |base|: a change from a negative mean (dynamic energy
+        // below the baseline) keeps its sign, so more is still "+".
         if (base.mean && other.mean && *base.mean != 0)
-          d.change_pct = (*other.mean - *base.mean) / *base.mean * 100;
+          d.change_pct = (*other.mean - *base.mean) / std::fabs(*base.mean) * 100;
         if (!base.runs.empty() && !other.runs.empty()) {
           d.test = mann_whitney_u(base.runs, other.runs);
           d.significant = d.test->p < options.alpha;

@@ -7,7 +7,8 @@
 // larger samples, or any ties, the normal approximation with the tie
 // correction of the variance and a continuity correction of 0.5, which is
 // what scipy.stats.mannwhitneyu(x, y, alternative="two-sided") computes with
-// method="exact" and method="asymptotic" respectively.
+// method="exact" and method="asymptotic" respectively, except that the
+// approximation is never below mann_whitney_min_p (few tied runs).
 #pragma once
 
 #include <vector>

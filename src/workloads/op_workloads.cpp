@@ -173,6 +173,12 @@ ElementCounts element_counts(const std::string& op) {
                               "scalar, sigmoid, tanh, flush)");
 }
 
+double gemm_bytes(const OpSpec& spec) {
+  const double m = static_cast<double>(spec.m), n = static_cast<double>(spec.n),
+               k = static_cast<double>(spec.k);
+  return 4.0 * (m * k + k * n + m * n);  // a_, b_, c_ of class Gemm below
+}
+
 std::unique_ptr<Workload> make_op_workload(const OpSpec& spec, Backend& backend) {
   const std::string& op = spec.op;
   if (op == "gemm") {

@@ -74,6 +74,9 @@ ElementCounts element_counts(const std::string& op);
 // for sizes that make no step (bytes below one element, gemm without n).
 std::unique_ptr<Workload> make_op_workload(const OpSpec& spec, Backend& backend);
 
+// The float32 bytes a gemm item allocates: A, B and C, as its workload does.
+double gemm_bytes(const OpSpec& spec);
+
 // The five GEMMs of one MLP training step (DESIGN §2.1), with the transposes
 // the backward pass uses: x w1, h_relu w2, h_relu^T g, g w2^T, x^T grad_h.
 // Their FLOPs add up to 4 N D_in H + 6 N H D_out.

@@ -126,3 +126,38 @@ TEST_CASE("judge_interference flags preemption and a late sampler, not an idle r
   CHECK_FALSE(unknown.disturbed);
   CHECK(std::isnan(unknown.preempted_share));
 }
+
+TEST_CASE("judge_interference: a team with more threads than CPUs waits for itself, not for others",
+          "[run_evidence][interference]") {
+  // 4 threads pinned round-robin to 2 CPUs (workloads/cpu_backend.cpp,
+  // pin_team) on an idle machine: two CPU-bound threads share each CPU, so
+  // each waits on the run queue half the time: preempted_share 0.5, no
+  // neighbour at all.
+  edp::platform::Interference own;
+  own.wall_s = 1;
+  own.cpu_share = 0.5;
+  own.preempted_share = 0.5;
+  own.others_cpu_share = 0.01;
+  edp::report::RunRecord r;
+  edp::bench::judge_interference(own, 100, 1.0, r, 4, 2);
+  CHECK_FALSE(r.disturbed);
+  CHECK(r.preempted_share == Approx(0.5));
+
+  // The same team beside a neighbour that takes a further 20% of its time.
+  edp::platform::Interference busy = own;
+  busy.preempted_share = 0.7;
+  busy.others_cpu_share = 0.4;
+  edp::report::RunRecord b;
+  edp::bench::judge_interference(busy, 100, 1.0, b, 4, 2);
+  CHECK(b.disturbed);
+  CHECK_THAT(b.note, Catch::Contains("waited for a CPU 70% of the run"));
+  CHECK_THAT(b.note, Catch::Contains("50% of it for one another (4 threads on 2 CPUs)"));
+
+  // As many threads as CPUs: no allowance, 6% is disturbed as before.
+  edp::platform::Interference six = own;
+  six.preempted_share = 0.06;
+  edp::report::RunRecord s;
+  edp::bench::judge_interference(six, 100, 1.0, s, 2, 2);
+  CHECK(s.disturbed);
+  CHECK_THAT(s.note, !Catch::Contains("one another"));
+}

@@ -379,6 +379,24 @@ TEST_CASE("auto counts a trace's rails, except the sub-rails of a Jetson input i
   CHECK(other.rails == Names{"board", "fan"});
 }
 
+TEST_CASE(
+    "auto on a Jetson leaves out an external hwmon monitor: outside the module, or its supply",
+    "[total_rails]") {
+  // A user's INA226 on the TX2's I2C bus (hwmon ina2xx), usually on the
+  // board's DC input, which holds VDD_IN: added to VDD_IN it counts the
+  // module twice. Like the carrier's rails it is not module energy either way.
+  auto rails = tx2_rails();
+  rails.push_back(rail("hwmon", "ina226_1-0045"));
+  const TotalRails t = choose(rails, "quill", {});
+  CHECK(t.rails == Names{"VDD_IN"});
+  CHECK_THAT(t.why, Contains("left out ina226_1-0045"));
+  CHECK_THAT(t.why, Contains("power.total_rails"));
+  // On a Jetson not in the table, by the VDD_IN name, the same.
+  const TotalRails u = choose(
+      {rail("jetson", "VDD_IN"), rail("jetson", "VDD_X"), rail("hwmon", "ina219_1-0041")}, "", {});
+  CHECK(u.rails == Names{"VDD_IN"});
+}
+
 TEST_CASE("auto counts every hwmon rail as an independent monitor", "[total_rails]") {
   auto rails = rapl_rails(false);
   rails.push_back(rail("hwmon", "ina226_1-0040"));
@@ -397,6 +415,18 @@ TEST_CASE("an explicit list with nested rails is refused, saying which contains 
   SECTION("the carrier's VDD_MUX and VDD_IN: keep the module input") {
     const std::string e = usage_error(tx2_rails(), "quill", {"VDD_MUX", "VDD_IN"});
     CHECK_THAT(e, Contains("VDD_IN is inside VDD_MUX"));
+    CHECK_THAT(e, Contains("Use total_rails: [VDD_IN] or auto"));
+  }
+  SECTION("the carrier's VDD_MUX and a module sub-rail: VDD_MUX holds VDD_IN, which holds it") {
+    const std::string e = usage_error(tx2_rails(), "quill", {"VDD_MUX", "VDD_SYS_CPU"});
+    CHECK_THAT(e, Contains("VDD_SYS_CPU is inside VDD_MUX"));
+    CHECK_THAT(e, Contains("Use total_rails: [VDD_SYS_CPU] or auto"));
+  }
+  SECTION("one rail read by two sources (the jetson source and a trace of it)") {
+    auto rails = tx2_rails();
+    rails.push_back(rail("trace", "trace:VDD_IN"));
+    const std::string e = usage_error(rails, "quill", {"VDD_IN", "trace:VDD_IN"});
+    CHECK_THAT(e, Contains("trace:VDD_IN and VDD_IN are the same rail"));
     CHECK_THAT(e, Contains("Use total_rails: [VDD_IN] or auto"));
   }
   SECTION("on a board not in the table, by the rail names") {

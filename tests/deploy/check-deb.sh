@@ -64,6 +64,21 @@ for c in "$(dirname "$0")"/../../configs/*.yaml; do
 done
 echo "ok: files"
 
+# The monitor API (DESIGN §11): library, header, CMake package, pkg-config
+# file; the Python module where the build had pybind11 (not in a cross build).
+for pat in '/libedpbench-monitor\.so\.0\.[0-9.]*$' '/include/edpbench/monitor\.h$' \
+           '/cmake/edpbench/edpbenchConfig\.cmake$' '/cmake/edpbench/edpbenchTargets\.cmake$' \
+           '/pkgconfig/edpbench-monitor\.pc$'; do
+  grep -q "$pat" "$tmp/contents" || fail "monitor file matching $pat missing from the package"
+done
+if grep -q '/dist-packages/edpbench/_edpbench\..*\.so$' "$tmp/contents"; then
+  grep -q '/dist-packages/edpbench/__init__\.py$' "$tmp/contents" \
+    || fail "the Python extension is packaged without edpbench/__init__.py"
+  echo "ok: monitor library, header, CMake and pkg-config files, Python module"
+else
+  echo "ok: monitor library, header, CMake and pkg-config files (no Python module in this build)"
+fi
+
 # conffiles: every file under /etc, nothing else.
 dpkg-deb --ctrl-tarfile "$deb" | tar -x -C "$tmp" ./conffiles ./postinst ./prerm ./postrm
 sort "$tmp/conffiles" > "$tmp/conffiles.sorted"

@@ -139,6 +139,50 @@ TEST_CASE("interference_between_hand_built_snapshots", "[interference]") {
   CHECK(r2.others_cpu_share == Approx(0.25));
 }
 
+TEST_CASE("interference_shares_are_of_the_window_not_of_the_wait_after_it", "[interference]") {
+  // The snapshots bracket end_window, which waits up to 2.5 averaging periods
+  // for the lag correction (power/lag_correction.h) while the workload's
+  // thread sleeps: a 0.4 s window closed by a 1.1 s wait (TX2 INA3221 at
+  // 0.43 s). The thread ran 0.3 s and waited 0.1 s inside the window, i.e.
+  // it was held off 25% of it; over the 1.5 s between snapshots that reads
+  // as 6.7%, and over 2 s windows it would be under the 5% limit.
+  ActivitySnapshot a, b;
+  a.monotonic_s = 10.0;
+  b.monotonic_s = 11.5;
+  a.schedstat_available = b.schedstat_available = true;
+  a.threads = {{100, {0, 0, 0}}};
+  b.threads = {{100, {300'000'000, 100'000'000, 5}}};
+  const auto r = interference_between(a, b, 1, 100.0, 0.4);
+  CHECK(r.wall_s == Approx(0.4));
+  CHECK(r.preempted_share == Approx(0.25));
+  CHECK(r.cpu_share == Approx(0.75));
+  // Without the window's span the snapshots' own span is used.
+  CHECK(interference_between(a, b, 1, 100.0).preempted_share == Approx(0.1 / 1.5));
+  // A span longer than the snapshots' (a wrong clock) is not believed.
+  CHECK(interference_between(a, b, 1, 100.0, 9.0).wall_s == Approx(1.5));
+}
+
+TEST_CASE("schedstat_all_zero_is_a_kernel_without_sched_info_not_a_quiet_run", "[interference]") {
+  // fs/proc/base.c proc_pid_schedstat prints "0 0 0" when sched_info is off
+  // (a kernel without CONFIG_SCHEDSTATS whose delay accounting is off): the
+  // counters never move although our threads ran 0.8 s. That is unknown,
+  // not a run that was never held off.
+  ActivitySnapshot a, b;
+  a.monotonic_s = 10.0;
+  b.monotonic_s = 11.0;
+  a.schedstat_available = b.schedstat_available = true;
+  a.threads = {{100, {0, 0, 0}}, {101, {0, 0, 0}}};
+  b.threads = a.threads;
+  a.process_cpu_s = 3.0;
+  b.process_cpu_s = 3.8;
+  const auto r = interference_between(a, b, 2, 100.0);
+  CHECK(std::isnan(r.preempted_share));
+  CHECK(std::isnan(r.cpu_share));
+  // Threads that slept through a window (process time unchanged) are known idle.
+  b.process_cpu_s = 3.0;
+  CHECK(interference_between(a, b, 2, 100.0).preempted_share == 0);
+}
+
 TEST_CASE("probe_sees_two_threads_competing_for_one_cpu", "[interference]") {
   ActivityProbe probe;
   const auto before = probe.snapshot();

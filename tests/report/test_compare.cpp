@@ -252,3 +252,41 @@ TEST_CASE("compare --json survives invalid UTF-8 in the CSV (fuzz_results_csv fi
   REQUIRE_NOTHROW(json = comparison_json(c));
   CHECK(json.find("tensors\xEF\xBF\xBD") != std::string::npos);  // U+FFFD
 }
+
+TEST_CASE("compare: a change from a negative mean keeps the sign of the change") {
+  // Dynamic energy (energy - baseline power x time) is negative when the
+  // baseline drew more than the run (a baseline taken warmer, or at another
+  // operating point). -2 J -> -1 J is 1 J more: +50% of |-2 J|, a regression,
+  // not the -50% that dividing by the signed base gives.
+  const std::string tmp = mkdir_temp();
+  auto sweep = [&](const std::string& name, double mean) {
+    const std::string dir = tmp + "/" + name;
+    REQUIRE(::mkdir(dir.c_str(), 0755) == 0);
+    std::ofstream(dir + "/results.csv")
+        << "workload,size,n,d_in,h,d_out,device,threads,iterations,runs,status,time_s_mean,"
+           "time_s_std,time_s_ci95,energy_j_mean,energy_j_std,energy_j_ci95,power_w_mean,"
+           "edp_js_mean,edp_js_std,power_source,energy_rails,samples_per_run,final_loss,"
+           "diverged,note,dynamic_energy_j_mean\n"
+        << "tensors,small,64,,,,cpu,1,,5,ok,,,,,,,,,,trace,VDD_IN,,,,," << num(mean) << "\n";
+    std::ofstream runs(dir + "/runs.csv");
+    runs << "workload,size,device,run,dynamic_energy_j\n";
+    for (int r = 0; r < 5; ++r)
+      runs << "tensors,small,cpu," << r + 1 << "," << num(mean + 0.05 * (r - 2)) << "\n";
+    return dir;
+  };
+  const auto a = sweep("before", -2.0);
+  const auto b = sweep("after", -1.0);
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b)}, {});
+  REQUIRE(c.configs.size() == 1);
+  const MetricDelta& d = c.configs[0].deltas[2][0];  // dynamic_energy
+  REQUIRE(d.change_pct);
+  CHECK(*d.change_pct == Approx(50));
+  CHECK(d.significant);
+  const auto regs = find_regressions(c, CompareMetric::dynamic_energy, 10);
+  REQUIRE(regs.size() == 1);
+  CHECK(regs[0].change_pct == Approx(50));
+  // And the other way round it is an improvement (-50%), not a regression.
+  const Comparison back = compare_sweeps({load_sweep(b), load_sweep(a)}, {});
+  CHECK(*back.configs[0].deltas[2][0].change_pct == Approx(-100));
+  CHECK(find_regressions(back, CompareMetric::dynamic_energy, 10).empty());
+}

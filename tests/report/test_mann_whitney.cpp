@@ -85,6 +85,23 @@ TEST_CASE("mann_whitney_u: normal approximation with ties or large samples (scip
   CHECK(std::isnan(mann_whitney_u({}, {1, 2}).p));
 }
 
+TEST_CASE("mann_whitney_u: ties never give a p below what the runs can show") {
+  // 3 + 3 runs, each side one repeated value (quantized readings), fully
+  // separated. Every arrangement of the 6 runs is equally likely under the
+  // null hypothesis: the separation has probability 2/20, so p = 0.1
+  // (mann_whitney_min_p, which compare prints as "no change can be
+  // significant"). The normal approximation with the tie-corrected variance
+  // (scipy asymptotic) gives 0.047, which alpha 0.05 would call significant.
+  const MannWhitney t = mann_whitney_u({1, 1, 1}, {2, 2, 2});
+  CHECK(t.ties);
+  CHECK(t.u1 == 0);
+  CHECK(t.p == Approx(mann_whitney_min_p(3, 3)));
+  CHECK_FALSE(t.p < 0.05);
+  // Where the approximation is above the floor it is left as it is.
+  CHECK(mann_whitney_u({1, 2, 2, 3, 4, 4}, {3, 4, 5, 5, 6, 7}).p ==
+        Approx(0.023223192940087675).epsilon(1e-9));
+}
+
 TEST_CASE("geometric_mean") {
   CHECK(*geometric_mean({1, 100}) == Approx(10));
   CHECK(*geometric_mean({2, 8}) == Approx(4));

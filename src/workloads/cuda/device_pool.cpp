@@ -9,6 +9,10 @@
 #include "workloads/cuda/cuda_check.h"
 #include "workloads/cuda/device_state.h"
 
+#if EDPBENCH_GPU_SIM
+#include "edp_sim/control.h"
+#endif
+
 namespace edp {
 namespace cuda {
 
@@ -82,6 +86,12 @@ std::shared_ptr<float> DevicePool::allocate(std::size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.bytes_in_use += size;
   }
+#if EDPBENCH_GPU_SIM
+  // Test builds: the rounding slack past `bytes` is poisoned and checked after
+  // every device operation, so a kernel writing past a tensor's end fails
+  // instead of landing unseen in the slack.
+  edp_sim::guard_slack(block, bytes, size);
+#endif
   auto self = shared_from_this();
   // If the control block cannot be allocated, shared_ptr calls the deleter, so
   // the block is not lost.

@@ -12,6 +12,7 @@
 
 #include "workloads/cuda/cuda_check.h"
 #include "workloads/cuda/kernels.h"
+#include "workloads/cuda/launch.h"
 
 namespace edp {
 namespace cuda {
@@ -230,8 +231,8 @@ template <class Op>
 void run_map0(const Launch& l, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
   const bool vec = aligned16(out);
-  map0_kernel<<<grid_for(l, &map0_kernel<Op>, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(
-      out, n, vec, op);
+  EDP_LAUNCH(map0_kernel<Op>, grid_for(l, &map0_kernel<Op>, vec ? n / 4 + n % 4 : n), kThreads, 0,
+             l.stream, out, n, vec, op);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -239,8 +240,8 @@ template <class Op>
 void run_map1(const Launch& l, const float* x, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
   const bool vec = aligned16(x) && aligned16(out);
-  map1_kernel<<<grid_for(l, &map1_kernel<Op>, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(
-      x, out, n, vec, op);
+  EDP_LAUNCH(map1_kernel<Op>, grid_for(l, &map1_kernel<Op>, vec ? n / 4 + n % 4 : n), kThreads, 0,
+             l.stream, x, out, n, vec, op);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -248,8 +249,8 @@ template <class Op>
 void run_map2(const Launch& l, const float* a, const float* b, float* out, std::int64_t n, Op op) {
   if (n <= 0) return;
   const bool vec = aligned16(a) && aligned16(b) && aligned16(out);
-  map2_kernel<<<grid_for(l, &map2_kernel<Op>, vec ? n / 4 + n % 4 : n), kThreads, 0, l.stream>>>(
-      a, b, out, n, vec, op);
+  EDP_LAUNCH(map2_kernel<Op>, grid_for(l, &map2_kernel<Op>, vec ? n / 4 + n % 4 : n), kThreads, 0,
+             l.stream, a, b, out, n, vec, op);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -372,18 +373,18 @@ int fma_peak_blocks(const Launch& l) { return max_blocks(l, &fma_peak_kernel); }
 
 void launch_fma_peak(const Launch& l, std::int64_t rounds, float* sink) {
   CUDA_CHECK_THROW(cudaMemsetAsync(sink, 0, sizeof(float), l.stream));
-  fma_peak_kernel<<<fma_peak_blocks(l), kFmaPeakThreads, 0, l.stream>>>(rounds, 0.999999f, 1e-3f,
-                                                                        sink);
+  EDP_LAUNCH(fma_peak_kernel, fma_peak_blocks(l), kFmaPeakThreads, 0, l.stream, rounds, 0.999999f,
+             1e-3f, sink);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
 void launch_sum(const Launch& l, const float* x, std::int64_t n, double* scratch, float* out) {
   const int blocks = n > 0 ? reduce_blocks(l, &partial_sum_kernel, n) : 0;
   if (blocks > 0) {
-    partial_sum_kernel<<<blocks, kThreads, 0, l.stream>>>(x, n, scratch);
+    EDP_LAUNCH(partial_sum_kernel, blocks, kThreads, 0, l.stream, x, n, scratch);
     CUDA_CHECK_THROW(cudaGetLastError());
   }
-  finish_sum_kernel<<<1, kThreads, 0, l.stream>>>(scratch, blocks, out);
+  EDP_LAUNCH(finish_sum_kernel, 1, kThreads, 0, l.stream, scratch, blocks, out);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 
@@ -391,10 +392,11 @@ void launch_sub_square_sum(const Launch& l, const float* a, const float* b, floa
                            std::int64_t n, double* scratch, float* out) {
   const int blocks = n > 0 ? reduce_blocks(l, &partial_sub_square_sum_kernel, n) : 0;
   if (blocks > 0) {
-    partial_sub_square_sum_kernel<<<blocks, kThreads, 0, l.stream>>>(a, b, diff, n, scratch);
+    EDP_LAUNCH(partial_sub_square_sum_kernel, blocks, kThreads, 0, l.stream, a, b, diff, n,
+               scratch);
     CUDA_CHECK_THROW(cudaGetLastError());
   }
-  finish_sum_kernel<<<1, kThreads, 0, l.stream>>>(scratch, blocks, out);
+  EDP_LAUNCH(finish_sum_kernel, 1, kThreads, 0, l.stream, scratch, blocks, out);
   CUDA_CHECK_THROW(cudaGetLastError());
 }
 

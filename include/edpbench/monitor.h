@@ -1,0 +1,172 @@
+// edpbench's monitor API (DESIGN §11): energy windows in the user's own code,
+// measured by the same sensors, total rails, sampler, lag correction and
+// window judgement as `edpbench run`.
+//
+//   #include <edpbench/monitor.h>
+//   edpbench::MonitorOptions o;            // power.source auto, 100 Hz
+//   edpbench::Monitor mon(o);              // discovery; throws edpbench::Error
+//   mon.measure_idle(5);                   // optional: the idle baseline
+//   mon.begin_window("epoch");
+//   ... the user's code ...
+//   edpbench::WindowResult w = mon.end_window("epoch");
+//   std::printf("%.3f s %.3f J\n", w.time_s, w.energy_j);
+//
+// Windows are named; any number may be open at once, nested or overlapping.
+// end_window returns once an averaging sensor (a Jetson INA3221) has
+// published the values that cover the window's end, so the result is final:
+// that wait is up to about two update intervals (~0.8 s on a TX2), and the
+// caller's code is not measured during it. Sensors with counters or
+// instantaneous readings return after one sampler tick.
+//
+// Only the standard library is needed to use this header; link with
+// edpbench::monitor (CMake: find_package(edpbench)) or
+// `pkg-config --libs edpbench-monitor`.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// The library is built with hidden visibility; this marks its interface.
+#if defined(__GNUC__)
+#define EDPBENCH_API __attribute__((visibility("default")))
+#else
+#define EDPBENCH_API
+#endif
+
+namespace edpbench {
+
+// A usage error (an unknown source, an explicit total rail that does not
+// exist or nests, a window name already open or not open) or a runtime
+// failure. what() says what is wrong and how to fix it.
+class EDPBENCH_API Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The `power:` section of the config (DESIGN §7) that a monitor needs.
+struct MonitorOptions {
+  std::string source = "auto";           // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
+  std::vector<std::string> total_rails;  // empty = auto (DESIGN §4.1)
+  double rate_hz = 100;                  // sampler rate
+  std::string sysfs_root;                // "" = the real /sys and /dev
+  std::string trace_file;                // source trace: CSV t_s,<rail>_w,...
+  bool trace_loop = true;
+  int sampler_cpu = -1;  // pin the sampler thread to this CPU; -1 = not pinned
+  // Wait (at most this long, seconds) after opening until an averaging
+  // sensor's update interval is known, so the first window is lag-corrected.
+  double await_period_s = 5;
+};
+
+struct RailResult {
+  std::string rail, sensor;
+  double energy_j = 0;              // lag-corrected; NaN when the rail had no valid reading
+  double energy_uncorrected_j = 0;  // as read (differs for averaging rails)
+  double power_w_mean = 0;
+  double update_interval_s = 0;  // 0 when unknown or not an averaging rail
+  double lag_correction_s = 0;   // 0 = none applied
+  bool total = false;            // one of the total rails
+  bool frozen = false;
+  std::size_t samples = 0, distinct_values = 0, read_failures = 0;
+};
+
+// One closed window. NaN means "not measured".
+struct WindowResult {
+  std::string name;
+  double time_s = 0;              // the window's span
+  double energy_j = 0;            // sum over the total rails; NaN when not trustworthy
+  double power_w_mean = 0;        // mean power of the total rails
+  double dynamic_energy_j = 0;    // energy_j - baseline_w x time_s; NaN without a baseline
+  double baseline_w = 0;          // idle power of the total rails it used; NaN if none
+  double edp_js = 0;              // energy_j x time_s
+  std::vector<RailResult> rails;  // every rail, total or not
+  // Evidence (DESIGN §3, §4.2).
+  double update_interval_s = 0;  // of the total rails; NaN when unknown
+  double lag_correction_s = 0;   // largest shift applied; 0 = none
+  bool low_confidence = false;   // < 10 updates, unknown period, frozen or anomalies
+  bool frozen = false;
+  std::size_t read_failures = 0, missed_deadlines = 0, samples = 0;
+  std::size_t distinct_values = 0;
+  double largest_gap_s = 0;
+  double start_unix_s = 0, end_unix_s = 0;            // CLOCK_REALTIME
+  double start_monotonic_s = 0, end_monotonic_s = 0;  // CLOCK_MONOTONIC
+  // Why energy_j could not be trusted ("" when it can): a failed read or a
+  // frozen total rail. Times are kept.
+  std::string problem;
+  std::string note;  // further remarks (anomalies, rails outside the total)
+  bool ok() const { return problem.empty(); }
+};
+
+struct IdleResult {
+  double power_w = 0;                     // sum over the total rails; NaN if a rail failed
+  std::map<std::string, double> rails_w;  // per rail
+  double duration_s = 0, settle_s = 0;
+  double start_unix_s = 0;
+};
+
+// Where a window's results go in edpbench's own formats (DESIGN §5).
+struct RunLabel {
+  std::string workload;  // e.g. "torch_tensors"
+  std::string size;      // e.g. "small"
+  std::string device;    // "cpu" or "gpu" (recommend compares the two kinds)
+  int iterations = 1;    // steps inside the window
+  double final_loss = 0.0 / 0.0;
+  // Optional shape of the problem, written to results.csv.
+  long long n = 0, d_in = 0, h = 0, d_out = 0;
+  int threads = 0;
+};
+
+class EDPBENCH_API Monitor {
+ public:
+  // Discovers the sensors, chooses the total rails as `run` does, starts the
+  // sampler. Throws Error for a requested source that is missing or a bad
+  // total_rails list.
+  explicit Monitor(const MonitorOptions& options = MonitorOptions());
+  ~Monitor();
+  Monitor(Monitor&&) noexcept;
+  Monitor& operator=(Monitor&&) noexcept;
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
+
+  // Opens a window. Throws Error when `name` is already open.
+  void begin_window(const std::string& name);
+  // Closes it, waits for the lag tail (see above) and judges it.
+  WindowResult end_window(const std::string& name);
+  // Drops an open window without a result. Throws Error when it is not open.
+  void cancel_window(const std::string& name);
+  std::vector<std::string> open_windows() const;
+
+  // Idle power over `seconds` after letting the sensor settle; later
+  // windows report dynamic energy over it. Must be called with no window open.
+  IdleResult measure_idle(double seconds);
+
+  std::string source() const;                      // "jetson", "rapl+nvml", "trace", "none"
+  std::vector<std::string> rails() const;          // every rail
+  std::vector<std::string> total_rails() const;    // the rails "energy" sums
+  std::string total_rails_why() const;             // why these
+  std::vector<std::string> discovery_log() const;  // what was tried, found, missing
+  bool measures_energy() const;                    // false for source none
+  double update_interval_s() const;                // observed so far; 0 when unknown
+
+  // Keeps a window's result as one run of a configuration (workload, size,
+  // device); runs are numbered in order.
+  void record(const RunLabel& label, const WindowResult& result);
+  // Writes the recorded runs into `dir` as results.csv, runs.csv, rails.csv
+  // and context.json (created if needed). Rows already there for other
+  // configurations are kept (so PyTorch rows can sit beside `edpbench run`
+  // rows in one report); rows of the same (workload, size, device) are
+  // replaced. Throws Error when an existing file has other columns.
+  void write(const std::string& dir) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// "edpbench 0.1.0"
+EDPBENCH_API std::string version();
+
+}  // namespace edpbench

@@ -1,0 +1,185 @@
+"""Energy windows in your own Python code, measured like ``edpbench run``.
+
+    import edpbench
+    mon = edpbench.Monitor()                 # power.source auto
+    mon.measure_idle(5)                      # optional: dynamic energy
+    with mon.window("epoch") as w:
+        train_one_epoch()
+    print(w.time_s, w.energy_j, w.low_confidence)
+
+The sampler, the lag correction of averaging sensors (Jetson INA3221) and the
+judgement of each window are the C++ ones of edpbench (DESIGN sections 3, 4
+and 11). Closing a window waits for the sensor's updates that cover its end
+(up to about two update intervals, ~0.8 s on a TX2); the GIL is released
+meanwhile. Python 3.6 or later.
+"""
+
+from ._edpbench import Error, Measurement, RailMeasurement, version
+from ._edpbench import Monitor as _CoreMonitor
+
+__all__ = ["Monitor", "Measurement", "RailMeasurement", "Error", "version"]
+
+
+def _torch_sync():
+    """torch.cuda.synchronize() when torch is imported and CUDA is in use."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is None:
+        try:
+            import torch  # noqa: F811  (lazy: no hard dependency)
+        except ImportError:
+            return
+    cuda = getattr(torch, "cuda", None)
+    if cuda is None or not cuda.is_available():
+        return
+    initialized = getattr(cuda, "is_initialized", None)
+    if initialized is not None and not initialized():
+        return  # nothing was ever queued on a GPU
+    cuda.synchronize()
+
+
+def _sync_function(sync):
+    if sync is None:
+        return None
+    if callable(sync):
+        return sync
+    if sync == "torch":
+        return _torch_sync
+    raise ValueError("sync must be None, 'torch' or a callable, not %r" % (sync,))
+
+
+class Window(object):
+    """A window opened by Monitor.window(); after the with-block it carries
+    the Measurement's attributes (w.energy_j, w.dict(), ...)."""
+
+    def __init__(self, monitor, name):
+        self._monitor = monitor
+        self.name = name
+        self.measurement = None
+
+    def __enter__(self):
+        self._monitor.begin_window(self.name)
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            # The block failed: no result; the window does not stay open.
+            try:
+                self._monitor.cancel_window(self.name)
+            except Error:
+                pass
+            return False
+        self.measurement = self._monitor.end_window(self.name)
+        return False
+
+    def __getattr__(self, attr):
+        measurement = self.__dict__.get("measurement")
+        if measurement is None:
+            raise AttributeError(
+                "window %r has no %s yet: it is still open" % (self.__dict__.get("name"), attr)
+            )
+        return getattr(measurement, attr)
+
+    def __repr__(self):
+        if self.measurement is None:
+            return "<Window %s: open>" % (self.name,)
+        return repr(self.measurement)
+
+    def dict(self):
+        if self.measurement is None:
+            raise Error("window %r is still open" % (self.name,))
+        return self.measurement.dict()
+
+
+class Monitor(object):
+    """A monitor over the board's power sensors.
+
+    source       auto | jetson | ina226 | hwmon | rapl | nvml | trace | none
+    total_rails  None (auto, as ``edpbench run`` chooses) or a list of rails
+    rate_hz      sampler rate
+    sysfs_root   re-roots every /sys and /dev path (tests, containers)
+    trace        a CSV t_s,<rail>_w,... for source trace
+    sync         None, "torch" (torch.cuda.synchronize() before each window
+                 edge when CUDA is in use) or a callable
+    """
+
+    def __init__(self, source="auto", total_rails=None, rate_hz=100.0, sysfs_root="",
+                 trace=None, trace_loop=True, sampler_cpu=-1, await_period_s=5.0, sync=None):
+        self._sync = _sync_function(sync)
+        self._core = _CoreMonitor(
+            str(source), list(total_rails or []), float(rate_hz), str(sysfs_root or ""),
+            str(trace or ""), bool(trace_loop), int(sampler_cpu), float(await_period_s))
+
+    # -- windows -----------------------------------------------------------
+    def begin_window(self, name):
+        if self._sync is not None:
+            self._sync()
+        self._core.begin_window(str(name))
+
+    def end_window(self, name):
+        if self._sync is not None:
+            self._sync()
+        return self._core.end_window(str(name))
+
+    def cancel_window(self, name):
+        self._core.cancel_window(str(name))
+
+    def window(self, name):
+        """Context manager: ``with mon.window("epoch") as w: ...``."""
+        return Window(self, str(name))
+
+    def open_windows(self):
+        return self._core.open_windows()
+
+    def measure_idle(self, seconds):
+        """Idle power of the total rails over `seconds` after settling; later
+        windows report dynamic_energy_j over it. Returns a dict."""
+        return self._core.measure_idle(float(seconds))
+
+    # -- what "energy" is here ----------------------------------------------
+    @property
+    def source(self):
+        return self._core.source()
+
+    @property
+    def rails(self):
+        return self._core.rails()
+
+    @property
+    def total_rails(self):
+        return self._core.total_rails()
+
+    @property
+    def total_rails_why(self):
+        return self._core.total_rails_why()
+
+    @property
+    def discovery_log(self):
+        return self._core.discovery_log()
+
+    @property
+    def measures_energy(self):
+        return self._core.measures_energy()
+
+    @property
+    def update_interval_s(self):
+        return self._core.update_interval_s()
+
+    # -- edpbench's own files ------------------------------------------------
+    def record(self, measurement, workload, size, device, iterations=1, final_loss=None,
+               n=0, d_in=0, h=0, d_out=0, threads=0):
+        """Keeps a window's Measurement (or a closed Window) as one run of
+        (workload, size, device) for write()."""
+        if isinstance(measurement, Window):
+            measurement = measurement.measurement
+        if not isinstance(measurement, Measurement):
+            raise TypeError("record() needs a Measurement or a closed Window")
+        loss = float("nan") if final_loss is None else float(final_loss)
+        self._core.record(measurement, str(workload), str(size), str(device), int(iterations),
+                          loss, int(n), int(d_in), int(h), int(d_out), int(threads))
+
+    def write(self, directory):
+        """Writes results.csv, runs.csv, rails.csv and context.json into
+        `directory`, keeping rows of other configurations already there."""
+        self._core.write(str(directory))

@@ -1,0 +1,227 @@
+// edpbench._edpbench: the pybind11 binding of include/edpbench/monitor.h.
+// python/edpbench/__init__.py builds the user-facing API on it.
+//
+// The GIL is released in every call that can block (opening the monitor,
+// which may wait for the sensor's update interval; begin_window, which takes
+// the sampler's lock; end_window, which waits for the lag tail; measure_idle),
+// so other Python threads run meanwhile. The sampler is a C++ thread that
+// never calls into Python.
+//
+// Only pybind11 features of 2.2 and later are used (PYBIND11_MODULE,
+// py::init with a factory, gil_scoped_release, register_exception), so the
+// module builds with the pybind11 of Ubuntu 20.04 (2.4), 22.04 (2.9) and
+// Debian 12 (2.10).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "edpbench/monitor.h"
+
+namespace py = pybind11;
+using edpbench::IdleResult;
+using edpbench::Monitor;
+using edpbench::MonitorOptions;
+using edpbench::RailResult;
+using edpbench::RunLabel;
+using edpbench::WindowResult;
+
+namespace {
+
+// NaN becomes None in dict(): "not measured" is not a number.
+py::object num(double v) {
+  return std::isnan(v) ? py::object(py::none()) : py::object(py::float_(v));
+}
+
+py::dict rail_dict(const RailResult& r) {
+  py::dict d;
+  d["rail"] = r.rail;
+  d["sensor"] = r.sensor;
+  d["total"] = r.total;
+  d["energy_j"] = num(r.energy_j);
+  d["energy_uncorrected_j"] = num(r.energy_uncorrected_j);
+  d["power_w_mean"] = num(r.power_w_mean);
+  d["update_interval_s"] = r.update_interval_s;
+  d["lag_correction_s"] = r.lag_correction_s;
+  d["frozen"] = r.frozen;
+  d["samples"] = r.samples;
+  d["distinct_values"] = r.distinct_values;
+  d["read_failures"] = r.read_failures;
+  return d;
+}
+
+py::dict window_dict(const WindowResult& w) {
+  py::dict d;
+  d["name"] = w.name;
+  d["time_s"] = w.time_s;
+  d["energy_j"] = num(w.energy_j);
+  d["power_w_mean"] = num(w.power_w_mean);
+  d["dynamic_energy_j"] = num(w.dynamic_energy_j);
+  d["baseline_w"] = num(w.baseline_w);
+  d["edp_js"] = num(w.edp_js);
+  py::dict per_rail;
+  for (const auto& r : w.rails) per_rail[py::str(r.rail)] = num(r.energy_j);
+  d["energy_j_per_rail"] = per_rail;
+  d["update_interval_s"] = num(w.update_interval_s);
+  d["lag_correction_s"] = w.lag_correction_s;
+  d["low_confidence"] = w.low_confidence;
+  d["frozen"] = w.frozen;
+  d["read_failures"] = w.read_failures;
+  d["missed_deadlines"] = w.missed_deadlines;
+  d["samples"] = w.samples;
+  d["distinct_values"] = w.distinct_values;
+  d["largest_gap_s"] = num(w.largest_gap_s);
+  d["start_unix_s"] = w.start_unix_s;
+  d["end_unix_s"] = w.end_unix_s;
+  d["start_monotonic_s"] = w.start_monotonic_s;
+  d["end_monotonic_s"] = w.end_monotonic_s;
+  d["ok"] = w.ok();
+  d["problem"] = w.problem;
+  d["note"] = w.note;
+  py::list rails;
+  for (const auto& r : w.rails) rails.append(rail_dict(r));
+  d["rails"] = rails;
+  return d;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_edpbench, m) {
+  m.doc() = "edpbench monitor (C++ core); use the package edpbench";
+  py::register_exception<edpbench::Error>(m, "Error");
+  m.def("version", &edpbench::version);
+
+  py::class_<RailResult>(m, "RailMeasurement")
+      .def_readonly("rail", &RailResult::rail)
+      .def_readonly("sensor", &RailResult::sensor)
+      .def_readonly("total", &RailResult::total)
+      .def_readonly("energy_j", &RailResult::energy_j)
+      .def_readonly("energy_uncorrected_j", &RailResult::energy_uncorrected_j)
+      .def_readonly("power_w_mean", &RailResult::power_w_mean)
+      .def_readonly("update_interval_s", &RailResult::update_interval_s)
+      .def_readonly("lag_correction_s", &RailResult::lag_correction_s)
+      .def_readonly("frozen", &RailResult::frozen)
+      .def_readonly("samples", &RailResult::samples)
+      .def_readonly("distinct_values", &RailResult::distinct_values)
+      .def_readonly("read_failures", &RailResult::read_failures)
+      .def("dict", &rail_dict)
+      .def("__repr__", [](const RailResult& r) {
+        return "<RailMeasurement " + r.rail + " " + std::to_string(r.energy_j) + " J>";
+      });
+
+  py::class_<WindowResult>(m, "Measurement")
+      .def_readonly("name", &WindowResult::name)
+      .def_readonly("time_s", &WindowResult::time_s)
+      .def_readonly("energy_j", &WindowResult::energy_j)
+      .def_readonly("power_w_mean", &WindowResult::power_w_mean)
+      .def_readonly("dynamic_energy_j", &WindowResult::dynamic_energy_j)
+      .def_readonly("baseline_w", &WindowResult::baseline_w)
+      .def_readonly("edp_js", &WindowResult::edp_js)
+      .def_readonly("rails", &WindowResult::rails)
+      .def_property_readonly("energy_j_per_rail",
+                             [](const WindowResult& w) {
+                               py::dict d;
+                               for (const auto& r : w.rails) d[py::str(r.rail)] = r.energy_j;
+                               return d;
+                             })
+      .def_readonly("update_interval_s", &WindowResult::update_interval_s)
+      .def_readonly("lag_correction_s", &WindowResult::lag_correction_s)
+      .def_readonly("low_confidence", &WindowResult::low_confidence)
+      .def_readonly("frozen", &WindowResult::frozen)
+      .def_readonly("read_failures", &WindowResult::read_failures)
+      .def_readonly("missed_deadlines", &WindowResult::missed_deadlines)
+      .def_readonly("samples", &WindowResult::samples)
+      .def_readonly("distinct_values", &WindowResult::distinct_values)
+      .def_readonly("largest_gap_s", &WindowResult::largest_gap_s)
+      .def_readonly("start_unix_s", &WindowResult::start_unix_s)
+      .def_readonly("end_unix_s", &WindowResult::end_unix_s)
+      .def_readonly("start_monotonic_s", &WindowResult::start_monotonic_s)
+      .def_readonly("end_monotonic_s", &WindowResult::end_monotonic_s)
+      .def_readonly("problem", &WindowResult::problem)
+      .def_readonly("note", &WindowResult::note)
+      .def_property_readonly("ok", &WindowResult::ok)
+      .def("dict", &window_dict)
+      .def("__repr__", [](const WindowResult& w) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "<Measurement %s: %.6g s, %.6g J%s>", w.name.c_str(),
+                      w.time_s, w.energy_j, w.low_confidence ? ", low confidence" : "");
+        return std::string(buf);
+      });
+
+  py::class_<Monitor>(m, "Monitor")
+      .def(py::init([](const std::string& source, const std::vector<std::string>& total_rails,
+                       double rate_hz, const std::string& sysfs_root, const std::string& trace_file,
+                       bool trace_loop, int sampler_cpu, double await_period_s) {
+             MonitorOptions o;
+             o.source = source;
+             o.total_rails = total_rails;
+             o.rate_hz = rate_hz;
+             o.sysfs_root = sysfs_root;
+             o.trace_file = trace_file;
+             o.trace_loop = trace_loop;
+             o.sampler_cpu = sampler_cpu;
+             o.await_period_s = await_period_s;
+             py::gil_scoped_release release;
+             return std::unique_ptr<Monitor>(new Monitor(o));
+           }),
+           py::arg("source"), py::arg("total_rails"), py::arg("rate_hz"), py::arg("sysfs_root"),
+           py::arg("trace_file"), py::arg("trace_loop"), py::arg("sampler_cpu"),
+           py::arg("await_period_s"))
+      .def("begin_window",
+           [](Monitor& mon, const std::string& name) {
+             py::gil_scoped_release release;
+             mon.begin_window(name);
+           })
+      .def("end_window",
+           [](Monitor& mon, const std::string& name) {
+             py::gil_scoped_release release;
+             return mon.end_window(name);
+           })
+      .def("cancel_window", &Monitor::cancel_window)
+      .def("open_windows", &Monitor::open_windows)
+      .def("measure_idle",
+           [](Monitor& mon, double seconds) {
+             IdleResult r;
+             {
+               py::gil_scoped_release release;
+               r = mon.measure_idle(seconds);
+             }
+             py::dict d;
+             d["power_w"] = num(r.power_w);
+             d["rails_w"] = r.rails_w;
+             d["duration_s"] = r.duration_s;
+             d["settle_s"] = r.settle_s;
+             d["start_unix_s"] = r.start_unix_s;
+             return d;
+           })
+      .def("source", &Monitor::source)
+      .def("rails", &Monitor::rails)
+      .def("total_rails", &Monitor::total_rails)
+      .def("total_rails_why", &Monitor::total_rails_why)
+      .def("discovery_log", &Monitor::discovery_log)
+      .def("measures_energy", &Monitor::measures_energy)
+      .def("update_interval_s", &Monitor::update_interval_s)
+      .def("record",
+           [](Monitor& mon, const WindowResult& w, const std::string& workload,
+              const std::string& size, const std::string& device, int iterations, double final_loss,
+              long long n, long long d_in, long long h, long long d_out, int threads) {
+             RunLabel l;
+             l.workload = workload;
+             l.size = size;
+             l.device = device;
+             l.iterations = iterations;
+             l.final_loss = final_loss;
+             l.n = n;
+             l.d_in = d_in;
+             l.h = h;
+             l.d_out = d_out;
+             l.threads = threads;
+             mon.record(l, w);
+           })
+      .def("write", [](const Monitor& mon, const std::string& dir) {
+        py::gil_scoped_release release;
+        mon.write(dir);
+      });
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# CI stage of the monitor API (issue 24, DESIGN §11), at most ~5 minutes:
+#  1. installs python3-torch when missing (about 1 minute; skipped with a
+#     message when apt cannot), so the seed paper's example really runs;
+#  2. builds the monitor targets in the native build (no-op after test.sh) and
+#     runs the monitor tests there: the Python module against the trace source
+#     and the simulated INA3221, the example's output read back by recommend,
+#     and the C++ API from a program built against the installed package;
+#  3. builds the Python extension (and the test simulator) for the Pythons of
+#     JetPack 4, 5 and 6 (3.6, 3.8, 3.10) where this machine has them (pyenv),
+#     against the same libedpbench-monitor, and runs the Python tests on each.
+# usage: scripts/ci-monitor.sh [--build-dir DIR] [--no-torch]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build"
+torch=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build="$2"; shift 2 ;;
+    --no-torch) torch=0; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "ci-monitor.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+start=$(date +%s)
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo -n)
+
+if [ "$torch" = 1 ] && ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
+  t0=$(date +%s)
+  if "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1 \
+     || { "${sudo_cmd[@]}" apt-get update -qq >/dev/null 2>&1 &&
+          "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1; }; then
+    echo "ci-monitor: installed python3-torch in $(( $(date +%s) - t0 )) s"
+  else
+    echo "ci-monitor: python3-torch could not be installed; the example test skips"
+  fi
+fi
+
+[ -f "$build/CMakeCache.txt" ] \
+  || cmake -S "$root" -B "$build" -G Ninja -DEDPBENCH_BUILD_TESTS=ON >/dev/null
+cmake --build "$build" -j 2 --target edpbench edpbench_monitor edpbench_python edpbench_sim_python
+(cd "$build" && ctest -L monitor --output-on-failure --timeout 300)
+echo "ci-monitor: Debian python3 and the installed C++ package: $(( $(date +%s) - start )) s"
+
+# 3. Older Pythons. The extension is compiled directly (the pybind11 headers
+# of Debian, the interpreter's own Python.h and suffix), -O0: it is a test.
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+find_python() {  # $1 = 3.6: a pythonX.Y on PATH or under pyenv
+  local p
+  for p in "$HOME"/.pyenv/versions/"$1".*/bin/python"$1" "$(command -v "python$1" || true)"; do
+    if [ -x "$p" ] && "$p" -c 'import sys' 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  return 1
+}
+i2c=""
+ls /usr/lib/*/libi2c.so >/dev/null 2>&1 && i2c=-li2c
+for v in 3.6 3.8 3.10; do
+  t0=$(date +%s)
+  py="$(find_python "$v")" || { echo "ci-monitor: skip Python $v: no python$v on this machine"; continue; }
+  inc="$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+  suffix="$("$py" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+  if [ ! -f "$inc/Python.h" ]; then echo "ci-monitor: skip Python $v: no Python.h"; continue; fi
+  out="$tmp/py$v"
+  mkdir -p "$out/edpbench"
+  cp "$root/python/edpbench/__init__.py" "$out/edpbench/"
+  c++ -std=c++17 -O0 -shared -fPIC -fvisibility=hidden -I"$inc" -I"$root/include" \
+    "$root/python/edpbench_module.cpp" -L"$build/lib" -ledpbench-monitor \
+    -Wl,-rpath,"$build/lib" -o "$out/edpbench/_edpbench$suffix" &
+  c++ -std=c++17 -O0 -shared -fPIC -fvisibility=hidden -I"$inc" -I"$root/src" -I"$root/tests" \
+    -I"$build/generated" "$root/tests/monitor/sim_module.cpp" "$root/tests/power/ina3221_sim.cpp" \
+    "$build/src/power/libedp_power.a" "$build/src/common/libedp_common.a" -lpthread -ldl $i2c \
+    -o "$out/_edpbench_sim$suffix" &
+  wait || { echo "ci-monitor: FAIL: building the extension for Python $v"; exit 1; }
+  if ! PYTHONPATH="$out" EDPBENCH_FIXTURES="$root/tests/fixtures" \
+       EDPBENCH_BINARY="$build/src/cli/edpbench" \
+       "$py" -m unittest discover -s "$root/tests/monitor" -p 'test_*.py' > "$out/log" 2>&1; then
+    cat "$out/log"
+    echo "ci-monitor: FAIL on $("$py" --version 2>&1)"
+    exit 1
+  fi
+  tail -n 3 "$out/log"
+  echo "ci-monitor: $("$py" --version 2>&1): module built and tests passed in $(( $(date +%s) - t0 )) s"
+done
+echo "monitor stage: $(( $(date +%s) - start )) s"

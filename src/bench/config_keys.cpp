@@ -1,0 +1,462 @@
+// The table of config keys and the readers and writer that walk it (see
+// config_keys.h).
+#include "bench/config_keys.h"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+#include "bench/config_compound.h"
+
+namespace edp::bench {
+namespace {
+
+// Field accessors are generic lambdas, `[](auto& c) -> auto& { return c.runs; }`,
+// so one expression serves both the setter and the getter.
+template <class F>
+ConfigKey integer_key(std::string path, int64_t lo, int64_t hi, std::string doc, F field) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::integer;
+  k.min_integer = lo;
+  k.max_integer = hi;
+  k.doc = std::move(doc);
+  k.set = [field](Config& c, const KeyValue& v) {
+    using T = std::decay_t<decltype(field(c))>;
+    field(c) = static_cast<T>(v.integer);
+  };
+  k.get = [field](const Config& c) {
+    KeyValue v;
+    v.integer = static_cast<int64_t>(field(c));
+    return v;
+  };
+  return k;
+}
+
+template <class F>
+ConfigKey number_key(std::string path, double lo, double hi, std::string doc, F field) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::number;
+  k.lo = lo;
+  k.hi = hi;
+  k.doc = std::move(doc);
+  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.number; };
+  k.get = [field](const Config& c) {
+    KeyValue v;
+    v.number = field(c);
+    return v;
+  };
+  return k;
+}
+
+template <class F>
+ConfigKey boolean_key(std::string path, std::string doc, F field) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::boolean;
+  k.doc = std::move(doc);
+  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.boolean; };
+  k.get = [field](const Config& c) {
+    KeyValue v;
+    v.boolean = field(c);
+    return v;
+  };
+  return k;
+}
+
+// A text key; with `choices`, one of them.
+template <class F>
+ConfigKey text_key(std::string path, std::vector<std::string> choices, std::string doc, F field) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = choices.empty() ? KeyType::text : KeyType::choice;
+  k.choices = std::move(choices);
+  k.doc = std::move(doc);
+  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.text; };
+  k.get = [field](const Config& c) {
+    KeyValue v;
+    v.text = field(c);
+    return v;
+  };
+  return k;
+}
+
+template <class F>
+ConfigKey text_list_key(std::string path, std::vector<std::string> choices, std::string noun,
+                        std::string doc, F field) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::text_list;
+  k.choices = std::move(choices);
+  k.item_noun = std::move(noun);
+  k.doc = std::move(doc);
+  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.texts; };
+  k.get = [field](const Config& c) {
+    KeyValue v;
+    v.texts = field(c);
+    return v;
+  };
+  return k;
+}
+
+template <class F>
+ConfigKey integer_list_key(std::string path, int64_t lo, int64_t hi, std::string doc, F field) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::integer_list;
+  k.min_integer = lo;
+  k.max_integer = hi;
+  k.doc = std::move(doc);
+  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.integers; };
+  k.get = [field](const Config& c) {
+    KeyValue v;
+    v.integers = field(c);
+    return v;
+  };
+  return k;
+}
+
+ConfigKey section_key(std::string path, bool flow, std::string doc,
+                      std::function<bool(const Config&)> emitted = nullptr) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::section;
+  k.flow = flow;
+  k.doc = std::move(doc);
+  k.emitted = std::move(emitted);
+  return k;
+}
+
+ConfigKey custom_key(std::string path, std::string doc,
+                     std::function<void(ConfigReader&, const YAML::Node&, Config&)> parse,
+                     std::function<void(YAML::Emitter&, const Config&)> emit,
+                     std::function<bool(const Config&)> emitted = nullptr) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = KeyType::custom;
+  k.doc = std::move(doc);
+  k.parse = std::move(parse);
+  k.emit = std::move(emit);
+  k.emitted = std::move(emitted);
+  return k;
+}
+
+std::function<bool(const Config&)> has_study(const std::string& study) {
+  return [study](const Config& c) {
+    return std::find(c.studies.begin(), c.studies.end(), study) != c.studies.end();
+  };
+}
+
+std::vector<std::string> texts_of(std::initializer_list<int> values) {
+  std::vector<std::string> out;
+  for (int v : values) out.push_back(std::to_string(v));
+  return out;
+}
+
+const int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+std::vector<ConfigKey> build_table() {
+  std::vector<ConfigKey> t;
+  t.push_back(text_key(
+      "name", {}, "A name for the sweep (context.json, report)",
+      [](auto& c) -> auto& { return c.name; }));
+  t.push_back(integer_key(
+      "iterations", 1, 100000000, "Training iterations per run",
+      [](auto& c) -> auto& { return c.iterations; }));
+  t.push_back(integer_key(
+      "runs", 1, 100000, "Measured runs per configuration",
+      [](auto& c) -> auto& { return c.runs; }));
+  t.push_back(integer_key(
+      "warmup_iterations", 0, 1000000, "Unmeasured iterations first",
+      [](auto& c) -> auto& { return c.warmup_iterations; }));
+  t.push_back(integer_key(
+      "seed", 0, kInt64Max, "Seed of the data and weights",
+      [](auto& c) -> auto& { return c.seed; }));
+  t.push_back(number_key(
+      "learning_rate", 0, 1e3, "SGD learning rate",
+      [](auto& c) -> auto& { return c.learning_rate; }));
+  t.push_back(number_key(
+      "init_scale", 1e-12, 1e6, "Scale of the initial weights",
+      [](auto& c) -> auto& { return c.init_scale; }));
+  t.push_back(text_list_key(
+      "studies", known_studies(), "study", "The studies to run (DESIGN §9)",
+      [](auto& c) -> auto& { return c.studies; }));
+  t.push_back(text_list_key(
+      "workloads", known_workloads(), "workload", "The MLP programs",
+      [](auto& c) -> auto& { return c.workloads; }));
+  t.push_back(
+      custom_key("sizes", "Named layer shapes {n, d_in, h, d_out}", read_sizes, emit_sizes));
+  t.push_back(
+      custom_key("devices", "Devices {kind: cpu|gpu|reference, ...}", read_devices, emit_devices));
+  t.push_back(section_key("power", false, "The power source and energy protocol (DESIGN §4)"));
+  t.push_back(text_key(
+      "power.source", {"auto", "jetson", "ina226", "hwmon", "rapl", "nvml", "trace", "none"},
+      "Where power is read", [](auto& c) -> auto& { return c.power.source; }));
+  t.push_back(number_key(
+      "power.rate_hz", 1, 10000, "Sampler rate", [](auto& c) -> auto& { return c.power.rate_hz; }));
+  t.push_back(custom_key("power.total_rails", "auto, or the rails whose sum is energy",
+                         read_total_rails, emit_total_rails));
+  t.push_back(number_key(
+      "power.baseline_s", 0, 3600, "Idle-power measurement length",
+      [](auto& c) -> auto& { return c.power.baseline_s; }));
+  t.push_back(integer_key(
+      "power.baseline_every", 0, 1000000, "Re-measure idle power every N configurations (0 = once)",
+      [](auto& c) -> auto& { return c.power.baseline_every; }));
+  t.push_back(custom_key("power.min_run_s", "Shortest energy window (s), or auto", read_min_run_s,
+                         emit_min_run_s));
+  t.push_back(integer_key(
+      "power.sampler_cpu", -1, 4095, "Pin the sampler thread (-1: not pinned)",
+      [](auto& c) -> auto& { return c.power.sampler_cpu; }));
+  t.push_back(section_key("power.ina226", true, "An INA226 on an I2C bus"));
+  t.push_back(text_key(
+      "power.ina226.bus", {}, "The I2C bus (/dev/i2c-N or N)",
+      [](auto& c) -> auto& { return c.power.ina226.bus; }));
+  // INA226 addresses are 0x40-0x4F (datasheet SBOS547, table 2: A1/A0 pins).
+  ConfigKey address = integer_key(
+      "power.ina226.address", 0x40, 0x4f, "7-bit I2C address",
+      [](auto& c) -> auto& { return c.power.ina226.address; });
+  address.hex = true;
+  t.push_back(address);
+  t.push_back(number_key(
+      "power.ina226.shunt_ohm", 1e-5, 100, "Shunt resistance",
+      [](auto& c) -> auto& { return c.power.ina226.shunt_ohm; }));
+  t.push_back(number_key(
+      "power.ina226.max_current_a", 1e-4, 100, "Largest expected current",
+      [](auto& c) -> auto& { return c.power.ina226.max_current_a; }));
+  // AVG and VBUSCT/VSHCT settings of the configuration register (SBOS547 §7.6.1).
+  ConfigKey averages = integer_key(
+      "power.ina226.averages", 1, 1024, "Samples averaged",
+      [](auto& c) -> auto& { return c.power.ina226.averages; });
+  averages.choices = texts_of({1, 4, 16, 64, 128, 256, 512, 1024});
+  t.push_back(averages);
+  ConfigKey conversion = integer_key(
+      "power.ina226.conversion_us", 140, 8244, "Conversion time",
+      [](auto& c) -> auto& { return c.power.ina226.conversion_us; });
+  conversion.choices = texts_of({140, 204, 332, 588, 1100, 2116, 4156, 8244});
+  t.push_back(conversion);
+  t.push_back(boolean_key(
+      "power.ina226.poll_ready", "Wait for the conversion-ready flag",
+      [](auto& c) -> auto& { return c.power.ina226.poll_ready; }));
+  t.push_back(boolean_key(
+      "power.ina226.force", "Use the device even if a driver holds it",
+      [](auto& c) -> auto& { return c.power.ina226.force; }));
+  t.push_back(section_key("power.trace", true, "Replay a power trace (power.source: trace)"));
+  t.push_back(text_key(
+      "power.trace.file", {}, "t_s,<rail>_w,... CSV, relative to the config",
+      [](auto& c) -> auto& { return c.power.trace.file; }));
+  t.push_back(boolean_key(
+      "power.trace.loop", "Start over at the end",
+      [](auto& c) -> auto& { return c.power.trace.loop; }));
+  t.push_back(section_key("gpu", true, "GPU settings"));
+  t.push_back(text_key(
+      "gpu.relu", {"kernel", "cudnn"}, "The ReLU of custom_relu",
+      [](auto& c) -> auto& { return c.gpu.relu; }));
+  t.push_back(text_key(
+      "gpu.sync", {"block", "yield", "spin"}, "How the host waits for the GPU",
+      [](auto& c) -> auto& { return c.gpu.sync; }));
+  t.push_back(section_key("batch", true, "The batch study (DESIGN §9.2)", has_study("batch")));
+  t.push_back(custom_key(
+      "batch.sizes", "Sizes whose layer shapes are swept",
+      [](ConfigReader& r, const YAML::Node& n, Config& c) {
+        c.batch.sizes = read_size_names(r, n, "batch.sizes", c);
+      },
+      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.batch.sizes; }));
+  t.push_back(integer_list_key(
+      "batch.n", 1, 1 << 20, "Batch sizes", [](auto& c) -> auto& { return c.batch.n; }));
+  t.push_back(section_key("stages", true, "The stages study (DESIGN §9.3)", has_study("stages")));
+  t.push_back(custom_key(
+      "stages.sizes", "Sizes profiled",
+      [](ConfigReader& r, const YAML::Node& n, Config& c) {
+        c.stages.sizes = read_size_names(r, n, "stages.sizes", c);
+      },
+      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.stages.sizes; }));
+  t.push_back(section_key("ops", true, "The operator study (DESIGN §9.1)", has_study("ops")));
+  t.push_back(text_list_key(
+      "ops.ops", {"copy", "add", "mul", "scalar", "sigmoid", "tanh", "gemm", "fma_peak"}, "op",
+      "Operators measured", [](auto& c) -> auto& { return c.ops.ops; }));
+  t.push_back(
+      custom_key("ops.bytes", "Working sets (binary units: 16MB)", read_ops_bytes,
+                 [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.ops.bytes; }));
+  ConfigKey gemm_n = integer_list_key(
+      "ops.gemm_n", 1, 65536, "Square GEMM orders", [](auto& c) -> auto& { return c.ops.gemm_n; });
+  gemm_n.allow_empty = true;  // no square GEMMs, only the MLP's shapes
+  t.push_back(gemm_n);
+  t.push_back(boolean_key(
+      "ops.cold", "Also the cache-flushed element-wise variants",
+      [](auto& c) -> auto& { return c.ops.cold; }));
+  t.push_back(integer_key(
+      "ops.steps", 1, 100000000, "Steps per run block",
+      [](auto& c) -> auto& { return c.ops.steps; }));
+  t.push_back(integer_key(
+      "ops.runs", 1, 100000, "At least this many runs",
+      [](auto& c) -> auto& { return c.ops.runs; }));
+  t.push_back(integer_key(
+      "ops.max_runs", 1, 1000000, "At most this many runs",
+      [](auto& c) -> auto& { return c.ops.max_runs; }));
+  t.push_back(number_key(
+      "ops.max_rel_ci", 0, 1, "Stop at this relative 95% CI of the time",
+      [](auto& c) -> auto& { return c.ops.max_rel_ci; }));
+  t.push_back(number_key(
+      "ops.time_limit_s", 0, 86400, "Per item and variant",
+      [](auto& c) -> auto& { return c.ops.time_limit_s; }));
+  t.push_back(number_key(
+      "ops.min_run_s", 0, 86400, "Shortest window",
+      [](auto& c) -> auto& { return c.ops.min_run_s; }));
+  t.push_back(custom_key("operating_points", "Clock settings every item runs at (DESIGN §10)",
+                         read_points, emit_points,
+                         [](const Config& c) { return !c.operating_points.empty(); }));
+  t.push_back(number_key(
+      "cooldown_s", 0, 3600, "Pause between runs", [](auto& c) -> auto& { return c.cooldown_s; }));
+  t.push_back(number_key(
+      "max_start_temp_c", 0, 150, "Wait until every zone is below (0: off)",
+      [](auto& c) -> auto& { return c.max_start_temp_c; }));
+  t.push_back(section_key("output", true, "Where results go"));
+  t.push_back(text_key(
+      "output.dir", {}, "The output directory (run --out overrides)",
+      [](auto& c) -> auto& { return c.output_dir; }));
+  return t;
+}
+
+void emit_value(YAML::Emitter& e, const ConfigKey& k, const Config& c) {
+  switch (k.type) {
+    case KeyType::section:
+      if (k.flow) e << YAML::Flow;
+      emit_config_section(e, k.path, c);
+      return;
+    case KeyType::custom:
+      k.emit(e, c);
+      return;
+    default:
+      break;
+  }
+  const KeyValue v = k.get(c);
+  switch (k.type) {
+    case KeyType::integer:
+      e << v.integer;
+      break;
+    case KeyType::number:
+      e << v.number;
+      break;
+    case KeyType::boolean:
+      e << v.boolean;
+      break;
+    case KeyType::text_list:
+      e << YAML::Flow << v.texts;
+      break;
+    case KeyType::integer_list:
+      e << YAML::Flow << v.integers;
+      break;
+    default:
+      e << v.text;
+  }
+}
+
+bool in(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+std::string ConfigKey::section() const {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? "" : path.substr(0, dot);
+}
+
+std::string ConfigKey::name() const {
+  const auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+std::string ConfigKey::label() const {
+  const std::string s = section();
+  return s == "batch" || s == "stages" || s == "ops" ? path : name();
+}
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> table = build_table();
+  return table;
+}
+
+const ConfigKey* find_config_key(const std::string& path) {
+  for (const auto& k : config_keys())
+    if (k.path == path) return &k;
+  return nullptr;
+}
+
+void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node, Config& c) {
+  c.where[k.path] = r.where(node);
+  const std::string label = k.label();
+  KeyValue v;
+  switch (k.type) {
+    case KeyType::section:
+      read_config_section(r, k.path, node, c);
+      return;
+    case KeyType::custom:
+      k.parse(r, node, c);
+      return;
+    case KeyType::integer:
+      v.integer = r.integer(node, label, k.min_integer, k.max_integer, k.hex);
+      if (!k.choices.empty() && !in(k.choices, std::to_string(v.integer)))
+        r.fail(node, "'" + label + "' must be one of " + join_names(k.choices));
+      break;
+    case KeyType::number:
+      v.number = r.number(node, label, k.lo, k.hi);
+      break;
+    case KeyType::boolean:
+      v.boolean = r.boolean(node, label);
+      break;
+    case KeyType::text:
+      v.text = r.scalar(node, label);
+      break;
+    case KeyType::choice:
+      v.text = r.one_of(node, label, k.choices);
+      break;
+    case KeyType::text_list:
+      v.texts = r.string_list(node, label);
+      if (!k.choices.empty())
+        for (const YAML::Node& item : node)
+          if (item.IsScalar() && !in(k.choices, item.Scalar()))
+            r.error(item, "unknown " + k.item_noun + " '" + item.Scalar() +
+                              "' (valid: " + join_names(k.choices) + ")");
+      if (node.size() == 0 && !k.allow_empty)
+        r.fail(node, "'" + label + "' must name at least one " + k.item_noun);
+      break;
+    case KeyType::integer_list:
+      v.integers = r.integer_list(node, label, k.min_integer, k.max_integer);
+      if (node.size() == 0 && !k.allow_empty)
+        r.fail(node, "'" + label + "' must list at least one value");
+      break;
+  }
+  k.set(c, v);
+}
+
+void read_config_section(ConfigReader& r, const std::string& section, const YAML::Node& node,
+                         Config& c) {
+  const std::string what = section.empty() ? "the config" : section;
+  r.expect_map(node, what);
+  std::vector<const ConfigKey*> children;
+  std::vector<std::string> names;
+  for (const auto& k : config_keys())
+    if (k.section() == section) {
+      children.push_back(&k);
+      names.push_back(k.name());
+    }
+  r.check_keys(node, names, what);
+  for (const ConfigKey* k : children) {
+    const YAML::Node value = node[k->name()];
+    if (value) r.guard([&] { read_config_key(r, *k, value, c); });
+  }
+}
+
+void emit_config_section(YAML::Emitter& e, const std::string& section, const Config& c) {
+  e << YAML::BeginMap;
+  for (const auto& k : config_keys()) {
+    if (k.section() != section || (k.emitted && !k.emitted(c))) continue;
+    e << YAML::Key << k.name() << YAML::Value;
+    emit_value(e, k, c);
+  }
+  e << YAML::EndMap;
+}
+
+}  // namespace edp::bench

@@ -1,0 +1,37 @@
+// Sizes checked against memory before anything runs (DESIGN §7): the bytes
+// each MLP item holds (its workload's own tensor list, mlp_memory_computed,
+// the numbers memory.csv reports), against what this process may still use.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/config.h"
+
+namespace edp::bench {
+
+// What this process may still allocate: the smaller of MemAvailable in
+// /proc/meminfo and, for its cgroup and each ancestor with a limit, the limit
+// less the usage (v2 memory.max - memory.current; v1 memory.limit_in_bytes -
+// memory.usage_in_bytes), the cgroup found from /proc/self/cgroup. `root`
+// re-roots /proc and /sys (tests). bytes < 0: nothing could be read.
+struct MemoryLimit {
+  int64_t bytes = -1;
+  std::string source;  // "MemAvailable in /proc/meminfo", "cgroup /x: memory.max ... "
+};
+MemoryLimit memory_limit(const std::string& root);
+
+// The bytes one training item holds: its tensors (every kind that owns
+// storage) plus the host copies of its initial data (x, y, w1, w2).
+int64_t mlp_item_bytes(const std::string& workload, const SizeSpec& shape);
+
+// One line per (study, size, workload, device) whose bytes exceed `limit`:
+// the MLP study's sizes, the stages study's sizes and the batch study's sizes
+// at its largest N; CPU and reference devices use host memory, and a GPU does
+// too when `gpu_shares_host_memory` (a Jetson: one DRAM). Each names the item,
+// the bytes, the limit and the config's place for the size.
+std::vector<std::string> memory_problems(const Config& cfg, const MemoryLimit& limit,
+                                         bool gpu_shares_host_memory);
+
+}  // namespace edp::bench

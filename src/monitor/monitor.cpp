@@ -1,0 +1,231 @@
+// The monitor (include/edpbench/monitor.h): a thin layer over the engine's
+// parts. Discovery, sampler, lag correction: power::EnergyMeter. Total rails:
+// power::choose_total_rails with bench::rail_roles of the board the platform
+// names, as `run` does.
+// Judgement of a window: bench::judge_window, the same function that fills a
+// run's row. Nothing here integrates or judges on its own.
+#include "edpbench/monitor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include "bench/board_rails.h"
+#include "bench/run_evidence.h"
+#include "common/errors.h"
+#include "edpbench/config.h"
+#include "monitor/monitor_impl.h"
+#include "platform/board.h"
+#include "power/total_rails.h"
+
+namespace edpbench {
+
+namespace {
+
+edp::power::PowerOptions power_options(const MonitorOptions& o) {
+  if (!(o.rate_hz > 0 && o.rate_hz <= 10000))
+    throw Error("rate_hz must be in (0, 10000], got " + std::to_string(o.rate_hz));
+  if (!(o.await_period_s >= 0))
+    throw Error("await_period_s must not be negative, got " + std::to_string(o.await_period_s));
+  edp::power::PowerOptions p;
+  p.source = o.source;
+  p.sysfs_root = o.sysfs_root;
+  p.rate_hz = o.rate_hz;
+  p.sampler_cpu = o.sampler_cpu;
+  p.trace_file = o.trace_file;
+  p.trace_loop = o.trace_loop;
+  return p;
+}
+
+// Runs `f`, turning the engine's exceptions into edpbench::Error (the public
+// header exposes no internal type).
+template <class F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(e.what());
+  }
+}
+
+WindowResult to_result(const std::string& name, const edp::power::Measurement& m,
+                       const edp::report::RunRecord& r, const std::string& problem,
+                       const std::vector<std::string>& total, double baseline_w) {
+  WindowResult w;
+  w.name = name;
+  w.time_s = m.time_s();
+  w.energy_j = r.energy_j;
+  w.power_w_mean = r.power_w_mean;
+  w.dynamic_energy_j = r.dynamic_energy_j;
+  w.baseline_w = baseline_w;
+  w.edp_js = r.edp_js;
+  for (const auto& rail : m.rails) {
+    RailResult x;
+    x.rail = rail.rail;
+    x.sensor = rail.sensor;
+    x.energy_j = rail.energy_j;
+    x.energy_uncorrected_j = rail.energy_uncorrected_j;
+    x.power_w_mean = rail.power_w_mean;
+    x.update_interval_s = rail.update_interval_s;
+    x.lag_correction_s = rail.lag_correction_s;
+    x.total = std::find(total.begin(), total.end(), rail.rail) != total.end();
+    x.frozen = rail.frozen;
+    x.samples = rail.samples;
+    x.distinct_values = rail.distinct_values;
+    x.read_failures = rail.read_failures;
+    w.rails.push_back(x);
+  }
+  w.update_interval_s = r.update_interval_s;
+  w.lag_correction_s = r.lag_correction_s;
+  w.low_confidence = r.low_confidence;
+  w.frozen = r.frozen;
+  w.read_failures = r.read_failures;
+  w.missed_deadlines = r.missed_deadlines;
+  w.samples = r.samples;
+  w.distinct_values = r.distinct_values;
+  w.largest_gap_s = r.largest_gap_s;
+  w.start_unix_s = r.start_unix_s;
+  w.end_unix_s = r.end_unix_s;
+  w.start_monotonic_s = r.start_monotonic_s;
+  w.end_monotonic_s = r.end_monotonic_s;
+  w.problem = problem;
+  w.note = r.note;
+  return w;
+}
+
+}  // namespace
+
+Monitor::Impl::Impl(const MonitorOptions& o)
+    : options(o), meter(edp::power::EnergyMeter::open(power_options(o))) {
+  if (meter.measures_energy()) {
+    const edp::platform::BoardInfo board =
+        edp::platform::read_board(edp::platform::SysfsRoot(o.sysfs_root));
+    const edp::power::TotalRails chosen = edp::power::choose_total_rails(
+        meter.rails(), edp::bench::rail_roles(board.model, board.compatible, board.soc),
+        o.total_rails);
+    total = chosen.rails;
+    why = chosen.why;
+    meter.set_total_rails(total);
+    meter.start();
+    if (o.await_period_s > 0 && !meter.await_averaging_periods(o.await_period_s))
+      why += (why.empty() ? "" : "\n") +
+             std::string("the sensor's update interval was still unknown after ") +
+             std::to_string(o.await_period_s) +
+             " s: windows are not lag-corrected and are marked low confidence";
+  }
+}
+
+Monitor::Monitor(const MonitorOptions& options)
+    : impl_(guarded([&] { return std::make_unique<Impl>(options); })) {}
+Monitor::~Monitor() = default;
+Monitor::Monitor(Monitor&&) noexcept = default;
+Monitor& Monitor::operator=(Monitor&&) noexcept = default;
+
+void Monitor::begin_window(const std::string& name) {
+  if (name.empty()) throw Error("a window needs a name");
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->open.insert(name).second)
+      throw Error("window '" + name +
+                  "' is already open; end or cancel it first, or give the new one another name");
+  }
+  try {
+    impl_->meter.begin_window(name);
+  } catch (const std::exception& e) {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->open.erase(name);
+    throw Error(e.what());
+  }
+}
+
+WindowResult Monitor::end_window(const std::string& name) {
+  double baseline_w;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->open.erase(name))
+      throw Error("window '" + name + "' is not open; open it with begin_window first");
+    baseline_w = impl_->baseline_w;
+  }
+  const edp::power::Measurement m = guarded([&] { return impl_->meter.end_window(name); });
+  edp::bench::WindowContext ctx;
+  ctx.total_rails = impl_->total;
+  ctx.window_s = m.time_s();
+  ctx.baseline_total_w = baseline_w;
+  edp::report::RunRecord r;
+  r.time_s = m.time_s();
+  std::string problem;
+  if (impl_->meter.measures_energy()) {
+    problem = edp::bench::judge_window(m, ctx, r);
+  } else {
+    r.start_monotonic_s = m.t0_s;
+    r.end_monotonic_s = m.t1_s;
+    r.start_unix_s = m.t0_unix_s;
+    r.end_unix_s = m.t1_unix_s;
+    r.samples = m.samples;
+  }
+  return to_result(name, m, r, problem, impl_->total, baseline_w);
+}
+
+void Monitor::cancel_window(const std::string& name) {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->open.erase(name)) throw Error("window '" + name + "' is not open");
+  }
+  guarded([&] { impl_->meter.cancel_window(name); });
+}
+
+std::vector<std::string> Monitor::open_windows() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return {impl_->open.begin(), impl_->open.end()};
+}
+
+IdleResult Monitor::measure_idle(double seconds) {
+  if (!(seconds > 0 && seconds <= 3600))
+    throw Error("measure_idle needs a duration in (0, 3600] seconds, got " +
+                std::to_string(seconds));
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->open.empty())
+      throw Error("measure_idle with window '" + *impl_->open.begin() +
+                  "' open: the baseline must be idle; end or cancel the windows first");
+  }
+  IdleResult out;
+  out.power_w = std::nan("");
+  if (!impl_->meter.measures_energy()) return out;
+  const auto idle = guarded([&] { return impl_->meter.measure_idle(seconds); });
+  out.rails_w = idle.power_w;
+  out.duration_s = idle.duration_s;
+  out.settle_s = idle.settle_s;
+  out.start_unix_s = idle.start_unix_s;
+  double total = 0;
+  for (const auto& rail : impl_->total) {
+    const auto it = idle.power_w.find(rail);
+    if (it == idle.power_w.end()) {
+      total = std::nan("");
+      break;
+    }
+    total += it->second;
+  }
+  out.power_w = impl_->total.empty() ? std::nan("") : total;
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->baseline_w = out.power_w;
+  impl_->idle = out;
+  impl_->have_idle = true;
+  return out;
+}
+
+std::string Monitor::source() const { return impl_->meter.source_name(); }
+std::vector<std::string> Monitor::rails() const { return impl_->meter.rail_names(); }
+std::vector<std::string> Monitor::total_rails() const { return impl_->total; }
+std::string Monitor::total_rails_why() const { return impl_->why; }
+std::vector<std::string> Monitor::discovery_log() const { return impl_->meter.discovery_log(); }
+bool Monitor::measures_energy() const { return impl_->meter.measures_energy(); }
+double Monitor::update_interval_s() const { return impl_->meter.observed_update_interval_s(); }
+
+std::string version() { return std::string("edpbench ") + EDPBENCH_VERSION; }
+
+}  // namespace edpbench

@@ -1,0 +1,269 @@
+// A monitor's windows in edpbench's own files (DESIGN §5, §11): recorded runs
+// become report::ItemRecord/PartRecords, written by the same row functions `run` uses
+// (report/results_csv.h), so `recommend`, `report` and `compare` read them.
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/atomic_file.h"
+#include "common/json.h"
+#include "edpbench/config.h"
+#include "monitor/monitor_impl.h"
+#include "report/csv.h"
+#include "report/results_csv.h"
+
+namespace edpbench {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+// A label field: non-empty, printable, at most 200 characters.
+void check_label(const char* what, const std::string& v) {
+  if (v.empty()) throw Error(std::string("record: ") + what + " must not be empty");
+  if (v.size() > 200)
+    throw Error(std::string("record: ") + what + " is longer than 200 characters");
+  for (const unsigned char c : v)
+    if (c < 0x20 || c == 0x7f)
+      throw Error(std::string("record: ") + what + " '" + v +
+                  "' contains a control character; use letters, digits, '_' or '-'");
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+edp::report::RunRecord run_record(const WindowResult& w, double final_loss) {
+  edp::report::RunRecord r;
+  r.time_s = w.time_s;
+  r.energy_j = w.energy_j;
+  r.dynamic_energy_j = w.dynamic_energy_j;
+  r.power_w_mean = w.power_w_mean;
+  r.edp_js = w.edp_js;
+  r.samples = w.samples;
+  r.start_unix_s = w.start_unix_s;
+  r.end_unix_s = w.end_unix_s;
+  r.start_monotonic_s = w.start_monotonic_s;
+  r.end_monotonic_s = w.end_monotonic_s;
+  r.update_interval_s = w.update_interval_s;
+  r.distinct_values = w.distinct_values;
+  r.largest_gap_s = w.largest_gap_s;
+  r.lag_correction_s = w.lag_correction_s;
+  r.read_failures = w.read_failures;
+  r.missed_deadlines = w.missed_deadlines;
+  r.frozen = w.frozen;
+  r.low_confidence = w.low_confidence;
+  r.final_loss = final_loss;
+  for (const auto& rail : w.rails) r.rails.push_back({rail.rail, rail.energy_j, rail.power_w_mean});
+  r.note = w.problem.empty() ? w.note : w.problem + (w.note.empty() ? "" : "; " + w.note);
+  return r;
+}
+
+// Rewrites `path`: the rows already there whose key is not in `keys`, then
+// `rows`. An existing file with other columns is refused, never mixed.
+void merge_csv(const std::string& path, const std::vector<std::string>& columns,
+               const std::set<std::string>& keys,
+               const std::vector<std::vector<std::string>>& rows) {
+  edp::report::CsvTable t;
+  t.header = columns;
+  if (std::filesystem::exists(path)) {
+    try {
+      t = edp::report::read_csv_file(path);
+    } catch (const std::exception& e) {
+      throw Error(std::string("cannot merge into ") + path + ": " + e.what() +
+                  "; write into a new directory");
+    }
+    if (t.header != columns)
+      throw Error(path + " has other columns than this edpbench version writes (" +
+                  std::to_string(t.header.size()) + " against " + std::to_string(columns.size()) +
+                  "); write the monitor's results into a new directory");
+  }
+  const int key = t.column("key");
+  std::string out = edp::report::csv_line(t.header);
+  for (const auto& row : t.rows)
+    if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) out += edp::report::csv_line(row);
+  for (const auto& row : rows) out += edp::report::csv_line(row);
+  edp::write_file_atomic(path, out);
+}
+
+nlohmann::json idle_json(const IdleResult& i) {
+  nlohmann::json j;
+  j["total_w"] = std::isnan(i.power_w) ? nlohmann::json() : nlohmann::json(i.power_w);
+  j["rails_w"] = i.rails_w;
+  j["duration_s"] = i.duration_s;
+  j["settle_s"] = i.settle_s;
+  j["start_unix_s"] = i.start_unix_s;
+  return j;
+}
+
+// I/O errors (std::runtime_error from the writers) as edpbench::Error.
+template <class F>
+void guarded_io(F&& f) {
+  try {
+    f();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(e.what());
+  }
+}
+
+}  // namespace
+
+void Monitor::record(const RunLabel& label, const WindowResult& result) {
+  check_label("workload", label.workload);
+  check_label("size", label.size);
+  check_label("device", label.device);
+  if (label.iterations < 1)
+    throw Error("record: iterations must be at least 1, got " + std::to_string(label.iterations));
+  if (label.n < 0 || label.d_in < 0 || label.h < 0 || label.d_out < 0 || label.threads < 0)
+    throw Error("record: n, d_in, h, d_out and threads must not be negative");
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto& configs = impl_->configs;
+  auto it = std::find_if(configs.begin(), configs.end(), [&](const edp::report::ItemRecord& i) {
+    const auto& c = i.parts.front();
+    return c.workload == label.workload && c.size == label.size && c.device == label.device;
+  });
+  if (it == configs.end()) {
+    edp::report::ItemRecord item;
+    item.study = "monitor";
+    item.key = "monitor/" + label.workload + "/" + label.size + "/" + label.device;
+    item.label = label.workload + "/" + label.size;
+    item.device = label.device;
+    if (label.n > 0) {
+      item.values["n"] = static_cast<double>(label.n);
+      item.values["d_in"] = static_cast<double>(label.d_in);
+      item.values["h"] = static_cast<double>(label.h);
+      item.values["d_out"] = static_cast<double>(label.d_out);
+    }
+    edp::report::PartRecord c;
+    c.study = item.study;
+    c.key = item.key;
+    c.workload = label.workload;
+    c.size = label.size;
+    c.device = label.device;
+    c.threads = label.threads;
+    c.iterations = label.iterations;
+    c.power_source = impl_->meter.source_name();
+    c.energy_rails = join(impl_->total, "+");
+    c.stop_reason = "windows recorded by the monitor API";
+    item.parts.push_back(c);
+    configs.push_back(item);
+    it = configs.end() - 1;
+  } else if (it->parts.front().iterations != label.iterations) {
+    throw Error("record: " + it->key +
+                " was recorded with iterations=" + std::to_string(it->parts.front().iterations) +
+                ", now " + std::to_string(label.iterations) +
+                "; runs of one configuration must have the same number of steps");
+  }
+  edp::report::PartRecord& part = it->parts.front();
+  edp::report::RunRecord r = run_record(result, label.final_loss);
+  r.run = static_cast<int>(part.run_records.size()) + 1;
+  part.run_records.push_back(r);
+  part.runs = static_cast<int>(part.run_records.size());
+  part.baseline_w = result.baseline_w;
+  if (!result.problem.empty()) {
+    part.status = it->status = "failed";
+    if (part.note.empty()) part.note = "run " + std::to_string(r.run) + ": " + result.problem;
+  }
+}
+
+void Monitor::write(const std::string& dir) const {
+  if (dir.empty()) throw Error("write: the output directory must not be empty");
+  std::vector<edp::report::ItemRecord> configs;
+  IdleResult idle;
+  bool have_idle;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    configs = impl_->configs;
+    idle = impl_->idle;
+    have_idle = impl_->have_idle;
+  }
+  if (configs.empty())
+    throw Error("write: nothing recorded; call record(label, result) for each window first");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("cannot create " + dir + ": " + ec.message());
+
+  std::set<std::string> keys;
+  std::vector<std::vector<std::string>> results, runs, rails;
+  for (const auto& item : configs) {
+    const edp::report::PartRecord& c = item.parts.front();
+    keys.insert(c.key);
+    results.push_back(edp::report::results_row(item, c));
+    for (auto& r : edp::report::runs_rows(c)) runs.push_back(std::move(r));
+    for (auto& r : edp::report::rails_rows(c)) rails.push_back(std::move(r));
+  }
+  guarded_io([&] {
+    // results.csv last: like `run`, it is the file that says a row is done.
+    merge_csv(dir + "/runs.csv", edp::report::runs_columns(), keys, runs);
+    merge_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
+    merge_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+
+    // context.json: the monitor's own section; a context.json of `edpbench
+    // run` already there keeps everything else it says.
+    const std::string path = dir + "/context.json";
+    nlohmann::json ctx = nlohmann::json::object();
+    if (std::filesystem::exists(path)) {
+      std::ifstream in(path);
+      std::stringstream text;
+      text << in.rdbuf();
+      ctx = nlohmann::json::parse(text.str(), nullptr, false);
+      if (ctx.is_discarded() || !ctx.is_object())
+        throw Error(path +
+                    " is not a JSON object; write the monitor's results into a new directory");
+    } else {
+      ctx["edpbench_version"] = EDPBENCH_VERSION;
+      ctx["complete"] = true;
+      ctx["start_time"] = utc_now();
+      nlohmann::json pw;
+      pw["source"] = impl_->meter.source_name();
+      pw["rails"] = join(impl_->meter.rail_names(), ",");
+      pw["total_rails"] = join(impl_->total, "+");
+      pw["total_rails_why"] = impl_->why;
+      pw["update_interval_s"] = impl_->meter.observed_update_interval_s();
+      pw["rate_hz"] = impl_->options.rate_hz;
+      if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = idle.power_w;
+      ctx["power"] = pw;
+    }
+    ctx["end_time"] = utc_now();
+    nlohmann::json mon;
+    mon["source"] = impl_->meter.source_name();
+    mon["total_rails"] = impl_->total;
+    mon["total_rails_why"] = impl_->why;
+    mon["discovery_log"] = impl_->meter.discovery_log();
+    mon["rate_hz"] = impl_->options.rate_hz;
+    mon["update_interval_s"] = impl_->meter.observed_update_interval_s();
+    if (have_idle) mon["idle_baseline"] = idle_json(idle);
+    nlohmann::json cfgs = ctx.contains("monitor") && ctx["monitor"].is_object() &&
+                                  ctx["monitor"].contains("configurations") &&
+                                  ctx["monitor"]["configurations"].is_array()
+                              ? ctx["monitor"]["configurations"]
+                              : nlohmann::json::array();
+    nlohmann::json kept = nlohmann::json::array();
+    for (const auto& k : cfgs)
+      if (!k.is_string() || !keys.count(k.get<std::string>())) kept.push_back(k);
+    for (const auto& k : keys) kept.push_back(k);
+    mon["configurations"] = kept;
+    ctx["monitor"] = mon;
+    edp::write_file_atomic(path, ctx.dump(2) + "\n");
+  });
+}
+
+}  // namespace edpbench

@@ -1,0 +1,44 @@
+// GPU simulator: the process-wide state of the fake CUDA stack: one lock for
+// every API call, the selected CUDA version, each device's primary context
+// (exists or not, flags), the calling thread's current device and last error.
+#pragma once
+
+#include <cstdio>
+#include <mutex>
+
+#include "cuda_runtime_api.h"
+
+namespace edp_sim {
+
+std::recursive_mutex& api_lock();
+using Guard = std::lock_guard<std::recursive_mutex>;
+
+int version();  // cudaRuntimeGetVersion encoding
+
+struct PrimaryContext {
+  bool active = false;
+  unsigned flags = 0;  // CU_CTX_SCHED_* / cudaDeviceSchedule* bits
+};
+PrimaryContext& primary_context(int device);
+bool valid_device(int device);
+
+// The calling thread's device (0 until cudaSetDevice).
+int current_device();
+void set_current_device(int device);
+
+// Creates the primary context of `device` if it does not exist ("runtime
+// initialisation": the first call that needs a context).
+void ensure_context(int device);
+// cudaDeviceReset: executes queued work, frees the device's memory, destroys
+// its streams, events and library handles, and the context.
+void destroy_context(int device);
+
+// Records `status` as the thread's last error (cudaGetLastError) and returns it.
+cudaError_t fail(cudaError_t status);
+cudaError_t take_last_error();
+cudaError_t peek_last_error();
+
+// One line on stderr explaining a refused call ("edpbench GPU simulator: ...").
+void diagnose(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+}  // namespace edp_sim

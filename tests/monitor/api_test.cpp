@@ -1,0 +1,170 @@
+// The monitor's C++ API (include/edpbench/monitor.h) in-tree, so that the
+// sanitizer builds run it too: the trace source (constant 4.5 W on VDD_IN,
+// 1.2 W on VDD_SYS_GPU: E = P x t), windows from several threads at once, and
+// the simulated TX2 INA3221 (tests/power/ina3221_sim.h) for the lag
+// correction and a frozen sensor against the exact true energy.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "edpbench/monitor.h"
+#include "power/ina3221_sim.h"
+
+namespace {
+
+const std::string kTrace = std::string(EDPBENCH_FIXTURES) + "/power/traces/tx2_idle.csv";
+
+edpbench::Monitor trace_monitor() {
+  edpbench::MonitorOptions o;
+  o.source = "trace";
+  o.trace_file = kTrace;
+  return edpbench::Monitor(o);
+}
+
+void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+const edpbench::RailResult& rail(const edpbench::WindowResult& w, const std::string& name) {
+  for (const auto& r : w.rails)
+    if (r.rail == name) return r;
+  FAIL("no rail " << name);
+  throw 0;
+}
+
+}  // namespace
+
+TEST_CASE("C++ API: trace windows are P x t, names are checked", "[monitor]") {
+  edpbench::Monitor mon = trace_monitor();
+  CHECK(mon.source() == "trace");
+  CHECK(mon.total_rails() == std::vector<std::string>{"VDD_IN"});
+  CHECK(mon.measures_energy());
+  mon.begin_window("a");
+  CHECK_THROWS_AS(mon.begin_window("a"), edpbench::Error);
+  CHECK_THROWS_AS(mon.begin_window(""), edpbench::Error);
+  mon.begin_window("b");
+  sleep_s(0.15);
+  const auto a = mon.end_window("a");
+  const auto b = mon.end_window("b");
+  for (const auto* w : {&a, &b}) {
+    CHECK(w->ok());
+    CHECK(w->energy_j == Approx(4.5 * w->time_s).epsilon(0.01));
+    CHECK(rail(*w, "VDD_SYS_GPU").energy_j == Approx(1.2 * w->time_s).epsilon(0.01));
+    CHECK_FALSE(rail(*w, "VDD_SYS_GPU").total);
+    CHECK(std::isnan(w->dynamic_energy_j));
+  }
+  CHECK(a.start_monotonic_s < b.start_monotonic_s);
+  CHECK_THROWS_AS(mon.end_window("a"), edpbench::Error);
+  mon.begin_window("c");
+  mon.cancel_window("c");
+  CHECK(mon.open_windows().empty());
+  CHECK_THROWS_AS(mon.cancel_window("c"), edpbench::Error);
+
+  const auto idle = mon.measure_idle(0.2);
+  CHECK(idle.power_w == Approx(4.5).epsilon(0.01));
+  mon.begin_window("d");
+  sleep_s(0.1);
+  const auto d = mon.end_window("d");
+  CHECK(std::fabs(d.dynamic_energy_j) < 0.01 * d.energy_j);
+
+  // Moved-from and moved-to monitors.
+  edpbench::Monitor moved = std::move(mon);
+  moved.begin_window("e");
+  CHECK(moved.end_window("e").ok());
+}
+
+TEST_CASE("C++ API: windows from several threads at once", "[monitor]") {
+  edpbench::Monitor mon = trace_monitor();
+  std::vector<std::thread> threads;
+  std::vector<int> ok(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 5; ++i) {
+        const std::string name = "t" + std::to_string(t) + "-" + std::to_string(i);
+        mon.begin_window(name);
+        sleep_s(0.01);
+        const auto w = mon.end_window(name);
+        ok[t] += w.ok() && std::fabs(w.energy_j / (4.5 * w.time_s) - 1) < 0.02;
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(ok == std::vector<int>(4, 5));
+  CHECK(mon.open_windows().empty());
+}
+
+TEST_CASE("C++ API: options and results files are checked", "[monitor]") {
+  edpbench::MonitorOptions bad;
+  bad.source = "nonsense";
+  CHECK_THROWS_AS(edpbench::Monitor(bad), edpbench::Error);
+  bad.source = "trace";
+  bad.trace_file = kTrace;
+  bad.rate_hz = 0;
+  CHECK_THROWS_AS(edpbench::Monitor(bad), edpbench::Error);
+  bad.rate_hz = 100;
+  bad.total_rails = {"VDD_IN", "VDD_SYS_GPU"};  // nested
+  CHECK_THROWS_AS(edpbench::Monitor(bad), edpbench::Error);
+
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "x";
+  l.size = "s";
+  l.device = "cpu";
+  CHECK_THROWS_AS(mon.write("/nonexistent-dir-for-test"), edpbench::Error);  // nothing recorded
+  l.iterations = 0;
+  CHECK_THROWS_AS(mon.record(l, w), edpbench::Error);
+  l.iterations = 1;
+  mon.record(l, w);
+  mon.record(l, w);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-api-" + std::to_string(::getpid()));
+  mon.write(dir.string());
+  std::ifstream runs(dir / "runs.csv");
+  std::string line;
+  int lines = 0;
+  while (std::getline(runs, line)) ++lines;
+  CHECK(lines == 3);  // header + 2 runs
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3221", "[monitor]") {
+  edp::testing::Ina3221SimOptions so;
+  so.update_period_s = 0.1;
+  edp::testing::Ina3221Sim sim(so);
+  edpbench::MonitorOptions o;
+  o.source = "jetson";
+  o.sysfs_root = sim.root();
+  o.rate_hz = 200;
+  edpbench::Monitor mon(o);
+  REQUIRE(mon.total_rails() == std::vector<std::string>{"VDD_IN"});
+
+  sim.wait_phase("VDD_IN", 0.5);
+  mon.begin_window("step");
+  sim.set_power_w("VDD_IN", 10);
+  sleep_s(1.5);
+  sim.set_power_w("VDD_IN", 2);
+  const auto m = mon.end_window("step");
+  const double true_j = sim.true_energy_j("VDD_IN", m.start_monotonic_s, m.end_monotonic_s);
+  CHECK(m.ok());
+  CHECK(std::fabs(m.energy_j / true_j - 1) < 0.03);  // the power tests' bound under load
+  CHECK(rail(m, "VDD_IN").energy_uncorrected_j / true_j - 1 < -0.02);
+  CHECK(m.lag_correction_s == Approx(0.1).margin(0.03));
+  CHECK_FALSE(m.low_confidence);
+  sim.wait_updates("VDD_IN", 2);
+
+  // A stalled chip: every channel of VDD_IN's INA3221 (0x41) stops (DESIGN
+  // §3: one channel held while its chip moves on is not a frozen sensor).
+  for (const char* r : {"VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"}) sim.freeze(r);
+  mon.begin_window("frozen");
+  sleep_s(0.6);
+  const auto f = mon.end_window("frozen");
+  CHECK(f.frozen);
+  CHECK_FALSE(f.ok());
+  CHECK(std::isnan(f.energy_j));
+}
