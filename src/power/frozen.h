@@ -4,8 +4,9 @@
 // 0 W (an idle DLA on the AGX Xavier's CV channel: tegrastats "CV 0mW") is
 // a value, not a stall. Judged per chip: a rail is frozen when it did not
 // move over a window spanning 3 or more expected updates, it does not read
-// exactly zero, and no other rail of its chip moved. A chip that really
-// stopped (every channel held) is still caught, as is a stalled counter.
+// exactly zero (unless every channel of its chip held too), and no other rail
+// of its chip moved. A chip that really stopped (every channel held, zeros
+// included) is still caught, as is a stalled counter.
 #pragma once
 
 #include <string>

@@ -37,6 +37,14 @@ TEST_CASE("frozen: a rail reading exactly 0 W is idle, a stopped counter is not"
           "[power][frozen]") {
   // AGX Xavier CV with the DLA and PVA idle, its chip otherwise held too.
   CHECK(judge_frozen({rail("jetson/1-0041", false, 0.0)}) == std::vector<bool>{false});
+  // ... but a chip whose every channel held its value stopped, zeros too.
+  CHECK(judge_frozen({rail("jetson/1-0041", false, 0.0), rail("jetson/1-0041", false, 0.0)}) ==
+        std::vector<bool>{true, true});
+  CHECK(judge_frozen({rail("jetson/1-0041", false, 0.0), rail("jetson/1-0041", false, 4.2)}) ==
+        std::vector<bool>{true, true});
+  // A zero channel beside a sibling that moved is an idle rail of a live chip.
+  CHECK(judge_frozen({rail("jetson/1-0041", false, 0.0), rail("jetson/1-0041", true, 4.2)}) ==
+        std::vector<bool>{false, false});
   FreezeEvidence counter = rail("", false, 0.0);
   counter.counter = true;  // an energy counter whose delta is 0: it stopped
   CHECK(judge_frozen({counter}) == std::vector<bool>{true});
