@@ -49,6 +49,14 @@ DirLock::DirLock(const std::string& dir) {
     fd_ = -1;
     throw UsageError(path + " is not a regular file; remove it");
   }
+  // A hard link planted by whoever can write the directory would have the
+  // pid written over another file (as root: any file on this filesystem).
+  if (st.st_nlink != 1) {
+    ::close(fd_);
+    fd_ = -1;
+    throw UsageError(path + " has " + std::to_string(st.st_nlink) +
+                     " hard links (it should be edpbench's own file); remove it");
+  }
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     char buf[64] = {};

@@ -37,6 +37,12 @@ std::string write_clock_file(const std::string& sysfs_root, const std::string& a
   std::error_code ec;
   const fs::path real_root = fs::canonical(root.root().empty() ? "/" : root.root(), ec);
   if (ec) return "sysfs root " + root.root() + ": " + ec.message();
+  // An absolute root is taken as it resolved when it was checked (a restore
+  // pins it: restore_leftover): if a component has since become a symlink,
+  // the tree it was validated against is no longer the one written.
+  if (!root.root().empty() && root.root()[0] == '/' && real_root.string() != root.root())
+    return "sysfs root " + root.root() + " now resolves to " + real_root.string() +
+           " (a directory on the way was replaced by a symbolic link); refused";
   const std::string sys_dir = (real_root / "sys").string() + "/";
   const std::string path = root.path(abs);
   // No O_TRUNC before the file is known to be the right one; O_NONBLOCK so a
@@ -301,6 +307,17 @@ std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& path
                        ", which is still running; it restores the board itself when it ends");
     }
     if (!sysfs_root_override.empty()) s.sysfs_root = sysfs_root_override;
+    // The root, resolved once before anything else reads it: validation and
+    // every write then use this one real path, and write_clock_file refuses
+    // a file that is no longer under it, so an owner of the tree cannot
+    // swap a directory of the path for a symlink (to "/") once validated.
+    if (!SysfsRoot(s.sysfs_root).root().empty()) {
+      const fs::path real = fs::canonical(s.sysfs_root, ec);
+      if (ec)
+        throw UsageError(path + ": sysfs_root=" + s.sysfs_root + ": " + ec.message() +
+                         " (pass --sysfs-root, or delete the file if it is not edpbench's)");
+      s.sysfs_root = real.string() == "/" ? "" : real.string();
+    }
     // Root first: whoever can write the state file's directory must not get
     // root's writes. Then every entry is checked before anything is written.
     if (as_root_on_real_board(s.sysfs_root) && !opt.allow_root) {

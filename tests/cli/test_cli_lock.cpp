@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "support/process.h"
@@ -99,6 +100,26 @@ TEST_CASE("CLI: a second run or --resume on a locked --out exits 2 naming the ot
   int status = 0;
   CHECK(::waitpid(resumed, &status, WNOHANG) == 0);  // still running: it got the lock
   CHECK(stop(resumed, SIGTERM) == 143);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST_CASE("CLI: a lock file hard-linked to another file is refused, the file left intact",
+          "[cli][lock]") {
+  // Whoever can write --out (the service user) can plant .edpbench.lock as a
+  // hard link to a file it cannot write; a root `run --resume` then truncated
+  // that file and wrote its pid into it.
+  const std::string dir = edp::testing::temp_dir("lock-link");
+  const std::string cfg = long_config(dir), out = dir + "/out";
+  fs::create_directories(out);
+  const std::string victim = dir + "/victim.conf";
+  edp::testing::write_text(victim, "precious\n");
+  fs::create_hard_link(victim, out + "/.edpbench.lock");
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + out);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("link"));
+  std::ifstream in(victim);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "precious\n");
   std::error_code ec;
   fs::remove_all(dir, ec);
 }

@@ -8,13 +8,16 @@
 // files' ranges. Each is refused before anything is written or run.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "common/errors.h"
 #include "platform/operating_point.h"
@@ -238,4 +241,43 @@ TEST_CASE("state file: the owner check compares the start time, and the name exa
     kill(c, SIGKILL);
     waitpid(c, nullptr, 0);
   }
+}
+
+TEST_CASE("state file: a sysfs root swapped for a symlink after validation is not written") {
+  // The attacker owns the tree the state file names. A FIFO in it stops the
+  // restore at its first read of that file; meanwhile the tree is renamed
+  // and its name made a symlink to another tree (on a real attack "/", so
+  // the writes, checked against the attacker's own nvpmodel.conf and
+  // ranges, would land in the real /sys). Nothing may be written there.
+  Scene s;
+  const std::string other = s.dir + "/other";  // stands for "/"
+  fs::copy(EDPBENCH_FIXTURES "/platform/tx2", other,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const std::string target = other + kCpu + "0/cpufreq/scaling_max_freq";
+  fs::permissions(target, fs::perms::owner_write, fs::perm_options::add);
+  write_all(target, "2035200\n");
+  const std::string fifo = s.root + kCpu + "0/cpufreq/scaling_max_freq";
+  fs::remove(fifo);
+  REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+  write_all(s.state, "version=1\nsysfs_root=" + s.root + "\npid=999999999\nfile=" + kCpu +
+                         "0/cpufreq/scaling_max_freq=345600\n");
+  std::thread attacker([&] {
+    int fd = -1;
+    for (int i = 0; i < 500 && fd < 0; ++i) {  // until the restore opens it to read
+      fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd < 0) usleep(10000);
+    }
+    fs::rename(s.root, s.dir + "/moved");
+    fs::create_directory_symlink(other, s.root);
+    if (fd >= 0) {
+      (void)!write(fd, "2035200\n", 8);
+      close(fd);
+    }
+  });
+  try {
+    restore_leftover({s.state});
+  } catch (const std::exception&) {
+  }
+  attacker.join();
+  CHECK(read_all(target) == "2035200\n");
 }
