@@ -317,6 +317,17 @@ std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& path
         throw UsageError(path + ": sysfs_root=" + s.sysfs_root + ": " + ec.message() +
                          " (pass --sysfs-root, or delete the file if it is not edpbench's)");
       s.sysfs_root = real.string() == "/" ? "" : real.string();
+      // As root, a tree named by the file itself (not by --sysfs-root) must
+      // be root's alone: every file in it is read by root, and a FIFO or a
+      // link to /dev/zero there would hang it or exhaust its memory (found
+      // by the security review).
+      struct stat st {};
+      if (sysfs_root_override.empty() && !s.sysfs_root.empty() && ::geteuid() == 0 &&
+          (::stat(s.sysfs_root.c_str(), &st) != 0 || st.st_uid != 0 ||
+           (st.st_mode & (S_IWGRP | S_IWOTH)) != 0))
+        throw UsageError(path + ": sysfs_root=" + s.sysfs_root +
+                         " is not a directory that only root can write; root does not read a "
+                         "tree another user controls (pass --sysfs-root to name it yourself)");
     }
     // Root first: whoever can write the state file's directory must not get
     // root's writes. Then every entry is checked before anything is written.

@@ -123,3 +123,26 @@ TEST_CASE("CLI: as root on the real board, run refuses before it restores anythi
   CHECK_THAT(t.err, Contains("--allow-root"));
   s.nothing_happened();
 }
+
+TEST_CASE("CLI: as root, a state file's sysfs_root another user can write is refused",
+          "[cli][restore][security]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: the rule is root's; this test runs as uid " << ::geteuid());
+    return;
+  }
+  Scene s;
+  // A valid state file for a tree that the service user could write to: root
+  // would read every file of it (a FIFO there hangs it, /dev/zero exhausts it).
+  const std::string state = s.out + "/clock-state.txt";
+  edp::testing::write_text(state, "version=1\nsysfs_root=" + s.root + "\npid=999999999\n");
+  fs::permissions(s.root, fs::perms::others_write, fs::perm_options::add);
+  auto r = edp::testing::edpbench("restore --state " + state);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Contains("not a directory that only root can write"));
+  // The same tree once only root can write it, or named by --sysfs-root.
+  fs::permissions(s.root, fs::perms::others_write, fs::perm_options::remove);
+  r = edp::testing::edpbench("restore --state " + state);
+  INFO(r.err);
+  CHECK_THAT(r.err, !Contains("not a directory that only root can write"));
+}
