@@ -36,10 +36,10 @@ struct ThermalZone {
 };
 
 struct Platform {
-  std::string sysfs_root;     // "" = the real root
-  std::string model;          // device-tree model, or DMI product_name on x86
-  std::string soc;            // "tegra186", ... from the device-tree compatible list
-  std::string compatible;     // the device-tree compatible entries, space-separated
+  std::string sysfs_root;  // "" = the real root
+  std::string model;       // device-tree model, or DMI product_name on x86
+  std::string soc;         // "tegra186", ... from the device-tree compatible list
+  std::string compatible;  // the device-tree compatible entries, space-separated
   // The board-table entry (platform/boards.h) the board was identified as,
   // how ("model", "compatible", "soc"; "" = not in the table), and why.
   std::string board, board_by, board_why;

@@ -64,9 +64,9 @@ struct TotalRails {
 // psys if present, else the packages without their subzones; every NVML GPU;
 // every hwmon / ina226 / trace rail (a source whose rails carry Jetson names
 // is treated as a Jetson), except that hwmon / ina226 monitors beside a
-// Jetson's total are left out (outside the module, or holding its input). Where no total can be determined (a Jetson with no
-// known input rail) no rail is chosen and `why` says so: energy is then not
-// measured rather than guessed.
+// Jetson's total are left out (outside the module, or holding its input). Where no total can be
+// determined (a Jetson with no known input rail) no rail is chosen and `why` says so: energy is
+// then not measured rather than guessed.
 //
 // An explicit list is checked: a name the sources do not have, a name given
 // twice, or two rails of which one contains or feeds the other throw edp::UsageError
