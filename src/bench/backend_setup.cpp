@@ -106,6 +106,10 @@ BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
     out.threads = 1;
     return out;
   }
+  if (dev.kind == "host") {  // measure -- CMD: the work runs in the command, not on a backend
+    out.backend = make_reference_backend();
+    return out;
+  }
   if (dev.kind == "gpu") {
     const std::string why = cuda_unavailable_reason(dev.index);
     if (!why.empty()) {

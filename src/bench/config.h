@@ -20,7 +20,7 @@ struct SizeSpec {
 };
 
 struct DeviceSpec {
-  std::string kind;           // cpu | gpu | reference
+  std::string kind;           // cpu | gpu | reference (| host: measure's, never in a config)
   int threads = 0;            // cpu: 0 = every CPU of the set
   std::string cpus = "all";   // cpu: all | a57 | denver | "0,3-5"
   std::string gemm = "auto";  // cpu: auto | eigen | openblas

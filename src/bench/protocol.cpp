@@ -65,10 +65,17 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     ++blocks;
     be.synchronize();
   } while (fixed_blocks > 0 ? blocks < fixed_blocks : win.elapsed_s() < min_run_s);
+  // A stop taken during the last step (a command's wait forwards it): the run
+  // in progress is not one of the runs done.
+  throw_if_stop_requested();
+  // The threads whose CPU share the interference probe judges: the backend's
+  // (1 for a GPU's launching thread); none when the work runs in another
+  // process (a command: its CPU time counts as ours, not as others').
+  const int threads = wl.runs_in_process() ? std::max(1, rec.threads) : 0;
   const std::string failure =
       win.close(WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
-                              s.meter.measures_energy() ? s.cfg.power.rate_hz : 0,
-                              std::max(1, rec.threads), static_cast<int>(cpus.size())},
+                              s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, threads,
+                              static_cast<int>(cpus.size())},
                 blocks, r);
   const platform::Snapshot after = s.prober.snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
@@ -149,12 +156,19 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
     s.gemm_chooser.choose(be, *wl,
                           MlpShape{item.size.n, item.size.d_in, item.size.h, item.size.d_out});
 
-  // Warm-up, starting with the step whose result is the initial one.
-  wl->step();
-  rec.initial_loss = wl->result();
-  for (int i = 1; i < set.warmup_steps; ++i) {
+  // Warm-up: warmup_steps steps, the first one's result the initial one. A
+  // step that fails (a command's non-zero exit) ends the part: nothing runs.
+  for (int i = 0; i < set.warmup_steps; ++i) {
     throw_if_stop_requested();
     wl->step();
+    if (i == 0) rec.initial_loss = wl->result();
+    const std::string failed = wl->step_failure();
+    if (!failed.empty()) {
+      rec.status = "failed";
+      rec.stop_reason = "warm-up step " + std::to_string(i + 1) + " failed";
+      append(rec.note, "warm-up step " + std::to_string(i + 1) + " failed: " + failed);
+      return;
+    }
     if (s.progress) s.progress->advance(0, item.label + " warm-up");
   }
   be.synchronize();
@@ -166,6 +180,15 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
     rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline, rec));
     blocks = rec.run_records.front().blocks;
+    const std::string failed = wl->step_failure();
+    if (!failed.empty()) {  // the run is kept, with why; no more runs
+      rec.status = "failed";
+      why = "run " + std::to_string(run) + " failed";
+      append(rec.note, "run " + std::to_string(run) + " failed: " + failed);
+      append(rec.run_records.back().note, failed);
+    }
+    if (s.on_run) s.on_run(rec, rec.run_records.back());
+    if (!failed.empty()) break;
   }
   rec.stop_reason = why;
   rec.runs = static_cast<int>(rec.run_records.size());

@@ -7,6 +7,8 @@
 // file is read, anything is measured or any clock changed.
 #pragma once
 
+#include <signal.h>
+
 namespace edp::bench {
 
 // Idempotent. A second SIGINT/SIGTERM/SIGHUP takes the default action (the
@@ -14,8 +16,40 @@ namespace edp::bench {
 // write to the closed pipe while the clocks are being restored cannot kill
 // the process halfway (the write fails with EPIPE instead).
 void install_stop_handlers();
-// 0 while no stop was requested, else the first signal's number.
+// 0 while no stop was requested, else the first signal's number. While a
+// SynchronousStops is alive it also takes a pending stop signal (without
+// waiting), so the engine's polls see it as they see a handler's.
 int stop_signal();
+
+// The other way to take stop signals, for `measure -- CMD`, whose runs wait
+// for a child that must get them forwarded: SIGINT, SIGTERM and SIGHUP, with
+// SIGCHLD and SIGTTOU, are blocked in the calling thread (and so in every
+// thread it starts afterwards: make it before the sampler thread) and taken
+// synchronously (sigwaitinfo / sigtimedwait), so that none can be lost
+// between a check and a wait or land in the sampler thread. SIGTTOU is
+// blocked so that taking the terminal back from the child's process group
+// does not stop us. The handlers of install_stop_handlers are installed too,
+// for threads a library started before the block (OpenBLAS's pool), which
+// can still be handed a process-directed signal. One at a time; the mask is
+// restored at destruction.
+class SynchronousStops {
+ public:
+  SynchronousStops();
+  ~SynchronousStops();
+  SynchronousStops(const SynchronousStops&) = delete;
+  SynchronousStops& operator=(const SynchronousStops&) = delete;
+  // The mask from before: what a child process should start with.
+  const sigset_t& old_mask() const { return old_; }
+  // Whether one is alive (the command workload needs one).
+  static bool active();
+
+ private:
+  sigset_t old_;
+};
+
+// Records `sig` as the stop signal when none is yet (a synchronous waiter
+// that took it itself).
+void record_stop_signal(int sig);
 
 // Thrown inside a configuration when a stop was requested.
 struct Interrupted {

@@ -4,6 +4,7 @@
 // items are measured against one Sweep.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@
 #include "common/text.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
+#include "report/records.h"
 
 namespace edp::bench {
 
@@ -36,6 +38,10 @@ struct Sweep {
   GemmChooser gemm_chooser;
   std::vector<std::string> point_log;  // operating points applied and restored
   std::unique_ptr<Progress> progress;
+  // Called after each measured run, with its part's record so far: a client
+  // that keeps what is complete through an interruption (`measure` writes
+  // its files after every run).
+  std::function<void(const report::PartRecord&, const report::RunRecord&)> on_run;
   std::string start_time;
   int measured_ok = 0;
 };

@@ -74,12 +74,12 @@ std::string RunWindow::close(const WindowJudging& judging, int blocks, report::R
     judge_interference(
         // shares over the window's span, not the snapshots' (they also
         // bracket end_window's wait for the lag correction)
-        platform::interference_between(busy_before_, busy_after, std::max(1, judging.threads),
+        platform::interference_between(busy_before_, busy_after, std::max(0, judging.threads),
                                        activity_probe().ticks_per_s(), span_s_),
         metered ? judging.rate_hz : 0,
         // the deadlines were counted until the sampler let the window go
         metered && m.sampled_until_s > m.t0_s ? m.sampled_until_s - m.t0_s : span_s_, r,
-        std::max(1, judging.threads), judging.cpus);
+        std::max(0, judging.threads), judging.cpus);
   return failure;
 }
 

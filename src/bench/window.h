@@ -25,7 +25,10 @@ struct WindowJudging {
   std::vector<std::string> total_rails;  // the rails whose sum is "energy"
   double baseline_total_w = NAN;         // idle power of the total rails; NaN: no dynamic energy
   double rate_hz = 0;                    // the sampler's rate, for its missed deadlines
-  int threads = 1;                       // the workload's threads, for the interference shares
+  // The workload's threads, for the interference shares; 0 when the work
+  // runs in another process (a command): then only others' CPU share and the
+  // sampler's deadlines are judged, and cpu_share/preempted_share stay empty.
+  int threads = 1;
   int cpus = 0;  // the CPUs they are pinned to (0: unknown): more threads wait for one another
 };
 

@@ -35,6 +35,15 @@ class Workload {
   // MLP's loss after its last step; NaN for workloads without one.
   virtual double result() { return std::nan(""); }
 
+  // Why the last step failed, "" when it did not: a workload whose step can
+  // fail without throwing (a command's non-zero exit) says so here, and the
+  // protocol ends the part's runs after it and marks the part failed.
+  virtual std::string step_failure() const { return ""; }
+  // Whether the step's work runs on this process's own threads (the
+  // interference probe judges their CPU share); false for a workload whose
+  // step runs another program.
+  virtual bool runs_in_process() const { return true; }
+
   Backend& backend() const { return backend_; }
 
  protected:

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "bench/measure.h"
+#include "bench/signals.h"
 #include "bench/window.h"
 #include "protocol_fixture.h"
 #include "report/csv.h"
@@ -111,6 +112,70 @@ TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, ea
   }
   CHECK(counts.elementwise == steps);                 // one add per step, nothing else element-wise
   CHECK(rec.parts[0].flop_per_step == Approx(1024));  // 12 KB of add: 1 k elements
+
+  // warmup_steps: 0 runs no warm-up step at all (it used to run one anyway).
+  CallCounts cold;
+  bench::PlanItem none = f.item("ops", {{"op", "add"}}, {});
+  none.parts.push_back(
+      {"add", [&cold](Backend& be) { return std::make_unique<CountedAdd>(be, &cold); }});
+  none.settings.warmup_steps = 0;
+  none.settings.steps = 7;
+  none.settings.runs = 2;
+  const auto rec0 = bench::measure_item(f.sweep, none);
+  REQUIRE(rec0.parts[0].run_records.size() == 2);
+  int64_t steps0 = 0;
+  for (const auto& r : rec0.parts[0].run_records) steps0 += int64_t{7} * r.blocks;
+  CHECK(cold.elementwise == steps0);
+}
+
+TEST_CASE("protocol: measure's item is a command workload measured by measure_item",
+          "[bench][protocol]") {
+  // `measure -- CMD` is a client of the same engine: its plan item's step is
+  // fork, exec and wait, one step per run, no blocks to fill min_run_s.
+  Fixture f;
+  const bench::SynchronousStops stops;  // the command workload takes signals synchronously
+  bench::MeasureOptions opt;
+  const std::string dir = testing::temp_dir("measure-item");
+  opt.command = {"sh", "-c", "echo x >> " + dir + "/count; sleep 0.05"};
+  opt.warmup = 2;
+  opt.runs = 3;
+  auto outcome = std::make_shared<bench::CommandOutcome>();
+  const bench::PlanItem item = bench::command_item(opt, stops.old_mask(), false, outcome);
+  CHECK(item.key == "measure:label=sh -c 'echo x >> " + dir + "/count; sleep 0.05'");
+  CHECK(item.device->label == "host");
+  std::vector<int> seen;  // the runs the client is told about, as they end
+  f.sweep.on_run = [&](const report::PartRecord&, const report::RunRecord& r) {
+    seen.push_back(r.run);
+  };
+  const auto rec = bench::measure_item(f.sweep, item);
+  f.sweep.on_run = nullptr;
+  INFO(rec.note);
+  REQUIRE(rec.status == "ok");
+  CHECK(outcome->steps == 5);  // 2 warm-up + 3 runs
+  CHECK(testing::slurp(dir + "/count") == "x\nx\nx\nx\nx\n");
+  CHECK(seen == std::vector<int>{1, 2, 3});
+  const auto& runs = rec.parts[0].run_records;
+  REQUIRE(runs.size() == 3);
+  for (const auto& r : runs) {
+    CHECK(r.blocks == 1);
+    CHECK(r.time_s >= 0.05);
+    CHECK(r.energy_j == Approx(kPowerW * r.time_s).epsilon(1e-9));
+    // The work ran in the command: no share of our own threads is judged.
+    CHECK(std::isnan(r.cpu_share));
+    CHECK(std::isnan(r.preempted_share));
+  }
+
+  // A failing command: its run is kept with why, and the runs stop there.
+  bench::MeasureOptions bad = opt;
+  bad.command = {"sh", "-c", "exit 7"};
+  bad.warmup = 0;
+  auto failed = std::make_shared<bench::CommandOutcome>();
+  const auto frec =
+      bench::measure_item(f.sweep, bench::command_item(bad, stops.old_mask(), false, failed));
+  CHECK(frec.status == "failed");
+  REQUIRE(frec.parts[0].run_records.size() == 1);
+  CHECK(failed->exit_status == 7);
+  CHECK_THAT(frec.parts[0].run_records[0].note, Catch::Contains("exited with status 7"));
 }
 
 TEST_CASE("protocol: run and measure give the same time and energy for the same work",

@@ -215,3 +215,69 @@ TEST_CASE("measure: a frozen sensor gives no energy, as in run", "[cli][measure]
   CHECK(csv.get(0, "low_confidence") == "true");
   CHECK(csv.get(0, "energy_j").empty());
 }
+
+TEST_CASE("measure: a stop signal while no command runs (idle baseline) is taken, not fatal",
+          "[cli][measure]") {
+  // Between runs no child holds the terminal and the main thread is not
+  // waiting: a process-directed SIGTERM, SIGINT or SIGHUP may be handed to
+  // a thread a library started before main (OpenBLAS's pool), with the old
+  // signal mask. It used to kill measure there with the default action (or
+  // vanish: a SIGINT ignored by a shell for a background job), so nothing
+  // said it was interrupted. Now it is taken like any other stop.
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    const std::string dir = edp::testing::temp_dir("measure-stop-idle");
+    const std::string cmd = std::string("exec ") + EDPBENCH_BINARY + " measure --trace " + kTrace +
+                            " --baseline-s 30 --csv " + dir + "/runs.csv -- true >" + dir +
+                            "/out 2>" + dir + "/err </dev/null";
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::signal(SIGINT, SIG_IGN);  // as a non-interactive shell starts a background job
+      ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::seconds(10);
+    while (edp::testing::slurp(dir + "/err").find("measuring idle power") == std::string::npos &&
+           Clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    REQUIRE(::kill(pid, sig) == 0);
+    int status = 0;
+    pid_t done = 0;
+    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
+           Clock::now() < deadline + std::chrono::seconds(10))
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (done == 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+    }
+    const std::string err = edp::testing::slurp(dir + "/err");
+    INFO("signal " << sig << ": " << err);
+    REQUIRE(done == pid);
+    REQUIRE(WIFEXITED(status));  // not killed by the signal itself
+    CHECK(WEXITSTATUS(status) == 128 + sig);
+    CHECK_THAT(err, Catch::Contains("interrupted by") && Catch::Contains("0 complete run(s)"));
+  }
+}
+
+TEST_CASE("measure: --warmup runs the command first, unrecorded, and a failing warm-up stops",
+          "[cli][measure]") {
+  const std::string dir = edp::testing::temp_dir("measure-warmup");
+  const std::string count =
+      "n=$(cat " + dir + "/count 2>/dev/null || echo 0); echo $((n+1)) > " + dir + "/count";
+  const auto r = edpbench("measure --trace " + kTrace + " --warmup 2 --runs 3 --csv " + dir +
+                          "/runs.csv -- sh -c '" + count + "'");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(edp::testing::slurp(dir + "/count") == "5\n");  // 2 warm-up + 3 runs
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  REQUIRE(runs.rows.size() == 3);
+  for (size_t i = 0; i < 3; ++i) CHECK(runs.get(i, "run") == std::to_string(i + 1));
+
+  const auto f = edpbench("measure --trace " + kTrace + " --warmup 2 --runs 3 --csv " + dir +
+                          "/failed.csv -- sh -c 'exit 5'");
+  CHECK(f.exit_code == 5);
+  CHECK_THAT(f.err, Catch::Contains("warm-up run 1") && Catch::Contains("failed (exit 5)"));
+  CHECK(edp::report::read_csv_file(dir + "/failed.csv").rows.empty());
+}
