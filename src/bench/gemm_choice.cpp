@@ -1,6 +1,8 @@
 // `gemm: auto` (see gemm_choice.h).
 #include "bench/gemm_choice.h"
 
+#include "bench/step_timing.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -97,14 +99,7 @@ GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths) {
 }
 
 GemmChooser::GemmChooser()
-    : timer_([](Backend& be, Workload& wl) {
-        using Clock = std::chrono::steady_clock;
-        be.synchronize();
-        const auto t0 = Clock::now();
-        wl.step();
-        be.synchronize();
-        return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-      }) {}
+    : timer_([](Backend&, Workload& wl) { return 1e3 * time_steps(wl, 1).elapsed_s; }) {}
 
 void GemmChooser::choose(Backend& be, Workload& wl, const MlpShape& s) {
   const std::vector<std::string> names = be.gemm_paths();

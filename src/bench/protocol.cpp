@@ -9,6 +9,7 @@
 #include "bench/device_clocks.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
+#include "bench/step_timing.h"
 #include "bench/window.h"
 #include "platform/peaks.h"
 #include "report/stats.h"
@@ -146,10 +147,9 @@ bool runs_done(const ProtocolSettings& set, const report::PartRecord& rec, doubl
 void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
                   const std::vector<int>& cpus, const Baseline* baseline, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
-  const auto t_setup = Clock::now();
-  std::unique_ptr<Workload> wl = part.make(be);
-  be.synchronize();
-  rec.setup_s = seconds_since(t_setup);
+  TimedSetup setup = make_timed(part, be);
+  std::unique_ptr<Workload> wl = std::move(setup.workload);
+  rec.setup_s = setup.setup_s;
   rec.flop_per_step = wl->flop_per_step();
   rec.bytes_per_step = wl->bytes_per_step();
   if (set.gemm_auto)

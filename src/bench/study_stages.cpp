@@ -1,6 +1,8 @@
 // The stages study (see study_stages.h).
 #include "bench/study_stages.h"
 
+#include "bench/step_timing.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -75,16 +77,8 @@ double measured_fma_peak_flops(Backend& be) {
   }
   double best = 0;
   for (int block = 0; block < 3; ++block) {
-    int64_t steps = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    double elapsed = 0;
-    do {
-      wl->step();
-      ++steps;
-      be.synchronize();
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    } while (elapsed < 0.1);
-    best = std::max(best, wl->flop_per_step() * static_cast<double>(steps) / elapsed);
+    const StepTiming t = time_steps_for(*wl, 0.1);
+    best = std::max(best, wl->flop_per_step() * static_cast<double>(t.steps) / t.elapsed_s);
   }
   return best > 0 ? best : NAN;
 }
@@ -131,12 +125,9 @@ class StagesStudy final : public Study {
   void after_parts(Backend& be, const PlanItem& item, const PassContext& ctx,
                    report::ItemRecord& rec) const override {
     const Part& step = item.parts.back();
-    be.synchronize();
-    const auto t0 = std::chrono::steady_clock::now();
-    std::unique_ptr<Workload> wl = step.make(be);
-    wl->backend().synchronize();
-    const double setup_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    TimedSetup setup = make_timed(step, be);
+    std::unique_ptr<Workload> wl = std::move(setup.workload);
+    const double setup_s = setup.setup_s;
     ProfiledStages* ps = as_profiled_stages(*wl);
     if (!ps) return;
     const int steps = std::max(1, std::min(item.settings.steps, 50));

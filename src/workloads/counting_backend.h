@@ -22,6 +22,7 @@ struct CallCounts {
   int64_t elementwise = 0;
   int64_t reduction = 0;  // sum, sub_square_sum
   int64_t memory = 0;     // empty, upload, download, fill, copy
+  int64_t synchronize = 0;
 };
 
 class CountingBackend final : public Backend {
@@ -59,7 +60,10 @@ class CountingBackend final : public Backend {
   void sub_square_sum(const Tensor& a, const Tensor& b, Tensor& diff, Tensor& out) override;
 
   float read_scalar(const Tensor& s) override { return inner_.read_scalar(s); }
-  void synchronize() override { inner_.synchronize(); }
+  void synchronize() override {
+    ++counts_.synchronize;
+    inner_.synchronize();
+  }
 
   std::vector<std::string> gemm_paths() const override { return inner_.gemm_paths(); }
   void set_gemm_path(const std::string& path, const std::string& why) override {
