@@ -101,7 +101,12 @@ GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths) {
 GemmChooser::GemmChooser()
     : timer_([](Backend&, Workload& wl) { return 1e3 * time_steps(wl, 1).elapsed_s; }) {}
 
-void GemmChooser::choose(Backend& be, Workload& wl, const MlpShape& s) {
+std::string gemm_shape_key(const MlpShape& s) {
+  return std::to_string(s.n) + "x" + std::to_string(s.d_in) + "x" + std::to_string(s.h) + "x" +
+         std::to_string(s.d_out);
+}
+
+void GemmChooser::choose(Backend& be, Workload& wl, const std::string& shape) {
   const std::vector<std::string> names = be.gemm_paths();
   if (names.size() < 2) return;
   const auto facts = be.describe();
@@ -109,7 +114,7 @@ void GemmChooser::choose(Backend& be, Workload& wl, const MlpShape& s) {
     const auto it = facts.find(k);
     return it == facts.end() ? std::string() : it->second;
   };
-  const Key key{s.n, s.d_in, s.h, s.d_out, fact("threads"), fact("cpus")};
+  const Key key{shape, fact("threads"), fact("cpus")};
   if (const auto it = cache_.find(key); it != cache_.end()) {
     be.set_gemm_path(it->second.path, it->second.why +
                                           "; decided by the first configuration "

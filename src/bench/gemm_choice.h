@@ -51,6 +51,9 @@ GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths);
 
 std::string to_string(GemmRule r);
 
+// "NxD_inxHxD_out": the GEMM shapes of one MLP step, as a chooser key.
+std::string gemm_shape_key(const MlpShape& shape);
+
 class GemmChooser {
  public:
   static constexpr int kRounds = 7;  // timed steps per path
@@ -64,13 +67,13 @@ class GemmChooser {
   // Leaves `be` on the path for this (shape, threads, cpus), measuring it on
   // the first call of the sweep and reusing the decision after; the workload
   // is reset. Does nothing when the backend has one path.
-  void choose(Backend& be, Workload& wl, const MlpShape& shape);
+  void choose(Backend& be, Workload& wl, const std::string& shape);
 
   // How many decisions were measured (not reused) so far.
   int measured() const { return measured_; }
 
  private:
-  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string>;
+  using Key = std::tuple<std::string, std::string, std::string>;  // shape, threads, cpus
   StepTimer timer_;
   std::map<Key, GemmDecision> cache_;
   int measured_ = 0;

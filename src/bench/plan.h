@@ -47,6 +47,9 @@ struct ProtocolSettings {
   int max_runs = 0;
   double time_limit_s = 0;
   bool gemm_auto = false;  // choose the cpu GEMM path by measurement first
+  // What the GEMM chooser's decision is reused for (with the threads and
+  // CPUs): the item's GEMM shapes, "NxD_inxHxD_out" (gemm_shape_key).
+  std::string gemm_shape;
 };
 
 struct PlanItem {
@@ -55,9 +58,10 @@ struct PlanItem {
   const DeviceSpec* device = nullptr;
   std::vector<Part> parts;
   ProtocolSettings settings;
-  // Shape for the MLP writers (n, d_in, h, d_out; 0 for ops) and a label for
-  // humans ("tensors/small/cpu").
-  SizeSpec size;
+  // The rows' size column ("small", "16MB"; "" when the item has none) and a
+  // label for humans ("tensors/small/cpu"). A study's shapes are its own
+  // values (mlp: n, d_in, h, d_out below).
+  std::string size;
   std::string label;
   // Numbers the study records with the item for its writers (units in the
   // names; mlp and batch: n, d_in, h, d_out, gflop_per_iteration); they

@@ -152,9 +152,7 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   rec.setup_s = setup.setup_s;
   rec.flop_per_step = wl->flop_per_step();
   rec.bytes_per_step = wl->bytes_per_step();
-  if (set.gemm_auto)
-    s.gemm_chooser.choose(be, *wl,
-                          MlpShape{item.size.n, item.size.d_in, item.size.h, item.size.d_out});
+  if (set.gemm_auto) s.gemm_chooser.choose(be, *wl, set.gemm_shape);
 
   // Warm-up: warmup_steps steps, the first one's result the initial one. A
   // step that fails (a command's non-zero exit) ends the part: nothing runs.
@@ -247,7 +245,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
     c.study = item.study;
     c.key = item.key;
     c.workload = part.name;
-    c.size = item.size.name;
+    c.size = item.size;
     c.device = item.device->label;
     c.iterations = item.settings.steps;
     c.runs = item.settings.runs;

@@ -2,6 +2,7 @@
 // part (the full training step), rows in results.csv, runs.csv, rails.csv.
 #include "bench/study_mlp.h"
 
+#include "bench/gemm_choice.h"
 #include "report/results_csv.h"
 #include "workloads/mlp_step.h"
 
@@ -18,6 +19,19 @@ ProtocolSettings mlp_settings(const Config& cfg, const DeviceSpec& dev) {
   return p;
 }
 
+std::map<std::string, double> mlp_shape_values(const SizeSpec& size) {
+  return {{"n", static_cast<double>(size.n)},
+          {"d_in", static_cast<double>(size.d_in)},
+          {"h", static_cast<double>(size.h)},
+          {"d_out", static_cast<double>(size.d_out)},
+          {"gflop_per_iteration", size.gemm_flop_per_iteration() / 1e9}};
+}
+
+MlpShape mlp_shape_of(const PlanItem& item) {
+  auto v = [&](const char* k) { return static_cast<int64_t>(item.values.at(k)); };
+  return MlpShape{v("n"), v("d_in"), v("h"), v("d_out")};
+}
+
 PlanItem mlp_item(const Config& cfg, const std::string& study, const std::string& program,
                   const SizeSpec& size, const DeviceSpec& dev, Params params) {
   PlanItem item;
@@ -25,10 +39,11 @@ PlanItem mlp_item(const Config& cfg, const std::string& study, const std::string
   item.params = std::move(params);
   item.key = item_key(study, item.params);
   item.device = &dev;
-  item.size = size;
+  item.size = size.name;
   item.settings = mlp_settings(cfg, dev);
   item.label = program + "/" + size.name + "/" + dev.label;
   const MlpShape shape{size.n, size.d_in, size.h, size.d_out};
+  item.settings.gemm_shape = gemm_shape_key(shape);
   const uint64_t seed = cfg.seed;
   const double scale = cfg.init_scale;
   const float lr = static_cast<float>(cfg.learning_rate);
@@ -38,11 +53,7 @@ PlanItem mlp_item(const Config& cfg, const std::string& study, const std::string
                         }});
   item.flop_estimate = mlp_step_flop(shape) * cfg.iterations * cfg.runs;
   // results.csv's shape columns and GFLOP/s (report::results_row).
-  item.values = {{"n", static_cast<double>(size.n)},
-                 {"d_in", static_cast<double>(size.d_in)},
-                 {"h", static_cast<double>(size.h)},
-                 {"d_out", static_cast<double>(size.d_out)},
-                 {"gflop_per_iteration", size.gemm_flop_per_iteration() / 1e9}};
+  item.values = mlp_shape_values(size);
   return item;
 }
 

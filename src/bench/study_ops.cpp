@@ -65,7 +65,7 @@ PlanItem op_item(const Config& cfg, const DeviceSpec& dev, const OpSpec& spec,
   item.key = item_key("ops", item.params);
   item.device = &dev;
   item.settings = ops_settings(cfg);
-  item.size.name = size_label;
+  item.size = size_label;
   item.label = "ops/" + spec.op + (size_label.empty() ? "" : "/" + size_label) +
                (variant == "cold" ? "/cold" : "") + "/" + dev.label;
   item.parts.push_back({spec.op, [spec](Backend& be) { return make_op_workload(spec, be); }});

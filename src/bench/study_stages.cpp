@@ -1,6 +1,7 @@
 // The stages study (see study_stages.h).
 #include "bench/study_stages.h"
 
+#include "bench/gemm_choice.h"
 #include "bench/step_timing.h"
 
 #include <algorithm>
@@ -31,11 +32,13 @@ PlanItem stages_item(const Config& cfg, const std::string& program, const SizeSp
   if (!relu.empty()) item.params.push_back({"relu", relu});
   item.key = item_key(item.study, item.params);
   item.device = &dev;
-  item.size = size;
+  item.size = size.name;
   item.settings = mlp_settings(cfg, dev);
+  item.values = mlp_shape_values(size);
   item.label = "stages/" + program + "/" + size.name + "/" + dev.label +
                (relu.empty() ? "" : "/relu=" + relu);
   const MlpShape shape{size.n, size.d_in, size.h, size.d_out};
+  item.settings.gemm_shape = gemm_shape_key(shape);
   const uint64_t seed = cfg.seed;
   const double scale = cfg.init_scale;
   const float lr = static_cast<float>(cfg.learning_rate);
@@ -144,7 +147,7 @@ class StagesStudy final : public Study {
     v[sv::kDeviceTimer] = p.device_timer ? 1 : 0;
     v["profile_steps"] = p.steps;
 
-    const MlpShape shape{item.size.n, item.size.d_in, item.size.h, item.size.d_out};
+    const MlpShape shape = mlp_shape_of(item);
     const std::string program = item.params.front().second;
     v[sv::flop("forward")] = mlp_profiled_stage_flop(program, shape, MlpStage::forward);
     v[sv::flop("backward")] = mlp_profiled_stage_flop(program, shape, MlpStage::backward);

@@ -179,7 +179,7 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
 
   TwoPathBackend be(2);
   auto first = make_mlp_step("tensors", be, init, 1e-3f);
-  chooser.choose(be, *first, init.shape);
+  chooser.choose(be, *first, bench::gemm_shape_key(init.shape));
   CHECK(be.path() == "openblas");
   CHECK_THAT(be.why(), Catch::StartsWith("auto: measured"));
   CHECK(chooser.measured() == 1);
@@ -205,7 +205,7 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
     for (const std::string w : {"autograd", "custom_relu"}) {
       TwoPathBackend other(2);
       auto mlp = make_mlp_step(w, other, init, 1e-3f);
-      chooser.choose(other, *mlp, init.shape);
+      chooser.choose(other, *mlp, bench::gemm_shape_key(init.shape));
       CHECK(other.path() == "openblas");
       CHECK_THAT(other.why(), Catch::Contains("decided by the first configuration"));
     }
@@ -215,11 +215,11 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
   SECTION("another shape or thread count is measured again") {
     TwoPathBackend one(1);
     auto a = make_mlp_step("tensors", one, init, 1e-3f);
-    chooser.choose(one, *a, init.shape);
+    chooser.choose(one, *a, bench::gemm_shape_key(init.shape));
     const MlpData bigger = make_initial_data({8, 16, 6, 3}, 7, 0.5);
     TwoPathBackend two(2);
     auto b = make_mlp_step("tensors", two, bigger, 1e-3f);
-    chooser.choose(two, *b, bigger.shape);
+    chooser.choose(two, *b, bench::gemm_shape_key(bigger.shape));
     CHECK(chooser.measured() == 3);
   }
 }
@@ -230,7 +230,7 @@ TEST_CASE("gemm chooser: a path that throws is recorded and the other is used", 
   const MlpData init = make_initial_data(kShape, 7, 0.5);
   TwoPathBackend be(2);
   auto mlp = make_mlp_step("autograd", be, init, 1e-3f);
-  chooser.choose(be, *mlp, init.shape);
+  chooser.choose(be, *mlp, bench::gemm_shape_key(init.shape));
   CHECK(be.path() == "eigen");
   CHECK_THAT(be.why(), Catch::Contains("the only path that worked"));
   CHECK_THAT(be.why(), Catch::Contains("openblas failed: openblas broke"));

@@ -150,8 +150,8 @@ int run(const Options& o) {
     for (const auto& item : items) {
       const double t = step_s(bench::measure_item(s, item), o.steps);
       std::printf("%-12s %5lld %14.2f %14.2f %11.4f%%\n", item.parts.at(0).name.c_str(),
-                  static_cast<long long>(item.size.n), t * 1e6, t * 1e6 / item.size.n,
-                  100.0 * empty_s / t);
+                  static_cast<long long>(item.values.at("n")), t * 1e6,
+                  t * 1e6 / item.values.at("n"), 100.0 * empty_s / t);
     }
   }
   if (s.progress) s.progress->finish();
