@@ -19,6 +19,7 @@ Exits 77 (skipped) when torch is not installed (Debian: python3-torch).
 Python 3.6 syntax (JetPack 4).
 """
 import argparse
+import os
 import sys
 
 SIZES = {  # configs/paper.yaml, seed 002
@@ -28,51 +29,13 @@ SIZES = {  # configs/paper.yaml, seed 002
 }
 
 
-def programs(torch):
-    class MyReLU(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x.clamp(min=0)
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            (x,) = ctx.saved_tensors
-            grad_input = grad_output.clone()
-            grad_input[x < 0] = 0
-            return grad_input
-
-    def step_tensors(x, y, w1, w2, lr):
-        h = x.mm(w1)
-        h_relu = h.clamp(min=0)
-        y_pred = h_relu.mm(w2)
-        loss = (y_pred - y).pow(2).sum()
-        grad_y_pred = 2.0 * (y_pred - y)
-        grad_w2 = h_relu.t().mm(grad_y_pred)
-        grad_h = grad_y_pred.mm(w2.t())
-        grad_h[h < 0] = 0
-        grad_w1 = x.t().mm(grad_h)
-        w1 -= lr * grad_w1
-        w2 -= lr * grad_w2
-        return loss
-
-    def autograd_step(relu):
-        def step(x, y, w1, w2, lr):
-            loss = (relu(x.mm(w1)).mm(w2) - y).pow(2).sum()
-            loss.backward()
-            with torch.no_grad():
-                w1 -= lr * w1.grad
-                w2 -= lr * w2.grad
-                w1.grad = None
-                w2.grad = None
-            return loss
-        return step
-
-    return {
-        "tensors": step_tensors,
-        "autograd": autograd_step(lambda h: h.clamp(min=0)),
-        "custom_relu": autograd_step(MyReLU.apply),
-    }
+def programs():
+    """The three programs, from their one definition: bench/pytorch_mlp.py
+    (the peer edpbench's own workloads are compared with). Needs torch."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "bench"))
+    import pytorch_mlp  # noqa: E402 (found through the path above)
+    return pytorch_mlp.STEPS
 
 
 def parse_args():
@@ -118,7 +81,7 @@ def main():
         if unknown:
             sys.exit("pytorch_mlp_energy: unknown size %s; use %s" % (unknown[0], ",".join(SIZES)))
         sizes = [(s, SIZES[s]) for s in a.sizes.split(",")]
-    steps = programs(torch)
+    steps = programs()
     workloads = a.workloads.split(",")
     for w in workloads:
         if w not in steps:
