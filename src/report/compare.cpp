@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "common/text.h"
 #include "report/geomean.h"
 #include "report/html_util.h"
 #include "report/recommend.h"
@@ -278,13 +279,25 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
   c.geomean.assign(metrics.size(), std::vector<std::optional<double>>(sweeps.size()));
   c.geomean_change_pct.assign(metrics.size(),
                               std::vector<std::optional<double>>(sweeps.size() - 1));
+  c.geomean_configs.assign(metrics.size(), 0);
+  c.geomean_left_out.assign(metrics.size(), {});
   for (size_t mi = 0; mi < metrics.size(); ++mi) {
     std::vector<std::vector<double>> values(sweeps.size());
     for (const auto& cc : c.configs) {
       if (!cc.in_all()) continue;
-      bool all = true;
-      for (const auto& cell : cc.cells[mi]) all = all && cell.mean && *cell.mean > 0;
-      if (!all) continue;
+      std::string why;
+      for (size_t si = 0; si < sweeps.size() && why.empty(); ++si) {
+        const MetricCell& cell = cc.cells[mi][si];
+        if (!cell.mean)
+          why = "no mean in " + c.sweeps[si];
+        else if (!(*cell.mean > 0))
+          why = "mean " + fmt("%.4g", *cell.mean) + " in " + c.sweeps[si];
+      }
+      if (!why.empty()) {
+        c.geomean_left_out[mi].push_back(cc.label + " (" + why + ")");
+        continue;
+      }
+      ++c.geomean_configs[mi];
       for (size_t si = 0; si < sweeps.size(); ++si) values[si].push_back(*cc.cells[mi][si].mean);
     }
     for (size_t si = 0; si < sweeps.size(); ++si) c.geomean[mi][si] = geometric_mean(values[si]);

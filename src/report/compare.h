@@ -79,6 +79,12 @@ struct Comparison {
   // sweep; geomean_change_pct[m][s - 1]
   std::vector<std::vector<std::optional<double>>> geomean;
   std::vector<std::vector<std::optional<double>>> geomean_change_pct;
+  // geomean_configs[m]: how many configurations the geomean is over;
+  // geomean_left_out[m]: those in every sweep left out of it, because a
+  // sweep has no mean for them or one that is not > 0 (dynamic energy is <= 0
+  // when the idle baseline was above the run's power), "label (why)".
+  std::vector<size_t> geomean_configs;
+  std::vector<std::vector<std::string>> geomean_left_out;
   double alpha = 0.05;
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/text.h"
 #include "report/compare.h"
 #include "report/csv.h"
 #include "report/html_util.h"
@@ -116,6 +117,10 @@ std::string comparison_text(const Comparison& c) {
     }
     rows.push_back(g);
     out += "\n" + table(rows);
+    if (!c.geomean_left_out[mi].empty())
+      out += "geomean over " + std::to_string(c.geomean_configs[mi]) + " of " +
+             std::to_string(c.geomean_configs[mi] + c.geomean_left_out[mi].size()) +
+             " configurations; left out: " + join(c.geomean_left_out[mi], ", ") + "\n";
   }
   if (!c.one_side.empty()) {
     out += "\nnot compared (in one sweep only):\n";
@@ -222,6 +227,8 @@ std::string comparison_json(const Comparison& c) {
                     {"geomean", num(c.geomean[mi][s])},
                     {"change_pct", s ? num(c.geomean_change_pct[mi][s - 1]) : J(nullptr)}});
     g[metric_name(metrics[mi])] = gm;
+    j["geomean_configs"][metric_name(metrics[mi])] = c.geomean_configs[mi];
+    j["geomean_left_out"][metric_name(metrics[mi])] = c.geomean_left_out[mi];
   }
   j["geomean"] = g;
   // Strings come from the CSV files: invalid UTF-8 becomes U+FFFD, as in

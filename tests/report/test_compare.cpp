@@ -22,6 +22,7 @@ struct Config {
   std::vector<double> time_s;  // per run; energy = 7.5 W x time
   std::string status = "ok";
   int low_confidence_runs = 0;
+  double dynamic_w = 2.5;  // dynamic energy per run = dynamic_w x time (<= 0: baseline above)
 };
 
 std::string mkdir_temp() {
@@ -99,7 +100,7 @@ std::string write_sweep(const std::string& parent, const std::string& name,
         {"time_s_ci95", num(t * 0.02)},
         {"energy_j_mean", num(e)},
         {"energy_j_ci95", num(e * 0.02)},
-        {"dynamic_energy_j_mean", num(e / 3)},
+        {"dynamic_energy_j_mean", num(e * c.dynamic_w / 7.5)},
         {"edp_js_mean", num(edp)},
         {"edp_js_ci95", num(edp * 0.04)},
         {"low_confidence_runs", std::to_string(c.low_confidence_runs)},
@@ -112,7 +113,7 @@ std::string write_sweep(const std::string& parent, const std::string& name,
     for (size_t r = 0; r < c.time_s.size(); ++r) {
       const double v = c.time_s[r];
       runs += c.workload + "," + c.size + "," + c.device + "," + std::to_string(r + 1) + "," +
-              num(v) + "," + num(7.5 * v) + "," + num(2.5 * v) + "," + num(7.5 * v * v) +
+              num(v) + "," + num(7.5 * v) + "," + num(c.dynamic_w * v) + "," + num(7.5 * v * v) +
               ",mlp,\"" + key + "\"\n";
     }
   }
@@ -289,4 +290,30 @@ TEST_CASE("compare: a change from a negative mean keeps the sign of the change")
   const Comparison back = compare_sweeps({load_sweep(b), load_sweep(a)}, {});
   CHECK(*back.configs[0].deltas[2][0].change_pct == Approx(-100));
   CHECK(find_regressions(back, CompareMetric::dynamic_energy, 10).empty());
+}
+
+TEST_CASE("compare: a configuration without a positive mean is named as left out of the geomean") {
+  const std::string tmp = mkdir_temp();
+  Config neg{"autograd", "small", "cpu", "1", kFast};
+  neg.dynamic_w = -0.5;  // the idle baseline read above the run's power
+  const auto a = write_sweep(tmp, "a", {{"tensors", "small", "cpu", "1", kFast}, neg}, "X");
+  neg.dynamic_w = 2.5;
+  const auto b = write_sweep(tmp, "b", {{"tensors", "small", "cpu", "1", kSlow}, neg}, "X");
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b)}, {});
+  const auto& m = compare_metrics();
+  const size_t dyn = std::find(m.begin(), m.end(), CompareMetric::dynamic_energy) - m.begin();
+  const size_t time = std::find(m.begin(), m.end(), CompareMetric::time) - m.begin();
+  REQUIRE(dyn < m.size());
+  CHECK(c.geomean_configs[time] == 2);
+  CHECK(c.geomean_left_out[time].empty());
+  CHECK(c.geomean_configs[dyn] == 1);
+  REQUIRE(c.geomean_left_out[dyn].size() == 1);
+  CHECK_THAT(c.geomean_left_out[dyn][0],
+             Catch::StartsWith("autograd/small/cpu (mean -") && Catch::EndsWith(" in a)"));
+  // The geomean of dynamic energy is over tensors alone: 2.5 W x its mean time.
+  CHECK(*c.geomean[dyn][0] == Approx(2.5 * 1.02));
+  const std::string text = comparison_text(c);
+  CHECK_THAT(text, Catch::Contains("geomean over 1 of 2 configurations; left out: "
+                                   "autograd/small/cpu (mean -"));
+  CHECK_THAT(comparison_json(c), Catch::Contains("\"geomean_left_out\""));
 }
