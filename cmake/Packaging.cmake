@@ -68,9 +68,13 @@ install(FILES "${_edp_src}/packaging/edpbench-clocks.tmpfiles"
         DESTINATION lib/edpbench)
 # The one I2C bus of an INA226, also an inactive drop-in (the unit opens none).
 install(FILES "${_edp_src}/packaging/edpbench-i2c.service.conf" DESTINATION lib/edpbench)
-if(EXISTS "${_edp_src}/docs/deployment.md")
-  install(FILES "${_edp_src}/docs/deployment.md" DESTINATION share/doc/edpbench)
-endif()
+# What an operator on the board needs to read: deployment, and reliability
+# (the state file, --allow-root, the lock, the drop-ins and exit codes).
+foreach(_doc deployment.md reliability.md)
+  if(EXISTS "${_edp_src}/docs/${_doc}")
+    install(FILES "${_edp_src}/docs/${_doc}" DESTINATION share/doc/edpbench)
+  endif()
+endforeach()
 
 # /etc and /lib/systemd are absolute: they do not move with the prefix
 # (Debian puts units under /lib/systemd/system, which also works on the

@@ -149,6 +149,7 @@ if [ "$rc" -ne 0 ]; then
   exit 3
 fi
 mv -f "$rec.tmp" "$rec"
-cp -f "$rec" "$run_dir/recommendation.csv" 2>/dev/null || true
+# --remove-destination: a link planted at the destination is replaced, not written through
+cp --remove-destination "$rec" "$run_dir/recommendation.csv" 2>/dev/null || true
 log "done: $run_dir/results.csv, $rec"
 exit 0

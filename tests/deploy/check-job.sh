@@ -56,8 +56,15 @@ grep -q "^run --config $cfg --out $state/$dir\$" "$log" || fail "first call"
 echo "$dir" | grep -Eq '^[0-9]{8}T[0-9]{6}Z$' || fail "run directory '$dir' is not a UTC timestamp"
 
 # 2. The restart resumes that directory, then recommends and clears "current".
+# A link planted where the run's copy of the recommendation goes is replaced,
+# not written through (cp --remove-destination).
 : > "$log"
+echo "victim" > "$state/victim"
+ln -s "$state/victim" "$state/$dir/recommendation.csv"
 run_job 0 0 0
+[ "$(cat "$state/victim")" = "victim" ] || fail "the copy wrote through a planted link"
+[ -f "$state/$dir/recommendation.csv" ] && [ ! -L "$state/$dir/recommendation.csv" ] \
+  || fail "the run's recommendation.csv is not a plain file"
 grep -q "^run --config $cfg --out $state/$dir --resume\$" "$log" || fail "no --resume of $dir"
 grep -q "^recommend $state/$dir/results.csv --objective edp --csv $state/recommendation.csv.tmp\$" "$log" \
   || fail "recommend call"
