@@ -154,22 +154,16 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   rec.bytes_per_step = wl->bytes_per_step();
   if (set.gemm_auto) s.gemm_chooser.choose(be, *wl, set.gemm_shape);
 
-  // Warm-up: warmup_steps steps, the first one's result the initial one. A
-  // step that fails (a command's non-zero exit) ends the part: nothing runs.
-  for (int i = 0; i < set.warmup_steps; ++i) {
-    throw_if_stop_requested();
-    wl->step();
-    if (i == 0) rec.initial_loss = wl->result();
-    const std::string failed = wl->step_failure();
-    if (!failed.empty()) {
-      rec.status = "failed";
-      rec.stop_reason = "warm-up step " + std::to_string(i + 1) + " failed";
-      append(rec.note, "warm-up step " + std::to_string(i + 1) + " failed: " + failed);
-      return;
-    }
+  const WarmUp warm = warm_up(*wl, set.warmup_steps, [&] {
     if (s.progress) s.progress->advance(0, item.label + " warm-up");
+  });
+  rec.initial_loss = warm.initial_result;
+  if (!warm.failure.empty()) {  // a failed step (a command's non-zero exit): nothing runs
+    rec.status = "failed";
+    rec.stop_reason = "warm-up step " + std::to_string(warm.steps) + " failed";
+    append(rec.note, rec.stop_reason + ": " + warm.failure);
+    return;
   }
-  be.synchronize();
 
   const double min_run_s = min_window_s(s, set);
   const auto t_runs = Clock::now();
@@ -229,6 +223,21 @@ void record_peaks(const Sweep& s, const DeviceSpec& dev, const std::vector<int>&
 }
 
 }  // namespace
+
+WarmUp warm_up(Workload& wl, int steps, const std::function<void()>& after_step) {
+  WarmUp w;
+  for (int i = 0; i < steps; ++i) {
+    throw_if_stop_requested();
+    wl.step();
+    ++w.steps;
+    if (i == 0) w.initial_result = wl.result();
+    w.failure = wl.step_failure();
+    if (!w.failure.empty()) return w;
+    if (after_step) after_step();
+  }
+  wl.backend().synchronize();
+  return w;
+}
 
 report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   report::ItemRecord rec;
