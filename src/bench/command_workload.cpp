@@ -66,9 +66,8 @@ pid_t start_command(const CommandSpec& spec) {
 // (signals.h) is seen within kPoll and forwarded too. Returns the wait status.
 int wait_command(pid_t pid) {
   constexpr long kPoll_ns = 100'000'000;
-  sigset_t s;
-  sigemptyset(&s);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&s, sig);
+  sigset_t s = stop_signals();  // SIGHUP left out under nohup
+  sigaddset(&s, SIGCHLD);
   int forwarded = 0;
   while (true) {
     int status = 0;

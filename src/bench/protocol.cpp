@@ -229,6 +229,9 @@ WarmUp warm_up(Workload& wl, int steps, const std::function<void()>& after_step)
   for (int i = 0; i < steps; ++i) {
     throw_if_stop_requested();
     wl.step();
+    // A stop taken during the step (a command's wait forwards it) is an
+    // interruption, not a failed step, whatever the stopped command exited.
+    throw_if_stop_requested();
     ++w.steps;
     if (i == 0) w.initial_result = wl.result();
     w.failure = wl.step_failure();

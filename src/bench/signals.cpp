@@ -1,6 +1,9 @@
 #include "bench/signals.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -13,14 +16,34 @@ namespace edp::bench {
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
 std::atomic<bool> g_synchronous{false};
+// SIGHUP was ignored when the handlers were installed (nohup): it stays so.
+volatile std::sig_atomic_t g_hup_ignored = 0;
+// The thread of the SynchronousStops alive (0: none), for on_child.
+std::atomic<long> g_waiter_tid{0};
+struct sigaction g_old_sigchld {};
 
 sigset_t stop_set() {
   sigset_t s;
   sigemptyset(&s);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&s, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    if (sig != SIGHUP || !g_hup_ignored) sigaddset(&s, sig);
   return s;
 }
 
+// SIGCHLD while a SynchronousStops is alive. The waiter blocks it and takes
+// it with sigtimedwait, but a process-directed SIGCHLD that arrives while
+// the waiter is not inside sigtimedwait is handed by the kernel to a thread
+// that does not block it (OpenBLAS's pool, started before main), where the
+// default action discarded it: the command's end was then seen only at the
+// next poll, up to 100 ms later, inside the energy window. Sent on to the
+// waiter thread (tgkill is async-signal-safe), it stays pending there.
+extern "C" void on_child(int) {
+  const int saved = errno;
+  const long waiter = g_waiter_tid.load();
+  if (waiter > 0 && syscall(SYS_gettid) != waiter)
+    syscall(SYS_tgkill, static_cast<long>(getpid()), waiter, static_cast<long>(SIGCHLD));
+  errno = saved;
+}
 extern "C" void on_stop(int sig) {
   if (g_signal == 0) g_signal = sig;
   if (sig == SIGPIPE) return;  // stays caught (see signals.h)
@@ -29,7 +52,8 @@ extern "C" void on_stop(int sig) {
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &dfl, nullptr);
+  for (int s : {SIGINT, SIGTERM, SIGHUP})
+    if (s != SIGHUP || !g_hup_ignored) sigaction(s, &dfl, nullptr);
 }
 }  // namespace
 
@@ -37,12 +61,22 @@ void install_stop_handlers() {
   static bool installed = false;
   if (installed) return;
   installed = true;
+  // An ignored SIGHUP is a request (nohup: keep running when the terminal
+  // goes away) that a handler would silently override, and that a command
+  // measure runs would lose too (a handler is reset to the default at exec,
+  // SIG_IGN is kept).
+  struct sigaction hup {};
+  g_hup_ignored = sigaction(SIGHUP, nullptr, &hup) == 0 && !(hup.sa_flags & SA_SIGINFO) &&
+                  hup.sa_handler == SIG_IGN;
   struct sigaction sa {};
   sa.sa_handler = on_stop;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: a sleeping wait returns early
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) sigaction(s, &sa, nullptr);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
+    if (s != SIGHUP || !g_hup_ignored) sigaction(s, &sa, nullptr);
 }
+
+sigset_t stop_signals() { return stop_set(); }
 
 int stop_signal() {
   if (g_signal == 0 && g_synchronous) {
@@ -66,6 +100,15 @@ SynchronousStops::SynchronousStops() {
   // default action (or vanish, for a SIGINT ignored by a shell). The
   // handlers record it instead; the pollers see it in g_signal.
   install_stop_handlers();
+  g_waiter_tid = syscall(SYS_gettid);
+  struct sigaction chld {};
+  chld.sa_handler = on_child;
+  sigemptyset(&chld.sa_mask);
+  chld.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  // Also replaces an inherited SIG_IGN, under which the kernel reaps the
+  // children itself and sends no SIGCHLD: waitpid failed with ECHILD and a
+  // failing command read as exit status 0.
+  sigaction(SIGCHLD, &chld, &g_old_sigchld);
   sigset_t s = stop_set();
   sigaddset(&s, SIGCHLD);
   sigaddset(&s, SIGTTOU);
@@ -73,7 +116,9 @@ SynchronousStops::SynchronousStops() {
 }
 
 SynchronousStops::~SynchronousStops() {
+  g_waiter_tid = 0;
   pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  sigaction(SIGCHLD, &g_old_sigchld, nullptr);
   g_synchronous = false;
 }
 

@@ -15,7 +15,10 @@ namespace edp::bench {
 // way out of a hang is one more Ctrl-C); SIGPIPE stays caught, so that a
 // write to the closed pipe while the clocks are being restored cannot kill
 // the process halfway (the write fails with EPIPE instead).
+// A SIGHUP that was ignored when they are installed (nohup) stays ignored.
 void install_stop_handlers();
+// The stop signals taken: SIGINT, SIGTERM, and SIGHUP unless it is ignored.
+sigset_t stop_signals();
 // 0 while no stop was requested, else the first signal's number. While a
 // SynchronousStops is alive it also takes a pending stop signal (without
 // waiting), so the engine's polls see it as they see a handler's.
@@ -30,8 +33,10 @@ int stop_signal();
 // blocked so that taking the terminal back from the child's process group
 // does not stop us. The handlers of install_stop_handlers are installed too,
 // for threads a library started before the block (OpenBLAS's pool), which
-// can still be handed a process-directed signal. One at a time; the mask is
-// restored at destruction.
+// can still be handed a process-directed signal; and a SIGCHLD handler that
+// sends such a thread's SIGCHLD on to this one (and replaces an inherited
+// SIG_IGN, under which no SIGCHLD comes and the exit status is lost). One at
+// a time; the mask and SIGCHLD's disposition are restored at destruction.
 class SynchronousStops {
  public:
   SynchronousStops();

@@ -1,13 +1,16 @@
 // `edpbench measure -- COMMAND`: energy of a command against a known constant
 // trace power, repeated runs, failing and missing commands, signal
 // forwarding and stdin/stdout pass-through.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "power/ina3221_sim.h"
 #include "report/csv.h"
@@ -280,4 +283,128 @@ TEST_CASE("measure: --warmup runs the command first, unrecorded, and a failing w
   CHECK(f.exit_code == 5);
   CHECK_THAT(f.err, Catch::Contains("warm-up run 1") && Catch::Contains("failed (exit 5)"));
   CHECK(edp::report::read_csv_file(dir + "/failed.csv").rows.empty());
+}
+
+namespace {
+
+// Starts edpbench with `args` (no shell between: /bin/sh may reset the
+// dispositions under test) with stdin from /dev/null and stdout/stderr to
+// dir/out and dir/err, after `prepare` ran in the child (to leave the
+// dispositions a parent leaves, as nohup or a daemon does).
+pid_t start_edpbench(const std::string& dir, std::vector<std::string> args, void (*prepare)()) {
+  args.insert(args.begin(), EDPBENCH_BINARY);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(&a[0]);
+  argv.push_back(nullptr);
+  const std::string out = dir + "/out", err = dir + "/err";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || o < 0 || e < 0) ::_exit(126);
+    ::dup2(in, 0);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    ::signal(SIGHUP, SIG_DFL);  // whatever the test runner inherited
+    if (prepare) prepare();
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+bool wait_for_file(const std::string& path, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!exists(path) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return exists(path);
+}
+
+// waitpid with a deadline; SIGKILL (and the wait) after it. Returns the
+// status, or -1 when it had to be killed.
+int wait_or_kill(pid_t pid, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return status;
+}
+
+}  // namespace
+
+TEST_CASE("measure: a stop during a warm-up run is an interruption, whatever the command exits",
+          "[cli][measure]") {
+  // The command catches SIGTERM and exits 1, as many programs do. The stop
+  // was taken (and forwarded) by measure: it exits 143 and says interrupted;
+  // it used to report "warm-up run 1 failed (exit 1)" and exit 1.
+  const std::string dir = edp::testing::temp_dir("measure-stop-warmup");
+  const std::string script = "trap \"exit 1\" TERM; touch " + dir + "/started; sleep 30 & wait";
+  const pid_t pid = start_edpbench(dir,
+                                   {"measure", "--power-source", "none", "--warmup", "1", "--runs",
+                                    "2", "--json", dir + "/m.json", "--", "sh", "-c", script},
+                                   nullptr);
+  REQUIRE(pid > 0);
+  REQUIRE(wait_for_file(dir + "/started", 10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  REQUIRE(::kill(pid, SIGTERM) == 0);
+  const int status = wait_or_kill(pid, 10);
+  const std::string err = edp::testing::slurp(dir + "/err");
+  INFO(err);
+  REQUIRE(status != -1);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 143);
+  CHECK_THAT(err, Catch::Contains("interrupted by SIGTERM"));
+  CHECK_THAT(edp::testing::slurp(dir + "/m.json"), Catch::Contains("\"interrupted\": true"));
+}
+
+TEST_CASE("measure: the command's status and end are seen when SIGCHLD was left ignored",
+          "[cli][measure]") {
+  // A parent may leave SIGCHLD ignored (inherited through exec): children
+  // are then reaped by the kernel and no SIGCHLD is sent. measure reported
+  // `exit 3` as status 0 (and rc 0), and saw the end only at its 100 ms poll.
+  const std::string dir = edp::testing::temp_dir("measure-sigchld-ign");
+  const pid_t pid = start_edpbench(dir,
+                                   {"measure", "--power-source", "none", "--runs", "2", "--csv",
+                                    dir + "/m.csv", "--", "sh", "-c", "sleep 0.1; exit 3"},
+                                   [] { ::signal(SIGCHLD, SIG_IGN); });
+  REQUIRE(pid > 0);
+  const int status = wait_or_kill(pid, 20);
+  INFO(edp::testing::slurp(dir + "/err"));
+  REQUIRE(status != -1);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);
+  const auto runs = edp::report::read_csv_file(dir + "/m.csv");
+  REQUIRE(runs.rows.size() == 1);
+  CHECK(runs.get(0, "exit_status") == "3");
+}
+
+TEST_CASE("measure: under nohup (SIGHUP ignored) a hangup neither stops measure nor the command",
+          "[cli][measure]") {
+  // nohup leaves SIGHUP ignored; the old measure kept it so. The rewrite
+  // caught it as a stop (exit 129) and forwarded it to the command, whose
+  // SIGHUP was no longer ignored: an ssh drop killed a nohup'd measurement.
+  const std::string dir = edp::testing::temp_dir("measure-nohup");
+  const std::string script =
+      "touch " + dir + "/started; sleep 0.5; echo finished > " + dir + "/finished";
+  const pid_t pid = start_edpbench(dir,
+                                   {"measure", "--power-source", "none", "--runs", "1", "--csv",
+                                    dir + "/m.csv", "--", "sh", "-c", script},
+                                   [] { ::signal(SIGHUP, SIG_IGN); });
+  REQUIRE(pid > 0);
+  REQUIRE(wait_for_file(dir + "/started", 10));
+  REQUIRE(::kill(pid, SIGHUP) == 0);
+  const int status = wait_or_kill(pid, 10);
+  INFO(edp::testing::slurp(dir + "/err"));
+  REQUIRE(status != -1);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(edp::testing::slurp(dir + "/finished") == "finished\n");
+  CHECK(edp::report::read_csv_file(dir + "/m.csv").rows.size() == 1);
 }
