@@ -236,6 +236,7 @@ TEST_CASE("measure: a stop signal while no command runs (idle baseline) is taken
     REQUIRE(pid >= 0);
     if (pid == 0) {
       ::signal(SIGINT, SIG_IGN);  // as a non-interactive shell starts a background job
+      ::signal(SIGHUP, SIG_DFL);  // not nohup'd (an ignored SIGHUP stays ignored)
       ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }

@@ -77,8 +77,18 @@ pid_t spawn_run(const Board& b, const std::string& cfg, const std::string& out) 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  // SIGHUP at its default whatever the test runner inherited (nohup): an
+  // ignored SIGHUP is kept ignored by run (bench/signals.h).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t hup;
+  sigemptyset(&hup);
+  sigaddset(&hup, SIGHUP);
+  posix_spawnattr_setsigdefault(&attr, &hup);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  REQUIRE(posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ) == 0);
+  REQUIRE(posix_spawn(&pid, argv[0], &fa, &attr, argv.data(), environ) == 0);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   return pid;
 }
