@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "bench/backend_setup.h"
+#include "bench/protocol.h"
+#include "bench/step_timing.h"
 #include "bench/study.h"
 #include "common/errors.h"
 #include "common/json.h"
@@ -130,19 +132,15 @@ std::string workload_of(const PlanItem& item) {
 // Times a few steps of `item`'s first part on `be`, as the protocol runs
 // them: Part::make (the set-up), one untimed step, then timed steps.
 void calibrate(Backend& be, const PlanItem& item, int steps, PlanDeviceRate& r) {
+  // The protocol's own set-up, warm-up (one step: it pays for lazy
+  // allocations and handles) and step timing (bench/step_timing.h).
   r.item = item.label;
-  auto t = Clock::now();
-  std::unique_ptr<Workload> wl = item.parts.front().make(be);
-  be.synchronize();
-  r.setup_s = seconds_since(t);
-  wl->step();  // the first step pays for lazy allocations and handles
-  be.synchronize();
-  const int n = std::max(1, steps);
-  t = Clock::now();
-  for (int i = 0; i < n; ++i) wl->step();
-  be.synchronize();
-  r.step_s = seconds_since(t) / n;
-  const double flop = wl->flop_per_step();
+  TimedSetup setup = make_timed(item.parts.front(), be);
+  r.setup_s = setup.setup_s;
+  Workload& wl = *setup.workload;
+  if (!warm_up(wl, 1).failure.empty()) return;
+  r.step_s = time_steps(wl, std::max(1, steps)).per_step_s();
+  const double flop = wl.flop_per_step();
   if (flop > 0 && r.step_s > 0) r.gflops = flop / r.step_s / 1e9;
 }
 
