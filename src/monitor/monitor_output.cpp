@@ -69,6 +69,10 @@ edp::report::RunRecord run_record(const WindowResult& w, double final_loss) {
   r.missed_deadlines = w.missed_deadlines;
   r.frozen = w.frozen;
   r.low_confidence = w.low_confidence;
+  r.cpu_share = w.cpu_share;
+  r.preempted_share = w.preempted_share;
+  r.others_cpu_share = w.others_cpu_share;
+  r.disturbed = w.disturbed;
   r.final_loss = final_loss;
   for (const auto& rail : w.rails) r.rails.push_back({rail.rail, rail.energy_j, rail.power_w_mean});
   r.note = w.problem.empty() ? w.note : w.problem + (w.note.empty() ? "" : "; " + w.note);
