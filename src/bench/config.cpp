@@ -21,11 +21,6 @@
 
 namespace edp::bench {
 
-const std::vector<std::string>& known_studies() {
-  static const std::vector<std::string> names{"mlp", "batch", "stages", "ops"};
-  return names;
-}
-
 int64_t parse_bytes(const std::string& text) {
   // Binary units, as memory is counted: 1KB = 1KiB = 1024 bytes.
   size_t i = 0;
@@ -107,8 +102,11 @@ std::string place(const Config& c, const ConfigReader& r, const YAML::Node& root
 
 // Checks that need several keys (or the file system), after every key is read.
 void check_whole(ConfigReader& r, const YAML::Node& root, Config& c) {
-  if (c.ops.max_runs < c.ops.runs)
-    r.error_at(place(c, r, root, "ops.max_runs"), "'ops.max_runs' must be at least 'ops.runs'");
+  for (const auto& k : config_keys()) {
+    if (!k.check) continue;
+    const std::string problem = k.check(c);
+    if (!problem.empty()) r.error_at(place(c, r, root, k.path), problem);
+  }
   if (c.power.source != "trace") return;
   if (c.power.trace.file.empty()) {
     r.error_at(place(c, r, root, "power.source"),
