@@ -2,13 +2,15 @@
 // (study_*_config.h, .cpp) and is entered in the one key table through the
 // study registry (issue 22 item 5): the canonical YAML still round-trips
 // each section, a section key's error still names file:line:column and the
-// whole key path. Real YAML through yaml-cpp.
+// whole key path, and the memory check asks each selected study what its
+// items hold. Real YAML through yaml-cpp.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 
 #include "bench/config.h"
 #include "bench/config_keys.h"
+#include "bench/memory_check.h"
 #include "bench/study.h"
 #include "common/errors.h"
 
@@ -112,4 +114,33 @@ TEST_CASE("the study registry: every name has its study and its section", "[conf
     REQUIRE(k);
     CHECK(k->type == KeyType::section);
   }
+}
+
+TEST_CASE("the memory check asks each selected study what its items hold", "[config][study]") {
+  const Config c = parse_config(
+      "studies: [stages, ops]\nworkloads: [tensors]\n"
+      "sizes:\n  small: {n: 8, d_in: 100, h: 10, d_out: 2}\n"
+      "  wide: {n: 8, d_in: 1000000, h: 100, d_out: 2}\n"
+      "batch: {sizes: [wide], n: [1, 2]}\n"
+      "stages: {sizes: [small, wide]}\n"
+      "ops: {ops: [copy, gemm], gemm_n: [8, 8192]}\n"
+      "devices: [{kind: cpu}, {kind: gpu}]\n",
+      "m.yaml");
+  MemoryLimit limit;
+  limit.bytes = 64 << 20;
+  limit.source = "test";
+  // The stages study's wide size and the ops study's 8192 GEMM (3 x 8192^2
+  // floats); not the batch study, which is not selected; not the GPU's
+  // items, which have their own memory.
+  const auto p = memory_problems(c, limit, false);
+  REQUIRE(p.size() == 2);
+  CHECK_THAT(p[0],
+             Catch::StartsWith("m.yaml:5:3: stages tensors size wide (N=8) on cpu needs " +
+                               std::to_string(mlp_item_bytes("tensors", c.sizes[1])) + " bytes ("));
+  CHECK(p[1] ==
+        "m.yaml:8:34: ops gemm n=8192 on cpu needs 805306368 bytes (768.0 MiB), more than the "
+        "67108864 bytes (64.0 MiB) this process may use (test); use a smaller order or free "
+        "memory");
+  // A GPU that shares the host's memory counts too.
+  CHECK(memory_problems(c, limit, true).size() == 4);
 }
