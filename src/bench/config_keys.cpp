@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 
 #include "bench/config_compound.h"
 #include "bench/config_key_builders.h"
