@@ -64,9 +64,6 @@ struct GpuConfig {
   std::string sync = "block";
 };
 
-// "16MB" -> 16777216; throws UsageError naming the valid units.
-int64_t parse_bytes(const std::string& text);
-
 struct Config {
   std::string source_path;  // the YAML file it came from ("" if built in code)
   std::string name = "default";

@@ -27,6 +27,10 @@ struct OpsConfig {
   double min_run_s = 0.25;   // a window at least this long (and power.min_run_s)
 };
 
+// An ops.bytes working set: "16MB" -> 16777216; throws UsageError naming the
+// valid units.
+int64_t parse_bytes(const std::string& text);
+
 // Appends the `ops` section and its keys (study_ops_config.cpp).
 void add_ops_config_keys(std::vector<ConfigKey>& t);
 
