@@ -4,7 +4,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -20,34 +19,6 @@
 #include "common/errors.h"
 
 namespace edp::bench {
-
-const std::vector<std::string>& known_studies() {
-  static const std::vector<std::string> names{"mlp", "batch", "stages", "ops"};
-  return names;
-}
-
-int64_t parse_bytes(const std::string& text) {
-  // Binary units, as memory is counted: 1KB = 1KiB = 1024 bytes.
-  size_t i = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-  std::string unit = text.substr(i);
-  for (auto& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  static const std::vector<std::pair<std::string, int64_t>> kUnits{
-      {"B", 1},           {"", 1},           {"KB", 1LL << 10},
-      {"KIB", 1LL << 10}, {"MB", 1LL << 20}, {"MIB", 1LL << 20},
-      {"GB", 1LL << 30},  {"GIB", 1LL << 30}};
-  int64_t scale = 0;
-  for (const auto& [name, value] : kUnits)
-    if (unit == name) scale = value;
-  if (i == 0 || i > 12 || scale == 0)
-    throw UsageError("'" + text +
-                     "' is not a size: write a whole number and a unit, B, KB, MB or GB "
-                     "(binary: 1MB = 1048576 bytes), e.g. 16MB");
-  const int64_t value = std::stoll(text.substr(0, i));
-  if (value <= 0 || value > (int64_t{1} << 40) / scale)
-    throw UsageError("'" + text + "' is out of range (1 byte to 1024 GB)");
-  return value * scale;
-}
 
 const std::vector<std::string>& known_workloads() {
   static const std::vector<std::string> names{"tensors", "autograd", "custom_relu"};
@@ -107,8 +78,11 @@ std::string place(const Config& c, const ConfigReader& r, const YAML::Node& root
 
 // Checks that need several keys (or the file system), after every key is read.
 void check_whole(ConfigReader& r, const YAML::Node& root, Config& c) {
-  if (c.ops.max_runs < c.ops.runs)
-    r.error_at(place(c, r, root, "ops.max_runs"), "'ops.max_runs' must be at least 'ops.runs'");
+  for (const auto& k : config_keys()) {
+    if (!k.check) continue;
+    const std::string problem = k.check(c);
+    if (!problem.empty()) r.error_at(place(c, r, root, k.path), problem);
+  }
   if (c.power.source != "trace") return;
   if (c.power.trace.file.empty()) {
     r.error_at(place(c, r, root, "power.source"),

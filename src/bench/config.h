@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/study_batch_config.h"
+#include "bench/study_ops_config.h"
+#include "bench/study_stages_config.h"
 #include "platform/operating_point.h"
 #include "power/options.h"
 
@@ -61,41 +64,12 @@ struct GpuConfig {
   std::string sync = "block";
 };
 
-// The studies of DESIGN §9, each turned into plan items by src/bench/study_*.
-// `batch`: the MLP programs with N swept on the layer shapes of named sizes.
-struct BatchConfig {
-  std::vector<std::string> sizes{"medium"};
-  std::vector<int64_t> n{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
-};
-
-// `stages`: forward, forward_backward and step of each program.
-struct StagesConfig {
-  std::vector<std::string> sizes{"small", "medium", "large"};
-};
-
-// `ops`: operator microbenchmarks (seed 000). Sizes are working sets with a
-// unit ("2MB", "1GB": binary units, as memory is counted) and GEMM orders.
-struct OpsConfig {
-  std::vector<std::string> ops{"copy",    "add",  "mul",  "scalar",
-                               "sigmoid", "tanh", "gemm", "fma_peak"};
-  std::vector<std::string> bytes{"2MB", "16MB", "64MB"};
-  std::vector<int64_t> gemm_n{256, 1024};
-  bool cold = true;          // also the cache-flushed variant of the element-wise ops
-  int steps = 20;            // steps per run block
-  int runs = 5;              // at least this many runs
-  int max_runs = 50;         // ... and at most this many
-  double max_rel_ci = 0.01;  // stop once the time's 95% CI is within 1% of its mean
-  double time_limit_s = 10;  // per item and variant
-  double min_run_s = 0.25;   // a window at least this long (and power.min_run_s)
-};
-
-// "16MB" -> 16777216; throws UsageError naming the valid units.
-int64_t parse_bytes(const std::string& text);
-
 struct Config {
   std::string source_path;  // the YAML file it came from ("" if built in code)
   std::string name = "default";
-  std::vector<std::string> studies{"mlp"};  // mlp | batch | stages | ops
+  std::vector<std::string> studies{"mlp"};  // known_studies()
+  // The studies' own sections (DESIGN §9), each declared and entered in the
+  // key table by its study (study_*_config.h, .cpp).
   BatchConfig batch;
   StagesConfig stages;
   OpsConfig ops;
@@ -126,7 +100,8 @@ struct Config {
 
 // The workload names the tool knows.
 const std::vector<std::string>& known_workloads();
-// The study names the tool knows: mlp, batch, stages, ops.
+// The study names the tool knows, in the order of DESIGN §9: the study
+// registry's (config_studies.cpp).
 const std::vector<std::string>& known_studies();
 
 // Loads and validates; throws edp::UsageError with every problem found, one

@@ -232,27 +232,4 @@ std::vector<std::string> read_size_names(ConfigReader& r, const YAML::Node& n,
   return names;
 }
 
-void read_ops_bytes(ConfigReader& r, const YAML::Node& n, Config& c) {
-  std::vector<std::string> texts = r.string_list(n, "ops.bytes");
-  std::map<int64_t, std::string> seen;
-  for (const YAML::Node& item : n) {
-    if (!item.IsScalar()) continue;  // reported by string_list
-    r.guard([&] {
-      const std::string text = item.Scalar();
-      int64_t bytes = 0;
-      try {
-        bytes = parse_bytes(text);
-      } catch (const UsageError& e) {
-        r.fail(item, e.what());
-      }
-      const auto [it, fresh] = seen.emplace(bytes, text);
-      if (!fresh && it->second != text)  // the same text twice: reported by string_list
-        r.fail(item, "'ops.bytes' lists " + std::to_string(bytes) + " bytes twice ('" + it->second +
-                         "' and '" + text + "'): remove the repeat");
-    });
-  }
-  if (texts.empty()) r.fail(n, "'ops.bytes' must list at least one size");
-  c.ops.bytes = texts;
-}
-
 }  // namespace edp::bench

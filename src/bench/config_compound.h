@@ -29,7 +29,4 @@ void emit_min_run_s(YAML::Emitter& e, const Config& c);
 std::vector<std::string> read_size_names(ConfigReader& r, const YAML::Node& n,
                                          const std::string& key, const Config& c);
 
-// ops.bytes: "16MB" etc.; two spellings of one size ("1MB", "1024KB") repeat.
-void read_ops_bytes(ConfigReader& r, const YAML::Node& n, Config& c);
-
 }  // namespace edp::bench

@@ -4,143 +4,13 @@
 
 #include <algorithm>
 #include <limits>
-#include <type_traits>
+#include <stdexcept>
 
 #include "bench/config_compound.h"
+#include "bench/config_key_builders.h"
 
 namespace edp::bench {
 namespace {
-
-// Field accessors are generic lambdas, `[](auto& c) -> auto& { return c.runs; }`,
-// so one expression serves both the setter and the getter.
-template <class F>
-ConfigKey integer_key(std::string path, int64_t lo, int64_t hi, std::string doc, F field) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::integer;
-  k.min_integer = lo;
-  k.max_integer = hi;
-  k.doc = std::move(doc);
-  k.set = [field](Config& c, const KeyValue& v) {
-    using T = std::decay_t<decltype(field(c))>;
-    field(c) = static_cast<T>(v.integer);
-  };
-  k.get = [field](const Config& c) {
-    KeyValue v;
-    v.integer = static_cast<int64_t>(field(c));
-    return v;
-  };
-  return k;
-}
-
-template <class F>
-ConfigKey number_key(std::string path, double lo, double hi, std::string doc, F field) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::number;
-  k.lo = lo;
-  k.hi = hi;
-  k.doc = std::move(doc);
-  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.number; };
-  k.get = [field](const Config& c) {
-    KeyValue v;
-    v.number = field(c);
-    return v;
-  };
-  return k;
-}
-
-template <class F>
-ConfigKey boolean_key(std::string path, std::string doc, F field) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::boolean;
-  k.doc = std::move(doc);
-  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.boolean; };
-  k.get = [field](const Config& c) {
-    KeyValue v;
-    v.boolean = field(c);
-    return v;
-  };
-  return k;
-}
-
-// A text key; with `choices`, one of them.
-template <class F>
-ConfigKey text_key(std::string path, std::vector<std::string> choices, std::string doc, F field) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = choices.empty() ? KeyType::text : KeyType::choice;
-  k.choices = std::move(choices);
-  k.doc = std::move(doc);
-  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.text; };
-  k.get = [field](const Config& c) {
-    KeyValue v;
-    v.text = field(c);
-    return v;
-  };
-  return k;
-}
-
-template <class F>
-ConfigKey text_list_key(std::string path, std::vector<std::string> choices, std::string noun,
-                        std::string doc, F field) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::text_list;
-  k.choices = std::move(choices);
-  k.item_noun = std::move(noun);
-  k.doc = std::move(doc);
-  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.texts; };
-  k.get = [field](const Config& c) {
-    KeyValue v;
-    v.texts = field(c);
-    return v;
-  };
-  return k;
-}
-
-template <class F>
-ConfigKey integer_list_key(std::string path, int64_t lo, int64_t hi, std::string doc, F field) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::integer_list;
-  k.min_integer = lo;
-  k.max_integer = hi;
-  k.doc = std::move(doc);
-  k.set = [field](Config& c, const KeyValue& v) { field(c) = v.integers; };
-  k.get = [field](const Config& c) {
-    KeyValue v;
-    v.integers = field(c);
-    return v;
-  };
-  return k;
-}
-
-ConfigKey section_key(std::string path, bool flow, std::string doc,
-                      std::function<bool(const Config&)> emitted = nullptr) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::section;
-  k.flow = flow;
-  k.doc = std::move(doc);
-  k.emitted = std::move(emitted);
-  return k;
-}
-
-ConfigKey custom_key(std::string path, std::string doc,
-                     std::function<void(ConfigReader&, const YAML::Node&, Config&)> parse,
-                     std::function<void(YAML::Emitter&, const Config&)> emit,
-                     std::function<bool(const Config&)> emitted = nullptr) {
-  ConfigKey k;
-  k.path = std::move(path);
-  k.type = KeyType::custom;
-  k.doc = std::move(doc);
-  k.parse = std::move(parse);
-  k.emit = std::move(emit);
-  k.emitted = std::move(emitted);
-  return k;
-}
 
 std::function<bool(const Config&)> has_study(const std::string& study) {
   return [study](const Config& c) {
@@ -156,8 +26,8 @@ std::vector<std::string> texts_of(std::initializer_list<int> values) {
 
 const int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-std::vector<ConfigKey> build_table() {
-  std::vector<ConfigKey> t;
+KeyTable build_table() {
+  KeyTable t;
   t.push_back(text_key(
       "name", {}, "A name for the sweep (context.json, report)",
       [](auto& c) -> auto& { return c.name; }));
@@ -255,54 +125,7 @@ std::vector<ConfigKey> build_table() {
   t.push_back(text_key(
       "gpu.sync", {"block", "yield", "spin"}, "How the host waits for the GPU",
       [](auto& c) -> auto& { return c.gpu.sync; }));
-  t.push_back(section_key("batch", true, "The batch study (DESIGN §9.2)", has_study("batch")));
-  t.push_back(custom_key(
-      "batch.sizes", "Sizes whose layer shapes are swept",
-      [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.batch.sizes = read_size_names(r, n, "batch.sizes", c);
-      },
-      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.batch.sizes; }));
-  t.push_back(integer_list_key(
-      "batch.n", 1, 1 << 20, "Batch sizes", [](auto& c) -> auto& { return c.batch.n; }));
-  t.push_back(section_key("stages", true, "The stages study (DESIGN §9.3)", has_study("stages")));
-  t.push_back(custom_key(
-      "stages.sizes", "Sizes profiled",
-      [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.stages.sizes = read_size_names(r, n, "stages.sizes", c);
-      },
-      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.stages.sizes; }));
-  t.push_back(section_key("ops", true, "The operator study (DESIGN §9.1)", has_study("ops")));
-  t.push_back(text_list_key(
-      "ops.ops", {"copy", "add", "mul", "scalar", "sigmoid", "tanh", "gemm", "fma_peak"}, "op",
-      "Operators measured", [](auto& c) -> auto& { return c.ops.ops; }));
-  t.push_back(
-      custom_key("ops.bytes", "Working sets (binary units: 16MB)", read_ops_bytes,
-                 [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.ops.bytes; }));
-  ConfigKey gemm_n = integer_list_key(
-      "ops.gemm_n", 1, 65536, "Square GEMM orders", [](auto& c) -> auto& { return c.ops.gemm_n; });
-  gemm_n.allow_empty = true;  // no square GEMMs, only the MLP's shapes
-  t.push_back(gemm_n);
-  t.push_back(boolean_key(
-      "ops.cold", "Also the cache-flushed element-wise variants",
-      [](auto& c) -> auto& { return c.ops.cold; }));
-  t.push_back(integer_key(
-      "ops.steps", 1, 100000000, "Steps per run block",
-      [](auto& c) -> auto& { return c.ops.steps; }));
-  t.push_back(integer_key(
-      "ops.runs", 1, 100000, "At least this many runs",
-      [](auto& c) -> auto& { return c.ops.runs; }));
-  t.push_back(integer_key(
-      "ops.max_runs", 1, 1000000, "At most this many runs",
-      [](auto& c) -> auto& { return c.ops.max_runs; }));
-  t.push_back(number_key(
-      "ops.max_rel_ci", 0, 1, "Stop at this relative 95% CI of the time",
-      [](auto& c) -> auto& { return c.ops.max_rel_ci; }));
-  t.push_back(number_key(
-      "ops.time_limit_s", 0, 86400, "Per item and variant",
-      [](auto& c) -> auto& { return c.ops.time_limit_s; }));
-  t.push_back(number_key(
-      "ops.min_run_s", 0, 86400, "Shortest window",
-      [](auto& c) -> auto& { return c.ops.min_run_s; }));
+  add_study_config_keys(t);
   t.push_back(custom_key("operating_points", "Clock settings every item runs at (DESIGN §10)",
                          read_points, emit_points,
                          [](const Config& c) { return !c.operating_points.empty(); }));
@@ -368,13 +191,21 @@ std::string ConfigKey::name() const {
   return dot == std::string::npos ? path : path.substr(dot + 1);
 }
 
-std::string ConfigKey::label() const {
-  const std::string s = section();
-  return s == "batch" || s == "stages" || s == "ops" ? path : name();
+std::string ConfigKey::label() const { return path_label ? path : name(); }
+
+void add_study_section(KeyTable& t, const std::string& study, std::string doc,
+                       std::vector<ConfigKey> keys) {
+  t.push_back(section_key(study, true, std::move(doc), has_study(study)));
+  for (ConfigKey& k : keys) {
+    if (k.section() != study)
+      throw std::logic_error("config key " + k.path + " is not in the " + study + " section");
+    k.path_label = true;
+    t.push_back(std::move(k));
+  }
 }
 
-const std::vector<ConfigKey>& config_keys() {
-  static const std::vector<ConfigKey> table = build_table();
+const KeyTable& config_keys() {
+  static const KeyTable table = build_table();
   return table;
 }
 

@@ -2,7 +2,9 @@
 // or choices, doc string and accessors into Config. Parsing (parse_config),
 // emitting (to_yaml, context.json's config_yaml), validation and the CLI
 // overrides (set_config_value) all walk this table, so a key is written once.
-// Defaults are Config's member initialisers (config.h).
+// Defaults are Config's member initialisers (config.h). A study's section
+// (batch, stages, ops) is entered by the study's own study_*_config.cpp,
+// through the registry (config_studies.cpp), into this same table.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -55,16 +57,24 @@ struct ConfigKey {
   std::function<void(ConfigReader&, const YAML::Node&, Config&)> parse;  // custom
   std::function<void(YAML::Emitter&, const Config&)> emit;               // custom
   std::function<bool(const Config&)> emitted;                            // null: always
+  // After every key is read: what is wrong with this key's value given the
+  // others ("'ops.max_runs' must be at least 'ops.runs'"), or "". The error
+  // names the key's place.
+  std::function<std::string(const Config&)> check;
+  // Errors name the whole path ("ops.steps") rather than the name ("steps"):
+  // a study section's keys repeat top-level names.
+  bool path_label = false;
 
   std::string section() const;  // "power" for "power.rate_hz", "" at the top
   std::string name() const;     // "rate_hz"
-  // The name errors use: "runs", "source", "ops.steps" (the study sections
-  // say their section, as their keys repeat top-level names).
+  // The name errors use: "runs", "source", "ops.steps" (see path_label).
   std::string label() const;
 };
 
+using KeyTable = std::vector<ConfigKey>;
+
 // Every key, sections before their keys, in the order to_yaml writes them.
-const std::vector<ConfigKey>& config_keys();
+const KeyTable& config_keys();
 const ConfigKey* find_config_key(const std::string& path);
 
 // Reads `node` as key `k` into `c` (errors go to `r`); records where it was.
@@ -74,5 +84,9 @@ void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node
 void read_config_section(ConfigReader& r, const std::string& section, const YAML::Node& node,
                          Config& c);
 void emit_config_section(YAML::Emitter& e, const std::string& section, const Config& c);
+
+// The studies' sections (each study's own keys, from its study_*_config.cpp),
+// in the order of the study registry (config_studies.cpp).
+void add_study_config_keys(KeyTable& t);
 
 }  // namespace edp::bench

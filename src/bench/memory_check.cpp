@@ -6,8 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/study.h"
+#include "common/errors.h"
 #include "workloads/mlp_stages.h"
-#include "workloads/op_workloads.h"
 
 namespace edp::bench {
 namespace {
@@ -105,63 +106,42 @@ int64_t mlp_item_bytes(const std::string& workload, const SizeSpec& s) {
   return static_cast<int64_t>(bytes);
 }
 
+std::vector<MemoryNeed> mlp_memory_needs(const Config& cfg, const std::string& study,
+                                         const std::vector<SizeSpec>& shapes) {
+  std::vector<MemoryNeed> out;
+  for (const auto& s : shapes)
+    for (const auto& w : cfg.workloads)
+      out.push_back({"sizes." + s.name,
+                     study + " " + w + " size " + s.name + " (N=" + std::to_string(s.n) + ")",
+                     mlp_item_bytes(w, s), "make the size smaller"});
+  return out;
+}
+
 std::vector<std::string> memory_problems(const Config& cfg, const MemoryLimit& limit,
                                          bool gpu_shares_host_memory) {
   std::vector<std::string> out;
   if (limit.bytes < 0) return out;
-  auto has = [&](const char* st) {
-    return std::find(cfg.studies.begin(), cfg.studies.end(), st) != cfg.studies.end();
-  };
-  // (study, size with the N it runs at)
-  std::vector<std::pair<std::string, SizeSpec>> shapes;
-  auto size_named = [&](const std::string& name) -> const SizeSpec* {
-    for (const auto& s : cfg.sizes)
-      if (s.name == name) return &s;
-    return nullptr;
-  };
-  if (has("mlp"))
-    for (const auto& s : cfg.sizes) shapes.push_back({"mlp", s});
-  if (has("stages"))
-    for (const auto& name : cfg.stages.sizes)
-      if (const SizeSpec* s = size_named(name)) shapes.push_back({"stages", *s});
-  if (has("batch") && !cfg.batch.n.empty())
-    for (const auto& name : cfg.batch.sizes)
-      if (const SizeSpec* s = size_named(name)) {
-        SizeSpec big = *s;
-        big.n = *std::max_element(cfg.batch.n.begin(), cfg.batch.n.end());
-        shapes.push_back({"batch", big});
-      }
+  std::vector<MemoryNeed> needs;
+  for (const auto& name : cfg.studies) {
+    std::unique_ptr<Study> study;
+    try {
+      study = make_study(name);
+    } catch (const UsageError&) {
+      continue;  // plan_studies reports it
+    }
+    for (auto& need : study->memory_needs(cfg)) needs.push_back(std::move(need));
+  }
   for (const auto& dev : cfg.devices) {
     if (dev.kind == "gpu" && !gpu_shares_host_memory) continue;  // its own memory: not known here
-    for (const auto& [study, s] : shapes)
-      for (const auto& w : cfg.workloads) {
-        const int64_t need = mlp_item_bytes(w, s);
-        if (need <= limit.bytes) continue;
-        out.push_back(cfg.at("sizes." + s.name) + ": " + study + " " + w + " size " + s.name +
-                      " (N=" + std::to_string(s.n) + ") on " + dev.label + " needs " +
-                      std::to_string(need) + " bytes (" + mib(need) + "), more than the " +
-                      std::to_string(limit.bytes) + " bytes (" + mib(limit.bytes) +
-                      ") this process may use (" + limit.source +
-                      "); make the size smaller or free memory");
-      }
-  }
-  // The ops study's square GEMMs (its element-wise working sets are checked
-  // by the study itself, study_ops.cpp).
-  if (has("ops") && std::find(cfg.ops.ops.begin(), cfg.ops.ops.end(), "gemm") != cfg.ops.ops.end())
-    for (const auto& dev : cfg.devices) {
-      if (dev.kind == "gpu" && !gpu_shares_host_memory) continue;
-      for (int64_t n : cfg.ops.gemm_n) {
-        OpSpec spec{"gemm"};
-        spec.m = spec.n = spec.k = n;
-        const auto need = static_cast<int64_t>(gemm_bytes(spec));
-        if (need <= limit.bytes) continue;
-        out.push_back(cfg.at("ops.gemm_n") + ": ops gemm n=" + std::to_string(n) + " on " +
-                      dev.label + " needs " + std::to_string(need) + " bytes (" + mib(need) +
-                      "), more than the " + std::to_string(limit.bytes) + " bytes (" +
-                      mib(limit.bytes) + ") this process may use (" + limit.source +
-                      "); use a smaller order or free memory");
-      }
+    for (const auto& need : needs) {
+      if (need.bytes <= limit.bytes) continue;
+      out.push_back(cfg.at(need.key) + ": " + need.item + " on " + dev.label + " needs " +
+                    std::to_string(need.bytes) + " bytes (" + mib(need.bytes) +
+                    "), more than the " + std::to_string(limit.bytes) + " bytes (" +
+                    mib(limit.bytes) + ") this process may use (" + limit.source + "); " +
+                    need.fix + " or free memory");
     }
+  }
   return out;
 }
 

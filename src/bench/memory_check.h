@@ -1,6 +1,7 @@
-// Sizes checked against memory before anything runs (DESIGN §7): the bytes
-// each MLP item holds (its workload's own tensor list, mlp_memory_computed,
-// the numbers memory.csv reports), against what this process may still use.
+// Sizes checked against memory before anything runs (DESIGN §7): what each
+// selected study says its items hold (Study::memory_needs: for an MLP item,
+// its workload's own tensor list, mlp_memory_computed, the numbers
+// memory.csv reports), against what this process may still use.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +27,26 @@ MemoryLimit memory_limit(const std::string& root);
 // storage) plus the host copies of its initial data (x, y, w1, w2).
 int64_t mlp_item_bytes(const std::string& workload, const SizeSpec& shape);
 
-// One line per (study, size, workload, device) whose bytes exceed `limit`:
-// the MLP study's sizes, the stages study's sizes and the batch study's sizes
-// at its largest N; CPU and reference devices use host memory, and a GPU does
-// too when `gpu_shares_host_memory` (a Jetson: one DRAM). Each names the item,
-// the bytes, the limit and the config's place for the size.
+// What one of a study's items would hold, as its study says (Study::memory_needs).
+struct MemoryNeed {
+  std::string key;   // the config key whose place the problem names: "sizes.wide"
+  std::string item;  // "mlp tensors size wide (N=8)", "ops gemm n=4096"
+  int64_t bytes = 0;
+  std::string fix;  // "make the size smaller": the problem adds "or free memory"
+};
+
+// An MLP study's needs: each shape (a size at the largest N the study runs
+// it at) with each of the config's workloads, named "<study> <workload>
+// size <name> (N=<n>)" at the size's place.
+std::vector<MemoryNeed> mlp_memory_needs(const Config& cfg, const std::string& study,
+                                         const std::vector<SizeSpec>& shapes);
+
+// One line per need of the selected studies (in the config's order), on each
+// device, whose bytes exceed `limit`: the MLP study's sizes, the stages
+// study's sizes, the batch study's sizes at its largest N and the ops study's
+// square GEMMs. CPU and reference devices use host memory, and a GPU does too
+// when `gpu_shares_host_memory` (a Jetson: one DRAM). Each names the item,
+// the bytes, the limit and the config's place for the value.
 std::vector<std::string> memory_problems(const Config& cfg, const MemoryLimit& limit,
                                          bool gpu_shares_host_memory);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/config.h"
+#include "bench/memory_check.h"
 #include "bench/plan.h"
 #include "platform/platform.h"
 #include "report/csv.h"
@@ -41,6 +42,9 @@ class Study {
   // Usage errors only this machine can reveal (a working set larger than
   // the memory available), every one found; empty when the plan can run.
   virtual std::vector<std::string> check(const std::vector<PlanItem>&) const { return {}; }
+  // What its items would hold in memory, from the config alone, for the
+  // check before anything runs (memory_problems, memory_check.h).
+  virtual std::vector<MemoryNeed> memory_needs(const Config&) const { return {}; }
   // An optional extra pass on the item's backend after its parts have been
   // measured, never inside an energy window (google/benchmark's memory and
   // profiler passes): the stages profile and memory. What it finds goes

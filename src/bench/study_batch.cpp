@@ -4,6 +4,8 @@
 // n set; the per-sample columns are time (energy) / (N x iterations).
 #include "bench/study_batch.h"
 
+#include <algorithm>
+
 #include "bench/study_mlp.h"
 
 namespace edp::bench {
@@ -38,6 +40,20 @@ class BatchStudy final : public Study {
   std::string commit_file() const override { return "results.csv"; }
   FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
     return mlp_rows(rec);
+  }
+  // Each size at the largest N.
+  std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
+    std::vector<SizeSpec> shapes;
+    if (cfg.batch.n.empty()) return {};
+    for (const auto& size_name : cfg.batch.sizes)
+      for (const auto& s : cfg.sizes)
+        if (s.name == size_name) {
+          SizeSpec big = s;
+          big.n = *std::max_element(cfg.batch.n.begin(), cfg.batch.n.end());
+          shapes.push_back(big);
+          break;
+        }
+    return mlp_memory_needs(cfg, name(), shapes);
   }
 };
 

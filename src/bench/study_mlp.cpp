@@ -85,6 +85,9 @@ class MlpStudy final : public Study {
   FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
     return mlp_rows(rec);
   }
+  std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
+    return mlp_memory_needs(cfg, name(), cfg.sizes);
+  }
 };
 
 }  // namespace

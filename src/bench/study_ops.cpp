@@ -120,6 +120,21 @@ class OpsStudy final : public Study {
     return items;
   }
 
+  // The square GEMMs (A, B and C); the element-wise working sets are
+  // checked against the memory left by check().
+  std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
+    std::vector<MemoryNeed> out;
+    const auto& ops = cfg.ops.ops;
+    if (std::find(ops.begin(), ops.end(), "gemm") == ops.end()) return out;
+    for (int64_t n : cfg.ops.gemm_n) {
+      OpSpec spec{"gemm"};
+      spec.m = spec.n = spec.k = n;
+      out.push_back({"ops.gemm_n", "ops gemm n=" + std::to_string(n),
+                     static_cast<int64_t>(gemm_bytes(spec)), "use a smaller order"});
+    }
+    return out;
+  }
+
   std::vector<std::string> check(const std::vector<PlanItem>& items) const override {
     // A working set the host cannot hold is a usage error, found before the
     // sweep (GPU items allocate device memory and fail as items if it lacks).

@@ -112,6 +112,17 @@ class StagesStudy final : public Study {
 
   std::string commit_file() const override { return "stages.csv"; }
 
+  std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
+    std::vector<SizeSpec> shapes;
+    for (const auto& size_name : cfg.stages.sizes)
+      for (const auto& s : cfg.sizes)
+        if (s.name == size_name) {
+          shapes.push_back(s);
+          break;
+        }
+    return mlp_memory_needs(cfg, name(), shapes);
+  }
+
   FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
     FileRows out;
     out["stages.csv"] = report::stages_rows(rec);

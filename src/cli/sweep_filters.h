@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/config.h"
+#include "common/text.h"
 
 namespace edp::cli {
 
@@ -16,7 +17,8 @@ struct SweepFilters {
   int runs = 0, iterations = 0;
 
   void add_to(CLI::App& sub) {
-    sub.add_option("--studies", studies, "Only these studies (mlp,batch,stages,ops)")
+    sub.add_option("--studies", studies,
+                   "Only these studies (" + join(bench::known_studies(), ",") + ")")
         ->delimiter(',');
     sub.add_option("--workloads", workloads, "Only these workloads (tensors,autograd,custom_relu)")
         ->delimiter(',');

@@ -20,7 +20,7 @@
 
 #include "bench/backend_setup.h"
 #include "bench/protocol.h"
-#include "bench/study.h"
+#include "bench/study_batch.h"
 #include "bench/sweep.h"
 #include "common/text.h"
 #include "workloads/counting_backend.h"
@@ -132,7 +132,7 @@ int run(const Options& o) {
     s.progress = std::make_unique<bench::Progress>(1e30, o.progress == "tty");
 
   if (!o.counts_only) {
-    const std::vector<bench::PlanItem> items = bench::make_study("batch")->plan(cfg);
+    const std::vector<bench::PlanItem> items = bench::make_batch_study()->plan(cfg);
     if (items.empty()) throw std::runtime_error("no plan items (unknown size?)");
     bench::PlanItem empty = items.front();
     empty.parts = {{"empty", [](Backend& be) { return make_empty_workload(be); }}};

@@ -1,0 +1,146 @@
+// Each study's config section lives in the study's own files
+// (study_*_config.h, .cpp) and is entered in the one key table through the
+// study registry (issue 22 item 5): the canonical YAML still round-trips
+// each section, a section key's error still names file:line:column and the
+// whole key path, and the memory check asks each selected study what its
+// items hold. Real YAML through yaml-cpp.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "bench/config.h"
+#include "bench/config_keys.h"
+#include "bench/memory_check.h"
+#include "bench/study.h"
+#include "common/errors.h"
+
+using namespace edp::bench;
+
+namespace {
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_config(yaml, "s.yaml");
+  } catch (const edp::UsageError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+bool has_line(const std::string& yaml, const std::string& line) {
+  return ("\n" + yaml).find("\n" + line + "\n") != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("the canonical YAML round-trips each study's section", "[config][study]") {
+  struct Case {
+    const char* study;
+    const char* section;  // as to_yaml writes it
+  };
+  const Case cases[] = {
+      {"batch", "batch: {sizes: [large, small], n: [3, 1]}"},
+      {"stages", "stages: {sizes: [medium]}"},
+      {"ops",
+       "ops: {ops: [gemm, copy], bytes: [4KB, 1GB], gemm_n: [], cold: false, steps: 7, runs: 3, "
+       "max_runs: 9, max_rel_ci: 0.02, time_limit_s: 1.5, min_run_s: 0.5}"},
+  };
+  for (const Case& k : cases) {
+    SECTION(k.study) {
+      const std::string given = std::string("studies: [mlp, ") + k.study + "]\n" + k.section + "\n";
+      const Config c = parse_config(given, "s.yaml");
+      const std::string yaml = to_yaml(c);
+      INFO(yaml);
+      CHECK(has_line(yaml, k.section));
+      CHECK(has_line(yaml, std::string("studies: [mlp, ") + k.study + "]"));
+      // The other studies are not selected: their sections are not written.
+      for (const char* other : {"batch", "stages", "ops"})
+        if (std::string(other) != k.study)
+          CHECK(yaml.find("\n" + std::string(other) + ":") == std::string::npos);
+      const Config again = parse_config(yaml, "again.yaml");
+      CHECK(to_yaml(again) == yaml);
+      CHECK(again.batch.n == c.batch.n);
+      CHECK(again.batch.sizes == c.batch.sizes);
+      CHECK(again.stages.sizes == c.stages.sizes);
+      CHECK(again.ops.bytes == c.ops.bytes);
+      CHECK(again.ops.max_rel_ci == c.ops.max_rel_ci);
+    }
+  }
+  SECTION("a section given for a study not selected is read but not written") {
+    const Config c = parse_config("ops: {steps: 7}\n", "s.yaml");
+    CHECK(c.ops.steps == 7);
+    CHECK(to_yaml(c).find("\nops:") == std::string::npos);
+  }
+}
+
+TEST_CASE("a study section's key errors name file:line:column and the key's path",
+          "[config][study]") {
+  CHECK(error_of("studies: [ops]\nops: {steps: 0}\n") ==
+        "s.yaml:2:14: 'ops.steps' = 0 is out of range [1, 100000000]");
+  CHECK(error_of("stages: {sizes: [huge]}\n") ==
+        "s.yaml:1:18: unknown size 'huge' in stages.sizes (sizes: small, medium, large)");
+  CHECK_THAT(error_of("batch: {n: [0]}\n"),
+             Catch::StartsWith("s.yaml:1:13: 'batch.n' = 0 is out of range [1, 1048576]"));
+  CHECK_THAT(error_of("ops: {stepz: 1}\n"),
+             Catch::StartsWith("s.yaml:1:7: unknown key 'stepz' in ops (valid keys: ops, bytes, "
+                               "gemm_n, cold, steps, runs, max_runs,"));
+  // A check across keys (ConfigKey::check) names the place of the key it is on.
+  CHECK(error_of("ops:\n  runs: 9\n  max_runs: 3\n") ==
+        "s.yaml:3:13: 'ops.max_runs' must be at least 'ops.runs'");
+  // Every error at once, in file order, top-level and section keys alike.
+  CHECK(error_of("ops: {runs: 9, max_runs: 3}\nruns: 0\nbatch: {n: [0]}\n") ==
+        "s.yaml:1:26: 'ops.max_runs' must be at least 'ops.runs'\n"
+        "s.yaml:2:7: 'runs' = 0 is out of range [1, 100000]\n"
+        "s.yaml:3:13: 'batch.n' = 0 is out of range [1, 1048576]");
+}
+
+TEST_CASE("the study registry: every name has its study and its section", "[config][study]") {
+  CHECK(known_studies() == std::vector<std::string>{"mlp", "batch", "stages", "ops"});
+  for (const auto& name : known_studies()) {
+    INFO(name);
+    CHECK(make_study(name)->name() == name);
+  }
+  CHECK_THROWS_WITH(make_study("fft"), Catch::Contains("studies: mlp, batch, stages, ops"));
+  // A study's keys sit in its section and are named by their path in errors;
+  // every other key by its name.
+  for (const auto& k : config_keys()) {
+    INFO(k.path);
+    const std::string top = k.path.substr(0, k.path.find('.'));
+    const bool in_study = k.path != top && std::find(known_studies().begin(), known_studies().end(),
+                                                     top) != known_studies().end();
+    CHECK(k.path_label == in_study);
+    CHECK(k.label() == (in_study ? k.path : k.name()));
+  }
+  for (const char* section : {"batch", "stages", "ops"}) {
+    const ConfigKey* k = find_config_key(section);
+    REQUIRE(k);
+    CHECK(k->type == KeyType::section);
+  }
+}
+
+TEST_CASE("the memory check asks each selected study what its items hold", "[config][study]") {
+  const Config c = parse_config(
+      "studies: [stages, ops]\nworkloads: [tensors]\n"
+      "sizes:\n  small: {n: 8, d_in: 100, h: 10, d_out: 2}\n"
+      "  wide: {n: 8, d_in: 1000000, h: 100, d_out: 2}\n"
+      "batch: {sizes: [wide], n: [1, 2]}\n"
+      "stages: {sizes: [small, wide]}\n"
+      "ops: {ops: [copy, gemm], gemm_n: [8, 8192]}\n"
+      "devices: [{kind: cpu}, {kind: gpu}]\n",
+      "m.yaml");
+  MemoryLimit limit;
+  limit.bytes = 64 << 20;
+  limit.source = "test";
+  // The stages study's wide size and the ops study's 8192 GEMM (3 x 8192^2
+  // floats); not the batch study, which is not selected; not the GPU's
+  // items, which have their own memory.
+  const auto p = memory_problems(c, limit, false);
+  REQUIRE(p.size() == 2);
+  CHECK_THAT(p[0],
+             Catch::StartsWith("m.yaml:5:3: stages tensors size wide (N=8) on cpu needs " +
+                               std::to_string(mlp_item_bytes("tensors", c.sizes[1])) + " bytes ("));
+  CHECK(p[1] ==
+        "m.yaml:8:34: ops gemm n=8192 on cpu needs 805306368 bytes (768.0 MiB), more than the "
+        "67108864 bytes (64.0 MiB) this process may use (test); use a smaller order or free "
+        "memory");
+  // A GPU that shares the host's memory counts too.
+  CHECK(memory_problems(c, limit, true).size() == 4);
+}
