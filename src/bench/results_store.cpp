@@ -10,9 +10,7 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
-#include "report/ops_csv.h"
 #include "report/results_csv.h"
-#include "report/stages_csv.h"
 
 namespace edp::bench {
 
@@ -102,15 +100,18 @@ std::string serialise(const report::CsvTable& t) {
 }  // namespace
 
 const std::vector<OutputFile>& output_files() {
-  // Commit files after the files whose rows they commit.
-  static const std::vector<OutputFile> files{
-      {"runs.csv", report::runs_columns(), false},
-      {"rails.csv", report::rails_columns(), false},
-      {"memory.csv", report::memory_columns(), false},
-      {"results.csv", report::results_columns(), true},
-      {"ops.csv", report::ops_columns(), true},
-      {"stages.csv", report::stages_columns(), true},
-  };
+  // Commit files after the files whose rows they commit: a study's own
+  // files come last, and none of them holds another's rows.
+  static const std::vector<OutputFile> files = [] {
+    std::vector<OutputFile> f{
+        {"runs.csv", report::runs_columns(), false},
+        {"rails.csv", report::rails_columns(), false},
+        {"results.csv", report::results_columns(), true},
+    };
+    for (const auto& study : all_studies())
+      for (const OutputFile& own : study->own_files()) f.push_back(own);
+    return f;
+  }();
   return files;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/study.h"
 #include "report/csv.h"
 
 namespace edp::bench {
@@ -45,13 +46,9 @@ class ResultsStore {
   std::set<std::string> done_;
 };
 
-// The files a sweep may write, with their columns (report/*_csv.h), and
-// whether a file's rows commit items.
-struct OutputFile {
-  std::string name;
-  const std::vector<std::string>& columns;
-  bool commit;
-};
+// The files a sweep may write, with their columns: the files every study
+// writes (runs.csv, rails.csv, results.csv), then each study's own
+// (Study::own_files: ops.csv; memory.csv and stages.csv).
 const std::vector<OutputFile>& output_files();
 
 }  // namespace edp::bench

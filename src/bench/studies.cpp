@@ -11,21 +11,24 @@
 #include "bench/study_ops.h"
 #include "bench/study_stages.h"
 #include "common/errors.h"
+#include "common/text.h"
 
 namespace edp::bench {
 
-std::unique_ptr<Study> make_study(const std::string& name) {
+std::vector<std::unique_ptr<Study>> all_studies() {
   using Maker = std::unique_ptr<Study> (*)();
   static const Maker makers[] = {make_mlp_study, make_batch_study, make_stages_study,
                                  make_ops_study};
-  for (Maker make : makers) {
-    std::unique_ptr<Study> study = make();
-    if (study->name() == name) return study;
-  }
-  std::string valid;
-  for (const auto& s : known_studies()) valid += (valid.empty() ? "" : ", ") + s;
-  throw UsageError("the '" + name + "' study is not available in this build (studies: " + valid +
-                   ")");
+  std::vector<std::unique_ptr<Study>> out;
+  for (Maker make : makers) out.push_back(make());
+  return out;
+}
+
+std::unique_ptr<Study> make_study(const std::string& name) {
+  for (auto& study : all_studies())
+    if (study->name() == name) return std::move(study);
+  throw UsageError("the '" + name + "' study is not available in this build (studies: " +
+                   join(known_studies()) + ")");
 }
 
 std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanItem> items) {

@@ -26,6 +26,14 @@ struct PassContext {
   const std::vector<int>& cpus;  // the item's CPU set (cpu) or launching thread's CPUs (gpu)
 };
 
+// A file a sweep writes, with its columns (report/*_csv.h), and whether its
+// rows commit items (its key,status rows say which items are done).
+struct OutputFile {
+  std::string name;
+  const std::vector<std::string>& columns;
+  bool commit;
+};
+
 class Study {
  public:
   virtual ~Study() = default;
@@ -34,6 +42,9 @@ class Study {
   virtual std::vector<PlanItem> plan(const Config& cfg) const = 0;
   // The file whose `key,status` rows say which items are done (resume).
   virtual std::string commit_file() const = 0;
+  // The files only this study writes (name, columns, commit), beside the
+  // ones every study writes; its rows() fill them.
+  virtual std::vector<OutputFile> own_files() const { return {}; }
   // The rows of one measured item, a pure function of its record and of the
   // rows the study's commit file already holds (`committed`: the done items
   // of this sweep and, after --resume, of the earlier one), so a study keeps
@@ -56,6 +67,8 @@ class Study {
 // Studies by name, in the order of DESIGN §9; throws UsageError for an
 // unknown name.
 std::unique_ptr<Study> make_study(const std::string& name);
+// Every study of this build, in that order.
+std::vector<std::unique_ptr<Study>> all_studies();
 
 // The items of every study the config selects, in the config's order, at
 // every operating point (points outermost across studies, so a point is

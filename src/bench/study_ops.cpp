@@ -161,6 +161,9 @@ class OpsStudy final : public Study {
   }
 
   std::string commit_file() const override { return "ops.csv"; }
+  std::vector<OutputFile> own_files() const override {
+    return {{"ops.csv", report::ops_columns(), true}};
+  }
 
   FileRows rows(const report::ItemRecord& rec, const report::CsvTable& committed) const override {
     FileRows out;

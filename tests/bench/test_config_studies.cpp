@@ -7,10 +7,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 
 #include "bench/config.h"
 #include "bench/config_keys.h"
 #include "bench/memory_check.h"
+#include "bench/results_store.h"
 #include "bench/study.h"
 #include "common/errors.h"
 
@@ -143,4 +145,36 @@ TEST_CASE("the memory check asks each selected study what its items hold", "[con
         "memory");
   // A GPU that shares the host's memory counts too.
   CHECK(memory_problems(c, limit, true).size() == 4);
+}
+
+TEST_CASE("each study's output files are its own, and its commit file comes after its rows",
+          "[bench][study]") {
+  const auto& files = output_files();
+  std::set<std::string> names;
+  for (const auto& f : files) CHECK(names.insert(f.name).second);  // no file twice
+  const auto index = [&](const std::string& name) {
+    for (size_t i = 0; i < files.size(); ++i)
+      if (files[i].name == name) return static_cast<long>(i);
+    return -1L;
+  };
+  for (const auto& study : all_studies()) {
+    INFO(study->name());
+    const long commit = index(study->commit_file());
+    REQUIRE(commit >= 0);
+    CHECK(files[static_cast<size_t>(commit)].commit);
+    // Every file the study owns is an output file; its non-committing ones
+    // come before its commit file (a crash between them leaves rows that no
+    // commit names, which --resume drops, never a commit without its rows).
+    for (const auto& own : study->own_files()) {
+      CHECK(index(own.name) >= 0);
+      if (!own.commit) CHECK(index(own.name) < commit);
+    }
+    // The files every study writes come before any commit file.
+    CHECK(index("runs.csv") < commit);
+    CHECK(index("rails.csv") < commit);
+  }
+  // A study's own files: ops.csv is the ops study's, memory.csv and stages.csv the stages study's.
+  CHECK(make_study("ops")->own_files().size() == 1);
+  CHECK(make_study("stages")->own_files().size() == 2);
+  CHECK(make_study("mlp")->own_files().empty());
 }
