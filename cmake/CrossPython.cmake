@@ -31,6 +31,15 @@ set(EDPBENCH_TARGET_PYTHON_VERSION "" CACHE STRING
     "Python version the cross-built module is for (empty: the newest found for the target)")
 set(PYTHON_INCLUDE_DIR "" CACHE PATH "The target's Python.h directory (cross build)")
 
+# Values derived by an earlier configure are derived again (another
+# EDPBENCH_TARGET_PYTHON_VERSION, say); values given by the user stay.
+if(_EDP_DERIVED_INC AND PYTHON_INCLUDE_DIR STREQUAL "${_EDP_DERIVED_INC}")
+  set(PYTHON_INCLUDE_DIR "" CACHE PATH "The target's Python.h directory (cross build)" FORCE)
+endif()
+if(DEFINED _EDP_DERIVED_PY AND EDPBENCH_TARGET_PYTHON STREQUAL "${_EDP_DERIVED_PY}")
+  unset(EDPBENCH_TARGET_PYTHON CACHE)
+endif()
+
 set(_root "")
 if(NOT PYTHON_INCLUDE_DIR)
   if(NOT _arch)
@@ -55,6 +64,7 @@ if(NOT PYTHON_INCLUDE_DIR)
         if(EXISTS "${_root}/usr/include/${_dir}/Python.h")
           set(PYTHON_INCLUDE_DIR "${_root}/usr/include/${_dir}" CACHE PATH
               "The target's Python.h directory (cross build)" FORCE)
+          set(_EDP_DERIVED_INC "${PYTHON_INCLUDE_DIR}" CACHE INTERNAL "")
           break()
         endif()
       endif()
@@ -130,13 +140,17 @@ set(PYTHON_VERSION_MINOR ${_minor} CACHE INTERNAL "")
 set(PYTHON_IS_DEBUG 0 CACHE INTERNAL "")
 
 # The interpreter for the tests, run on the build host under the emulator.
-if(NOT DEFINED EDPBENCH_TARGET_PYTHON AND EXISTS "${_root}/usr/bin/python${_major}.${_minor}")
-  set(_py_default "${_root}/usr/bin/python${_major}.${_minor}")
-else()
+if(NOT DEFINED EDPBENCH_TARGET_PYTHON)
   set(_py_default "")
+  if(EXISTS "${_root}/usr/bin/python${_major}.${_minor}")
+    set(_py_default "${_root}/usr/bin/python${_major}.${_minor}")
+  endif()
+  set(EDPBENCH_TARGET_PYTHON "${_py_default}" CACHE FILEPATH
+      "The target's python3, run under CMAKE_CROSSCOMPILING_EMULATOR by the Python tests")
+  set(_EDP_DERIVED_PY "${_py_default}" CACHE INTERNAL "")
+else()
+  unset(_EDP_DERIVED_PY CACHE)  # the user's value
 endif()
-set(EDPBENCH_TARGET_PYTHON "${_py_default}" CACHE FILEPATH
-    "The target's python3, run under CMAKE_CROSSCOMPILING_EMULATOR by the Python tests")
 set(_cmd "")
 set(EDPBENCH_TARGET_PYTHON_WHY "")
 if(NOT EDPBENCH_TARGET_PYTHON)
