@@ -106,8 +106,8 @@ set(_abi "")
 if(_incname MATCHES "m$")
   set(_abi m)
 endif()
-if(NOT _root)
-  string(REGEX REPLACE "/usr/include/[^/]+$" "" _root "${PYTHON_INCLUDE_DIR}")
+if(NOT _root AND PYTHON_INCLUDE_DIR MATCHES "^(.*)/usr/include/[^/]+$")
+  set(_root "${CMAKE_MATCH_1}")  # a given PYTHON_INCLUDE_DIR in a Debian-like root
 endif()
 
 if(_arch)
