@@ -25,7 +25,7 @@
 # cannot sit next to the amd64 interpreter, and the Multi-Arch: same runtime
 # libraries would have to match the host's versions exactly. Nothing runs
 # from the overlay on the host: the tests run the interpreter under
-# qemu-aarch64 -L <overlay> (toolchains/aarch64-linux-gnu.cmake).
+# qemu-aarch64 -L <overlay> (cmake/CrossPython.cmake).
 set -euo pipefail
 
 arch_gnu="${1:-aarch64}"
