@@ -77,6 +77,11 @@ py::dict window_dict(const WindowResult& w) {
   d["end_unix_s"] = w.end_unix_s;
   d["start_monotonic_s"] = w.start_monotonic_s;
   d["end_monotonic_s"] = w.end_monotonic_s;
+  d["cpu_share"] = num(w.cpu_share);
+  d["preempted_share"] = num(w.preempted_share);
+  d["others_cpu_share"] = num(w.others_cpu_share);
+  d["threads"] = w.threads;
+  d["disturbed"] = w.disturbed;
   d["ok"] = w.ok();
   d["problem"] = w.problem;
   d["note"] = w.note;
@@ -139,6 +144,11 @@ PYBIND11_MODULE(_edpbench, m) {
       .def_readonly("end_unix_s", &WindowResult::end_unix_s)
       .def_readonly("start_monotonic_s", &WindowResult::start_monotonic_s)
       .def_readonly("end_monotonic_s", &WindowResult::end_monotonic_s)
+      .def_readonly("cpu_share", &WindowResult::cpu_share)
+      .def_readonly("preempted_share", &WindowResult::preempted_share)
+      .def_readonly("others_cpu_share", &WindowResult::others_cpu_share)
+      .def_readonly("threads", &WindowResult::threads)
+      .def_readonly("disturbed", &WindowResult::disturbed)
       .def_readonly("problem", &WindowResult::problem)
       .def_readonly("note", &WindowResult::note)
       .def_property_readonly("ok", &WindowResult::ok)
@@ -153,7 +163,8 @@ PYBIND11_MODULE(_edpbench, m) {
   py::class_<Monitor>(m, "Monitor")
       .def(py::init([](const std::string& source, const std::vector<std::string>& total_rails,
                        double rate_hz, const std::string& sysfs_root, const std::string& trace_file,
-                       bool trace_loop, int sampler_cpu, double await_period_s) {
+                       bool trace_loop, int sampler_cpu, double await_period_s, bool interference,
+                       int threads) {
              MonitorOptions o;
              o.source = source;
              o.total_rails = total_rails;
@@ -163,12 +174,14 @@ PYBIND11_MODULE(_edpbench, m) {
              o.trace_loop = trace_loop;
              o.sampler_cpu = sampler_cpu;
              o.await_period_s = await_period_s;
+             o.interference = interference;
+             o.threads = threads;
              py::gil_scoped_release release;
              return std::unique_ptr<Monitor>(new Monitor(o));
            }),
            py::arg("source"), py::arg("total_rails"), py::arg("rate_hz"), py::arg("sysfs_root"),
            py::arg("trace_file"), py::arg("trace_loop"), py::arg("sampler_cpu"),
-           py::arg("await_period_s"))
+           py::arg("await_period_s"), py::arg("interference"), py::arg("threads"))
       .def("begin_window",
            [](Monitor& mon, const std::string& name) {
              py::gil_scoped_release release;

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -59,6 +60,15 @@ struct MonitorOptions {
   // Wait (at most this long, seconds) after opening until an averaging
   // sensor's update interval is known, so the first window is lag-corrected.
   double await_period_s = 5;
+  // Read who had the CPUs around each window (DESIGN §3 "Interference"):
+  // this process's threads' run-queue waits (/proc/self/task/*/schedstat)
+  // and the machine's busy time (/proc/stat), outside the window. A window
+  // is `disturbed` past the limits `run` uses.
+  bool interference = true;
+  // The threads the measured code runs, for cpu_share/preempted_share; 0 =
+  // count them: the threads of this process that wanted a CPU for at least
+  // 10% of the window (the sampler left out).
+  int threads = 0;
 };
 
 struct RailResult {
@@ -93,6 +103,15 @@ struct WindowResult {
   double largest_gap_s = 0;
   double start_unix_s = 0, end_unix_s = 0;            // CLOCK_REALTIME
   double start_monotonic_s = 0, end_monotonic_s = 0;  // CLOCK_MONOTONIC
+  // Interference (MonitorOptions::interference; NaN when not read or the
+  // kernel has no schedstat): the measured threads' CPU time and run-queue
+  // wait per thread and second of the window, and other processes' share of
+  // the machine's CPUs.
+  double cpu_share = std::numeric_limits<double>::quiet_NaN();
+  double preempted_share = std::numeric_limits<double>::quiet_NaN();
+  double others_cpu_share = std::numeric_limits<double>::quiet_NaN();
+  int threads = 0;         // the threads the shares are over
+  bool disturbed = false;  // preempted > 5%, or the sampler late; why in `note`
   // Why energy_j could not be trusted ("" when it can): a failed read or a
   // frozen total rail. Times are kept.
   std::string problem;

@@ -119,14 +119,21 @@ class Monitor(object):
     trace        a CSV t_s,<rail>_w,... for source trace
     sync         None, "torch" (torch.cuda.synchronize() before each window
                  edge when CUDA is in use) or a callable
+    interference read who had the CPUs around each window (schedstat and
+                 /proc/stat, outside the window): cpu_share, preempted_share,
+                 others_cpu_share and ``disturbed``, as ``edpbench run`` does
+    threads      the threads the measured code runs, for the shares; 0 =
+                 count the threads that wanted a CPU for 10% of the window
     """
 
     def __init__(self, source="auto", total_rails=None, rate_hz=100.0, sysfs_root="",
-                 trace=None, trace_loop=True, sampler_cpu=-1, await_period_s=5.0, sync=None):
+                 trace=None, trace_loop=True, sampler_cpu=-1, await_period_s=5.0, sync=None,
+                 interference=True, threads=0):
         self._sync = _sync_function(sync)
         self._core = _CoreMonitor(
             str(source), list(total_rails or []), float(rate_hz), str(sysfs_root or ""),
-            str(trace or ""), bool(trace_loop), int(sampler_cpu), float(await_period_s))
+            str(trace or ""), bool(trace_loop), int(sampler_cpu), float(await_period_s),
+            bool(interference), int(threads))
 
     # -- windows -----------------------------------------------------------
     def begin_window(self, name):

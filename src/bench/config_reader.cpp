@@ -1,5 +1,6 @@
 // Reading one YAML config document (see config_reader.h).
 #include "bench/config_reader.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -24,12 +25,6 @@ std::string join_names(const std::vector<std::string>& v, const std::string& sep
 }
 
 namespace {
-
-std::string fmt_number(double v) {
-  std::ostringstream ss;
-  ss << v;
-  return ss.str();
-}
 
 bool all_digits(const std::string& s, size_t from) {
   return from < s.size() && std::all_of(s.begin() + static_cast<long>(from), s.end(),
@@ -141,7 +136,7 @@ double ConfigReader::number(const YAML::Node& n, const std::string& key, double 
     fail(n, "'" + key + "' = " + s +
                 ": a leading zero reads as octal in YAML 1.1; write it without the zero");
   if (v < lo || v > hi)
-    fail(n, "'" + key + "' = " + s + " is out of range [" + fmt_number(lo) + ", " + fmt_number(hi) +
+    fail(n, "'" + key + "' = " + s + " is out of range [" + fmt("%g", lo) + ", " + fmt("%g", hi) +
                 "]");
   return v;
 }

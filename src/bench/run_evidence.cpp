@@ -1,5 +1,6 @@
 // One window's energy and evidence (see run_evidence.h).
 #include "bench/run_evidence.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,12 +10,6 @@
 // compiles this file too, without the rest of the engine.
 namespace edp::bench {
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 void append(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;

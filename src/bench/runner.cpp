@@ -11,7 +11,7 @@
 #include <map>
 #include <memory>
 
-#include "bench/plan_summary.h"
+#include "bench/sweep_preview.h"
 #include "bench/protocol.h"
 #include "bench/results_store.h"
 #include "bench/run_evidence.h"
@@ -190,11 +190,11 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
     s.progress->line("edpbench: warning: " + busy);
   // The same summary `edpbench plan` prints (DESIGN §6), from what is known
   // without measuring: no calibration, the stated update interval only.
-  PlanOptions summary_options;
+  PreviewOptions summary_options;
   summary_options.calibrate = false;
   summary_options.interval_probe_s = 0;
   summary_options.done = [&store](const std::string& key) { return store.done(key); };
-  s.progress->line(format_plan(summarize_plan(s, summary_options)));
+  s.progress->line(format_preview(preview_sweep(s, summary_options)));
 
   int interrupted = 0;
   try {

@@ -31,7 +31,7 @@ RunWindow::RunWindow(power::EnergyMeter& meter, std::string name, bool probe_act
 RunWindow::~RunWindow() {
   if (!open_) return;
   try {
-    meter_.end_window(name_);
+    meter_.cancel_window(name_);  // no result wanted: no wait for the lag tail
   } catch (...) {  // already unwinding: the body's error is the one to report
   }
 }
@@ -40,10 +40,16 @@ double RunWindow::elapsed_s() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
 }
 
+void RunWindow::cancel() {
+  if (!open_) return;
+  open_ = false;
+  meter_.cancel_window(name_);
+}
+
 std::string RunWindow::close(const WindowJudging& judging, int blocks, report::RunRecord& r) {
   const double own_s = elapsed_s();
   const double mono1_s = power::now_s(), unix1_s = power::unix_now_s();
-  power::Measurement m;
+  power::Measurement& m = m_;
   const bool metered = open_;
   if (open_) {
     open_ = false;
@@ -70,16 +76,20 @@ std::string RunWindow::close(const WindowJudging& judging, int blocks, report::R
     r.start_unix_s = unix0_s_;
     r.end_unix_s = unix1_s;
   }
-  if (probe_activity_)
+  if (probe_activity_) {
+    threads_judged_ = judging.count_busy_threads
+                          ? platform::busy_threads(busy_before_, busy_after, span_s_)
+                          : std::max(0, judging.threads);
     judge_interference(
         // shares over the window's span, not the snapshots' (they also
         // bracket end_window's wait for the lag correction)
-        platform::interference_between(busy_before_, busy_after, std::max(0, judging.threads),
+        platform::interference_between(busy_before_, busy_after, threads_judged_,
                                        activity_probe().ticks_per_s(), span_s_),
         metered ? judging.rate_hz : 0,
         // the deadlines were counted until the sampler let the window go
         metered && m.sampled_until_s > m.t0_s ? m.sampled_until_s - m.t0_s : span_s_, r,
-        std::max(0, judging.threads), judging.cpus);
+        threads_judged_, judging.cpus);
+  }
   return failure;
 }
 

@@ -30,6 +30,11 @@ struct WindowJudging {
   // sampler's deadlines are judged, and cpu_share/preempted_share stay empty.
   int threads = 1;
   int cpus = 0;  // the CPUs they are pinned to (0: unknown): more threads wait for one another
+  // Count the workload's threads instead: those of this process (the sampler
+  // left out) that wanted a CPU for at least platform::kBusyThreadShare of the
+  // window (the monitor in a user's program, where a framework runs a pool of
+  // its own). `threads` is ignored then.
+  bool count_busy_threads = false;
 };
 
 class RunWindow {
@@ -56,8 +61,18 @@ class RunWindow {
   // can); the energy columns stay NaN then. Call once.
   std::string close(const WindowJudging& judging, int blocks, report::RunRecord& r);
 
+  // Drops the window unjudged (the monitor's cancel_window): the sampler
+  // stops integrating it, nothing is measured or waited for.
+  void cancel();
+
   // The span the run's time came from (valid after close).
   double span_s() const { return span_s_; }
+  // The meter's measurement of the window (per-rail detail; valid after
+  // close, empty when the meter measures no energy).
+  const power::Measurement& measurement() const { return m_; }
+  // The threads the interference shares were judged over (after close; 0
+  // when not probed or counted none).
+  int threads_judged() const { return threads_judged_; }
 
  private:
   power::EnergyMeter& meter_;
@@ -68,6 +83,8 @@ class RunWindow {
   std::chrono::steady_clock::time_point t0_;
   double unix0_s_ = 0, mono0_s_ = 0;
   double span_s_ = 0;
+  power::Measurement m_;
+  int threads_judged_ = 0;
 };
 
 }  // namespace edp::bench

@@ -1,12 +1,12 @@
 // `edpbench plan`: validates a config, discovers the sensors and the
 // platform as `run` would, and prints the plan and its estimated duration
-// without measuring (bench::plan_config). Exit 0, or 2 with every problem.
+// without measuring (bench::preview_config). Exit 0, or 2 with every problem.
 #include <sys/stat.h>
 
 #include <iostream>
 
 #include "bench/config.h"
-#include "bench/plan_summary.h"
+#include "bench/sweep_preview.h"
 #include "bench/run_evidence.h"
 #include "cli/command.h"
 #include "cli/sweep_filters.h"
@@ -44,15 +44,15 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     }
     edp::bench::Config cfg = edp::bench::load_config(a->config);
     a->filters.apply(cfg);
-    edp::bench::PlanOptions opt;
+    edp::bench::PreviewOptions opt;
     opt.calibrate = !a->no_calibrate;
-    const edp::bench::PlanSummary sum = edp::bench::plan_config(cfg, a->sysfs_root, opt);
-    std::cout << edp::bench::format_plan(sum) << std::flush;
+    const edp::bench::SweepPreview sum = edp::bench::preview_config(cfg, a->sysfs_root, opt);
+    std::cout << edp::bench::format_preview(sum) << std::flush;
     // A neighbour already busy now would be in every number (DESIGN §3).
     const std::string busy = edp::platform::busy_warning(edp::platform::sample_machine_load(
         edp::platform::SysfsRoot(a->sysfs_root), edp::bench::kLoadSampleS));
     if (!busy.empty()) std::cerr << "edpbench: warning: " << busy << "\n";
-    if (!a->json.empty()) edp::write_file_atomic(a->json, edp::bench::plan_json(sum));
+    if (!a->json.empty()) edp::write_file_atomic(a->json, edp::bench::preview_json(sum));
     if (sum.problems.empty()) return 0;
     std::cerr << "edpbench: error: the config cannot run on this machine (" << sum.problems.size()
               << " problem" << (sum.problems.size() == 1 ? "" : "s") << "):\n";

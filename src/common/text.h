@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace edp {
@@ -12,5 +13,13 @@ std::string fmt(const char* format, double v);
 
 // The items with `sep` between each two.
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+// The same for integers (CPU numbers, frequencies in kHz).
+template <class Int, class = std::enable_if_t<std::is_integral_v<Int>>>
+std::string join(const std::vector<Int>& items, const std::string& sep = ", ") {
+  std::vector<std::string> text;
+  text.reserve(items.size());
+  for (Int x : items) text.push_back(std::to_string(x));
+  return join(text, sep);
+}
 
 }  // namespace edp

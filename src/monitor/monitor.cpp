@@ -1,9 +1,10 @@
-// The monitor (include/edpbench/monitor.h): a thin layer over the engine's
-// parts. Discovery, sampler, lag correction: power::EnergyMeter. Total rails:
-// power::choose_total_rails with bench::rail_roles of the board the platform
-// names, as `run` does.
-// Judgement of a window: bench::judge_window, the same function that fills a
-// run's row. Nothing here integrates or judges on its own.
+// The monitor (include/edpbench/monitor.h): a client of the engine, like
+// `run` and `measure`. Discovery, sampler, lag correction: power::EnergyMeter.
+// Total rails: power::choose_total_rails with bench::rail_roles of the board
+// the platform names, as `run` does. A window is bench::RunWindow, the
+// window `run`'s protocol measures each run in: the same clock, energy,
+// evidence, interference probe and judgement. Nothing here integrates or
+// judges on its own.
 #include "edpbench/monitor.h"
 
 #include <algorithm>
@@ -13,7 +14,7 @@
 #include <utility>
 
 #include "bench/board_rails.h"
-#include "bench/run_evidence.h"
+#include "bench/window.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
@@ -57,7 +58,7 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
                        const std::vector<std::string>& total, double baseline_w) {
   WindowResult w;
   w.name = name;
-  w.time_s = m.time_s();
+  w.time_s = r.time_s;
   w.energy_j = r.energy_j;
   w.power_w_mean = r.power_w_mean;
   w.dynamic_energy_j = r.dynamic_energy_j;
@@ -92,6 +93,10 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
   w.end_unix_s = r.end_unix_s;
   w.start_monotonic_s = r.start_monotonic_s;
   w.end_monotonic_s = r.end_monotonic_s;
+  w.cpu_share = r.cpu_share;
+  w.preempted_share = r.preempted_share;
+  w.others_cpu_share = r.others_cpu_share;
+  w.disturbed = r.disturbed;
   w.problem = problem;
   w.note = r.note;
   return w;
@@ -129,58 +134,65 @@ void Monitor::begin_window(const std::string& name) {
   if (name.empty()) throw Error("a window needs a name");
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (!impl_->open.insert(name).second)
+    if (!impl_->open.emplace(name, nullptr).second)
       throw Error("window '" + name +
                   "' is already open; end or cancel it first, or give the new one another name");
   }
+  // Opened outside the lock: begin_window may wait for the sampler's lock,
+  // and the interference probe reads procfs.
+  std::unique_ptr<edp::bench::RunWindow> w;
   try {
-    impl_->meter.begin_window(name);
+    w = std::make_unique<edp::bench::RunWindow>(impl_->meter, name, impl_->options.interference);
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     impl_->open.erase(name);
     throw Error(e.what());
   }
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->open[name] = std::move(w);
+}
+
+std::unique_ptr<edp::bench::RunWindow> Monitor::Impl::take(const std::string& name,
+                                                            const char* how_to_open) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto it = open.find(name);
+  if (it == open.end() || !it->second)
+    throw Error("window '" + name + "' is not open" + how_to_open);
+  auto w = std::move(it->second);
+  open.erase(it);
+  return w;
 }
 
 WindowResult Monitor::end_window(const std::string& name) {
+  auto w = impl_->take(name, "; open it with begin_window first");
   double baseline_w;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (!impl_->open.erase(name))
-      throw Error("window '" + name + "' is not open; open it with begin_window first");
     baseline_w = impl_->baseline_w;
   }
-  const edp::power::Measurement m = guarded([&] { return impl_->meter.end_window(name); });
-  edp::bench::WindowContext ctx;
-  ctx.total_rails = impl_->total;
-  ctx.window_s = m.time_s();
-  ctx.baseline_total_w = baseline_w;
+  edp::bench::WindowJudging judging;
+  judging.total_rails = impl_->total;
+  judging.baseline_total_w = baseline_w;
+  judging.rate_hz = impl_->options.rate_hz;
+  judging.threads = std::max(0, impl_->options.threads);
+  judging.count_busy_threads = impl_->options.threads <= 0;
   edp::report::RunRecord r;
-  r.time_s = m.time_s();
-  std::string problem;
-  if (impl_->meter.measures_energy()) {
-    problem = edp::bench::judge_window(m, ctx, r);
-  } else {
-    r.start_monotonic_s = m.t0_s;
-    r.end_monotonic_s = m.t1_s;
-    r.start_unix_s = m.t0_unix_s;
-    r.end_unix_s = m.t1_unix_s;
-    r.samples = m.samples;
-  }
-  return to_result(name, m, r, problem, impl_->total, baseline_w);
+  const std::string problem = guarded([&] { return w->close(judging, 1, r); });
+  WindowResult out = to_result(name, w->measurement(), r, problem, impl_->total, baseline_w);
+  out.threads = impl_->options.interference ? w->threads_judged() : 0;
+  return out;
 }
 
 void Monitor::cancel_window(const std::string& name) {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (!impl_->open.erase(name)) throw Error("window '" + name + "' is not open");
-  }
-  guarded([&] { impl_->meter.cancel_window(name); });
+  auto w = impl_->take(name, "");
+  guarded([&] { w->cancel(); });
 }
 
 std::vector<std::string> Monitor::open_windows() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  return {impl_->open.begin(), impl_->open.end()};
+  std::vector<std::string> names;
+  for (const auto& w : impl_->open) names.push_back(w.first);
+  return names;
 }
 
 IdleResult Monitor::measure_idle(double seconds) {
@@ -190,7 +202,7 @@ IdleResult Monitor::measure_idle(double seconds) {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     if (!impl_->open.empty())
-      throw Error("measure_idle with window '" + *impl_->open.begin() +
+      throw Error("measure_idle with window '" + impl_->open.begin()->first +
                   "' open: the baseline must be idle; end or cancel the windows first");
   }
   IdleResult out;

@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <mutex>
-#include <set>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/window.h"
 #include "edpbench/monitor.h"
 #include "power/energy_meter.h"
 #include "report/records.h"
@@ -16,6 +18,9 @@ namespace edpbench {
 
 struct Monitor::Impl {
   explicit Impl(const MonitorOptions& o);
+  // Takes the open window `name` out of `open` (under the lock); throws
+  // "not open" + how_to_open when it is not open (or still opening).
+  std::unique_ptr<edp::bench::RunWindow> take(const std::string& name, const char* how_to_open);
 
   MonitorOptions options;
   edp::power::EnergyMeter meter;
@@ -23,7 +28,10 @@ struct Monitor::Impl {
   std::string why;                 // why these
 
   mutable std::mutex mutex;  // guards what follows
-  std::set<std::string> open;
+  // The open windows, each the engine's own window (bench::RunWindow: the
+  // same begin, end and judgement as a run of `run`). A name maps to null
+  // while its window is being opened outside the lock.
+  std::map<std::string, std::unique_ptr<edp::bench::RunWindow>> open;
   double baseline_w = NAN;  // of the total rails, from the last measure_idle
   IdleResult idle;
   bool have_idle = false;

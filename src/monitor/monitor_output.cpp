@@ -18,16 +18,11 @@
 #include "monitor/monitor_impl.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
+#include "common/text.h"
 
 namespace edpbench {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 // A label field: non-empty, printable, at most 200 characters.
 void check_label(const char* what, const std::string& v) {
@@ -69,6 +64,10 @@ edp::report::RunRecord run_record(const WindowResult& w, double final_loss) {
   r.missed_deadlines = w.missed_deadlines;
   r.frozen = w.frozen;
   r.low_confidence = w.low_confidence;
+  r.cpu_share = w.cpu_share;
+  r.preempted_share = w.preempted_share;
+  r.others_cpu_share = w.others_cpu_share;
+  r.disturbed = w.disturbed;
   r.final_loss = final_loss;
   for (const auto& rail : w.rails) r.rails.push_back({rail.rail, rail.energy_j, rail.power_w_mean});
   r.note = w.problem.empty() ? w.note : w.problem + (w.note.empty() ? "" : "; " + w.note);
@@ -161,7 +160,7 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
     c.threads = label.threads;
     c.iterations = label.iterations;
     c.power_source = impl_->meter.source_name();
-    c.energy_rails = join(impl_->total, "+");
+    c.energy_rails = edp::join(impl_->total, "+");
     c.stop_reason = "windows recorded by the monitor API";
     item.parts.push_back(c);
     configs.push_back(item);
@@ -234,8 +233,8 @@ void Monitor::write(const std::string& dir) const {
       ctx["start_time"] = utc_now();
       nlohmann::json pw;
       pw["source"] = impl_->meter.source_name();
-      pw["rails"] = join(impl_->meter.rail_names(), ",");
-      pw["total_rails"] = join(impl_->total, "+");
+      pw["rails"] = edp::join(impl_->meter.rail_names(), ",");
+      pw["total_rails"] = edp::join(impl_->total, "+");
       pw["total_rails_why"] = impl_->why;
       pw["update_interval_s"] = impl_->meter.observed_update_interval_s();
       pw["rate_hz"] = impl_->options.rate_hz;

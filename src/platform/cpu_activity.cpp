@@ -113,6 +113,34 @@ ActivitySnapshot ActivityProbe::snapshot() const {
   return s;
 }
 
+namespace {
+
+// What thread `t` of `end` did since `begin`: a thread that started inside
+// the window counts from zero, and so does a counter that went backwards (a
+// recycled TID).
+SchedStat sched_delta(const ActivitySnapshot& begin, const ThreadSched& t) {
+  const auto it = std::lower_bound(begin.threads.begin(), begin.threads.end(), t.tid,
+                                   [](const ThreadSched& x, long tid) { return x.tid < tid; });
+  const bool had = it != begin.threads.end() && it->tid == t.tid;
+  const SchedStat b = had ? it->sched : SchedStat{};
+  if (t.sched.run_ns < b.run_ns || t.sched.wait_ns < b.wait_ns) return t.sched;
+  return {t.sched.run_ns - b.run_ns, t.sched.wait_ns - b.wait_ns,
+          t.sched.timeslices >= b.timeslices ? t.sched.timeslices - b.timeslices : 0};
+}
+
+}  // namespace
+
+int busy_threads(const ActivitySnapshot& begin, const ActivitySnapshot& end, double span_s,
+                 double share) {
+  if (!(begin.schedstat_available && end.schedstat_available) || !(span_s > 0)) return 0;
+  int n = 0;
+  for (const auto& t : end.threads) {
+    const SchedStat d = sched_delta(begin, t);
+    if (d.run_ns * 1e-9 >= share * span_s) ++n;
+  }
+  return n;
+}
+
 Interference interference_between(const ActivitySnapshot& begin, const ActivitySnapshot& end,
                                   int threads, double ticks_per_s, double busy_span_s) {
   Interference r;
@@ -123,14 +151,9 @@ Interference interference_between(const ActivitySnapshot& begin, const ActivityS
   if (begin.schedstat_available && end.schedstat_available) {
     uint64_t run_ns = 0, wait_ns = 0;
     for (const auto& t : end.threads) {
-      const auto it = std::lower_bound(begin.threads.begin(), begin.threads.end(), t.tid,
-                                       [](const ThreadSched& x, long tid) { return x.tid < tid; });
-      const bool had = it != begin.threads.end() && it->tid == t.tid;
-      const SchedStat b = had ? it->sched : SchedStat{};
-      // A counter that went backwards is a recycled TID: count it from zero.
-      const bool sane = t.sched.run_ns >= b.run_ns && t.sched.wait_ns >= b.wait_ns;
-      run_ns += sane ? t.sched.run_ns - b.run_ns : t.sched.run_ns;
-      wait_ns += sane ? t.sched.wait_ns - b.wait_ns : t.sched.wait_ns;
+      const SchedStat d = sched_delta(begin, t);
+      run_ns += d.run_ns;
+      wait_ns += d.wait_ns;
     }
     // Counters that never moved while this process used CPU time are a
     // kernel printing "0 0 0" (sched_info off: fs/proc/base.c,

@@ -91,4 +91,16 @@ class ActivityProbe {
 Interference interference_between(const ActivitySnapshot& begin, const ActivitySnapshot& end,
                                   int threads, double ticks_per_s, double busy_span_s = NAN);
 
+// The threads of `end` that ran for at least `share` of `span_s` since
+// `begin`: the workload's threads when the caller does not know how many it
+// runs (the monitor in a user's program, whose framework starts a pool of its
+// own). A pool member that sleeps, or only yields (an idle BLAS pool thread
+// on a busy machine waits on a run queue yet hardly runs), is not counted, so
+// it does not dilute the team's shares. A thread starved below the share is
+// not counted either; its wait still counts in the team's wait, so
+// preempted_share errs high, towards `disturbed`. 0 without schedstat.
+inline constexpr double kBusyThreadShare = 0.1;
+int busy_threads(const ActivitySnapshot& begin, const ActivitySnapshot& end, double span_s,
+                 double share = kBusyThreadShare);
+
 }  // namespace edp::platform

@@ -49,18 +49,6 @@ std::vector<std::string> read_words(const SysfsRoot& root, const std::string& pa
   return out;
 }
 
-std::string join(const std::vector<long>& v) {
-  std::string s;
-  for (long x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
-  return s;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
 std::vector<Policy> read_policies(const SysfsRoot& root, const Platform& p) {
   std::vector<Policy> out;
   std::set<int> seen;

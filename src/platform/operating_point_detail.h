@@ -8,6 +8,7 @@
 
 #include "platform/operating_point.h"
 #include "platform/sysfs.h"
+#include "common/text.h"
 
 namespace edp::platform::detail {
 
@@ -20,8 +21,6 @@ std::string basename_of(const std::string& path);
 // Whitespace-separated integers ("345600 499200 ..."), sorted, unique.
 std::vector<long> read_longs(const SysfsRoot& root, const std::string& path);
 std::vector<std::string> read_words(const SysfsRoot& root, const std::string& path);
-std::string join(const std::vector<long>& v);
-std::string join(const std::vector<std::string>& v, const char* sep = " ");
 
 // A cpufreq policy: the CPUs that share one clock (related_cpus).
 struct Policy {

@@ -90,7 +90,7 @@ class Resolver {
           const auto govs = read_words(root_, dir + "/scaling_available_governors");
           if (std::find(govs.begin(), govs.end(), pt.cpu_governor) == govs.end()) {
             fail("cpu_governor '" + pt.cpu_governor + "' is not offered by " + dir +
-                 "/scaling_available_governors (" + (govs.empty() ? "missing" : join(govs)) + ")");
+                 "/scaling_available_governors (" + (govs.empty() ? "missing" : join(govs, " ")) + ")");
           }
           ws.set({dir + "/scaling_governor", pt.cpu_governor, "", false});
         }
@@ -124,7 +124,7 @@ class Resolver {
         const auto rates = read_longs(root_, table);
         if (!std::binary_search(rates.begin(), rates.end(), pt.emc_max_hz)) {
           fail("emc_max_hz " + std::to_string(pt.emc_max_hz) + " is not a rate " + table +
-               " lists (" + join(rates) + ")");
+               " lists (" + join(rates, " ") + ")");
         }
       }
       ws.set({path, std::to_string(pt.emc_max_hz), "", false});
@@ -162,7 +162,7 @@ class Resolver {
     }
     if (!std::binary_search(rates.begin(), rates.end(), value)) {
       fail(std::string(key) + " " + std::to_string(value) + " is not a rate " + table +
-           " lists; valid: " + join(rates));
+           " lists; valid: " + join(rates, " "));
     }
     ws.set({path, std::to_string(value), "", false});
   }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "platform/platform.h"
+#include "common/text.h"
 
 namespace edp::platform {
 namespace {
@@ -13,11 +14,7 @@ void add_reason(std::string* why, const std::string& clause) {
   *why += clause;
 }
 
-std::string percent(double fraction) {
-  char buf[16];
-  snprintf(buf, sizeof buf, "%g%%", fraction * 100.0);
-  return buf;
-}
+std::string percent(double fraction) { return fmt("%g%%", fraction * 100.0); }
 
 }  // namespace
 

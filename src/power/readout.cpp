@@ -6,16 +6,12 @@
 #include <cstdlib>
 
 #include "common/errors.h"
+#include "common/text.h"
 
 namespace edp::power {
 namespace {
 
-std::string number(double v, const char* format) {
-  if (std::isnan(v)) return "";
-  char buf[48];
-  std::snprintf(buf, sizeof(buf), format, v);
-  return buf;
-}
+std::string number(double v, const char* format) { return std::isnan(v) ? "" : fmt(format, v); }
 
 }  // namespace
 

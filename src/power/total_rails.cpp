@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/errors.h"
+#include "common/text.h"
 
 namespace edp::power {
 namespace {
@@ -15,12 +16,6 @@ using Board = BoardRails;
 // The rail names that are the module input on every board that has them
 // ([JTOP] uses the same two).
 const char* const kGenericInputs[] = {"VDD_IN", "POM_5V_IN"};
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();

@@ -132,12 +132,6 @@ MetricCell make_cell(const Sweep& s, size_t r, CompareMetric m) {
   return c;
 }
 
-std::string fmt3(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3g", v);
-  return b;
-}
-
 }  // namespace
 
 Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOptions& options) {
@@ -269,11 +263,11 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
     while (mann_whitney_min_p(need, need) >= options.alpha && need < 1000) ++need;
     c.test_notes.push_back(
         "n=" + std::to_string(n1) + "+" + std::to_string(n2) +
-        ": the smallest two-sided p the U test can give is " + fmt3(min_p) + " (2/C(" +
+        ": the smallest two-sided p the U test can give is " + fmt("%.3g", min_p) + " (2/C(" +
         std::to_string(n1 + n2) + "," + std::to_string(n1) + ")), not below alpha " +
-        fmt3(options.alpha) + ", so no change can be significant (~); run at least " +
+        fmt("%.3g", options.alpha) + ", so no change can be significant (~); run at least " +
         std::to_string(need) + " runs a side (" + std::to_string(need) + "+" +
-        std::to_string(need) + " gives " + fmt3(mann_whitney_min_p(need, need)) + ")");
+        std::to_string(need) + " gives " + fmt("%.3g", mann_whitney_min_p(need, need)) + ")");
   }
 
   c.geomean.assign(metrics.size(), std::vector<std::optional<double>>(sweeps.size()));

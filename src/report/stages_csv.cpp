@@ -8,6 +8,7 @@
 #include "report/csv.h"
 #include "report/csv_schema.h"
 #include "report/stats.h"
+#include "common/text.h"
 
 namespace edp::report {
 namespace {
@@ -37,11 +38,7 @@ PerStep per_step(const PartRecord* p, bool energy) {
   return r;
 }
 
-std::string pct(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%+.1f%%", 100 * x);
-  return b;
-}
+std::string pct(double x) { return fmt("%+.1f%%", 100 * x); }
 
 void add_note(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;

@@ -4,6 +4,7 @@
 #include "report/svg_chart.h"
 
 #include "report/html_report.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,11 +15,7 @@ namespace edp::report {
 
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+std::string num(double v) { return fmt("%.1f", v); }
 
 std::string superscript(int e) {
   static const char* sup[] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",

@@ -9,15 +9,12 @@
 
 #include "report/html_report.h"
 #include "report/svg_chart.h"
+#include "common/text.h"
 
 namespace edp::report {
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+std::string num(double v) { return fmt("%.1f", v); }
 
 struct Decades {
   int lo = 0, hi = 1;

@@ -139,6 +139,33 @@ TEST_CASE("interference_between_hand_built_snapshots", "[interference]") {
   CHECK(r2.others_cpu_share == Approx(0.25));
 }
 
+TEST_CASE("busy_threads_counts_those_that_ran_for_a_tenth_of_the_window", "[interference]") {
+  // A 2 s window: 10% is 0.2 s of running.
+  ActivitySnapshot a, b;
+  a.monotonic_s = 10.0;
+  b.monotonic_s = 12.0;
+  a.schedstat_available = b.schedstat_available = true;
+  a.threads = {{100, {1'000'000'000, 0, 1}}, {101, {0, 0, 0}}, {103, {5, 5, 1}},
+               {104, {0, 0, 0}}};
+  b.threads = {{100, {2'900'000'000, 0, 9}},          // ran 1.9 s: busy
+               {101, {250'000'000, 150'000'000, 9}},  // ran 0.25 s, waited 0.15 s: busy
+               {102, {190'000'000, 0, 1}},            // born inside, ran 0.19 s: not busy
+               {103, {1'000'000, 5, 2}},              // slept: not busy
+               {104, {100'000, 900'000'000, 99}}};    // only yielded, queued 0.9 s: not busy
+  CHECK(busy_threads(a, b, 2.0) == 2);
+  CHECK(busy_threads(a, b, 2.0, 0.09) == 3);  // 0.19 s is 9.5% of the window
+  // Over a 1 s span (the window inside the snapshots) 102 is busy too.
+  CHECK(busy_threads(a, b, 1.0) == 3);
+  // A recycled TID (counter went backwards) counts from zero.
+  b.threads[0].sched.run_ns = 10'000'000;
+  CHECK(busy_threads(a, b, 2.0) == 1);
+  // Unknown without schedstat, or without a span.
+  b.schedstat_available = false;
+  CHECK(busy_threads(a, b, 2.0) == 0);
+  b.schedstat_available = true;
+  CHECK(busy_threads(a, b, 0.0) == 0);
+}
+
 TEST_CASE("interference_shares_are_of_the_window_not_of_the_wait_after_it", "[interference]") {
   // The snapshots bracket end_window, which waits up to 2.5 averaging periods
   // for the lag correction (power/lag_correction.h) while the workload's

@@ -1,9 +1,9 @@
-// summarize_plan against a fake averaging sensor whose stated interval is
+// preview_sweep against a fake averaging sensor whose stated interval is
 // known: windows against the interval, low confidence, min_run_s, baselines,
 // problems collected, and the text and JSON forms.
 #include <catch2/catch.hpp>
 
-#include "bench/plan_summary.h"
+#include "bench/sweep_preview.h"
 #include "bench/study.h"
 
 namespace {
@@ -40,14 +40,14 @@ bench::Config config(const std::string& extra) {
       "test.yaml");
 }
 
-bench::PlanSummary summarize(const bench::Config& cfg, double interval_s,
-                             const bench::PlanOptions& opt) {
+bench::SweepPreview summarize(const bench::Config& cfg, double interval_s,
+                             const bench::PreviewOptions& opt) {
   std::vector<std::unique_ptr<power::Sensor>> sensors;
   sensors.push_back(std::make_unique<SlowSensor>(interval_s));
   bench::Sweep s{cfg, platform::Prober(""),
                  power::EnergyMeter::from_sensors(std::move(sensors), {})};
   bench::select_total_rails(s);
-  return bench::summarize_plan(s, opt);
+  return bench::preview_sweep(s, opt);
 }
 
 }  // namespace
@@ -55,9 +55,9 @@ bench::PlanSummary summarize(const bench::Config& cfg, double interval_s,
 TEST_CASE("plan summary: rows follow plan_sweep, windows against a stated slow interval",
           "[bench][plan]") {
   const bench::Config cfg = config("power: {baseline_s: 1}\n");
-  bench::PlanOptions opt;
+  bench::PreviewOptions opt;
   opt.interval_probe_s = 0;  // the stated interval is enough
-  const bench::PlanSummary sum = summarize(cfg, 0.5, opt);
+  const bench::SweepPreview sum = summarize(cfg, 0.5, opt);
   CHECK(sum.problems.empty());
   CHECK(sum.update_interval_s == 0.5);
   CHECK(sum.averaging);
@@ -78,43 +78,43 @@ TEST_CASE("plan summary: rows follow plan_sweep, windows against a stated slow i
   // Each run keeps the window open ~2 intervals for the lag correction.
   CHECK(sum.lag_tail_s == Approx(items.size() * 3 * 1.0));
   CHECK(sum.total_s > sum.lag_tail_s + sum.baselines_s);
-  const std::string text = bench::format_plan(sum);
+  const std::string text = bench::format_preview(sum);
   CHECK_THAT(text, Catch::Contains(items.front().key));
   CHECK_THAT(text, Catch::Contains("averaging"));
-  CHECK_THAT(bench::plan_json(sum), Catch::Contains("\"low_confidence\":\"yes\""));
+  CHECK_THAT(bench::preview_json(sum), Catch::Contains("\"low_confidence\":\"yes\""));
 }
 
 TEST_CASE("plan summary: min_run_s lifts the windows above 10 updates", "[bench][plan]") {
-  bench::PlanOptions opt;
+  bench::PreviewOptions opt;
   opt.interval_probe_s = 0;
-  const bench::PlanSummary fixed = summarize(config("power: {min_run_s: 6}\n"), 0.5, opt);
+  const bench::SweepPreview fixed = summarize(config("power: {min_run_s: 6}\n"), 0.5, opt);
   for (const auto& r : fixed.rows) {
     CHECK(r.window_rule == "min_run_s");
     CHECK(r.window_s >= 6);
     CHECK(r.low_confidence == "no");
   }
-  const bench::PlanSummary autos = summarize(config("power: {min_run_s: auto}\n"), 0.5, opt);
+  const bench::SweepPreview autos = summarize(config("power: {min_run_s: auto}\n"), 0.5, opt);
   for (const auto& r : autos.rows) {
     CHECK(r.window_rule == "auto");
     CHECK(r.window_s >= 10);  // 20 x 0.5 s
     CHECK(r.updates >= 20);
   }
   // baseline_every: 1 re-measures before every item after the first.
-  const bench::PlanSummary every =
+  const bench::SweepPreview every =
       summarize(config("power: {baseline_s: 1, baseline_every: 1}\n"), 0.5, opt);
   CHECK(every.baselines == static_cast<int>(every.rows.size()));
 }
 
 TEST_CASE("plan summary: no calibration leaves durations unknown, every bad device reported",
           "[bench][plan]") {
-  bench::PlanOptions opt;
+  bench::PreviewOptions opt;
   opt.calibrate = false;
   opt.interval_probe_s = 0;
   const bench::Config cfg = bench::parse_config(
       "iterations: 5\nworkloads: [tensors]\nsizes: {tiny: {n: 4, d_in: 16, h: 8, d_out: 2}}\n"
       "devices: [{kind: cpu, cpus: '4000'}, {kind: cpu, cpus: '5000'}, {kind: reference}]\n",
       "bad.yaml");
-  const bench::PlanSummary sum = summarize(cfg, 0.5, opt);
+  const bench::SweepPreview sum = summarize(cfg, 0.5, opt);
   REQUIRE(sum.problems.size() == 2);
   CHECK_THAT(sum.problems[0], Catch::Contains("4000"));
   CHECK_THAT(sum.problems[1], Catch::Contains("5000"));
@@ -125,6 +125,6 @@ TEST_CASE("plan summary: no calibration leaves durations unknown, every bad devi
   }
   // Done items (run --resume) are listed but not estimated.
   opt.done = [](const std::string& key) { return key.find("reference") != std::string::npos; };
-  const bench::PlanSummary resumed = summarize(cfg, 0.5, opt);
+  const bench::SweepPreview resumed = summarize(cfg, 0.5, opt);
   CHECK(resumed.items_done == 1);
 }

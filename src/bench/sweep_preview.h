@@ -22,7 +22,7 @@
 
 namespace edp::bench {
 
-struct PlanOptions {
+struct PreviewOptions {
   // Time a few steps of each device's smallest item (cpu and gpu backends
   // are started, a gpu's context released again afterwards).
   bool calibrate = true;
@@ -35,7 +35,7 @@ struct PlanOptions {
   std::function<bool(const std::string& key)> done;
 };
 
-struct PlanRailTiming {
+struct RailTiming {
   std::string rail, sensor, timing;  // timing: counter | instantaneous | averaging
   double averaging_s = 0;            // stated averaging period; 0 = not stated
 };
@@ -43,7 +43,7 @@ struct PlanRailTiming {
 // A device's measured speed on the smallest item of one workload (the
 // item's first part: "tensors", "autograd", ...); one per device and
 // workload, since per-step overheads differ between the programs.
-struct PlanDeviceRate {
+struct DeviceRate {
   std::string device;    // DeviceSpec::label
   std::string workload;  // first part's name ("" when the device has no item)
   std::string item;      // the item's label it was measured on ("" if none)
@@ -56,7 +56,7 @@ struct PlanDeviceRate {
   std::string note;      // a calibration that failed, and why
 };
 
-struct PlanRow {
+struct PreviewRow {
   std::string study, key, label, device;
   int threads = -1;
   std::string operating_point;  // empty until operating points exist
@@ -74,7 +74,7 @@ struct PlanRow {
   std::string status;          // "" | "skipped: why" | "done"
 };
 
-struct PlanSummary {
+struct SweepPreview {
   std::string config_path;
   // Platform.
   std::string board, soc, l4t, nvpmodel;
@@ -85,7 +85,7 @@ struct PlanSummary {
   bool measures_energy = false;
   std::vector<std::string> total_rails;
   std::string total_rails_why;
-  std::vector<PlanRailTiming> rail_timing;  // of the total rails
+  std::vector<RailTiming> rail_timing;  // of the total rails
   bool averaging = false;                   // a total rail averages (lag tail)
   double update_interval_s = NAN;           // NaN: unknown
   // What the run's sampler will know of the interval, which is what it
@@ -97,8 +97,8 @@ struct PlanSummary {
   std::string interval_state = "unknown";
   std::string update_interval_how;  // "stated by the sensor", "measured over 2.0 s", ...
   // Plan.
-  std::vector<PlanDeviceRate> devices;  // in the config's order, then by workload
-  std::vector<PlanRow> rows;
+  std::vector<DeviceRate> devices;  // in the config's order, then by workload
+  std::vector<PreviewRow> rows;
   // Estimate of the sweep (seconds; NaN where unknown).
   int items = 0, items_skipped = 0, items_done = 0, total_runs = 0, low_confidence_runs = 0;
   double windows_s = NAN, warmup_s = NAN, setup_s = NAN, baselines_s = 0, lag_tail_s = 0,
@@ -113,17 +113,17 @@ struct PlanSummary {
 // selected (select_total_rails). Collects, without throwing, every
 // machine-level problem a device entry or a study's check() reveals; may
 // start the meter's sampler (interval probe) and backends (calibration).
-PlanSummary summarize_plan(Sweep& s, const PlanOptions& options = {});
+SweepPreview preview_sweep(Sweep& s, const PreviewOptions& options = {});
 
 // Everything `plan` does: probes the platform, opens the sensors and
 // selects the total rails as `run` does, collecting their usage errors
-// into problems instead of stopping at the first, then summarize_plan.
+// into problems instead of stopping at the first, then preview_sweep.
 // A Prober on a missing --sysfs-root still throws UsageError.
-PlanSummary plan_config(const Config& cfg, const std::string& sysfs_root,
-                        const PlanOptions& options = {});
+SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
+                        const PreviewOptions& options = {});
 
 // Aligned text for a person; JSON with the same content.
-std::string format_plan(const PlanSummary& summary);
-std::string plan_json(const PlanSummary& summary);
+std::string format_preview(const SweepPreview& summary);
+std::string preview_json(const SweepPreview& summary);
 
 }  // namespace edp::bench

@@ -1,0 +1,106 @@
+"""Interference around the monitor's windows (DESIGN §3 "Interference").
+
+A window is the engine's own window (bench::RunWindow), so it reads who had
+the CPUs as `edpbench run` does: the measured threads' run-queue wait from
+/proc/self/task/*/schedstat, others' CPU time from /proc/stat. The answers
+here are known by construction: a loop pinned to one CPU beside a spinning
+process pinned to the same CPU waits about half the time (CFS shares the CPU
+equally between two runnable tasks); a sleeping thread is not counted.
+
+Python 3.6 syntax (JetPack 4).
+"""
+
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+import edpbench
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FIXTURES = os.environ.get("EDPBENCH_FIXTURES", os.path.join(ROOT, "tests", "fixtures"))
+IDLE_TRACE = os.path.join(FIXTURES, "power", "traces", "tx2_idle.csv")
+
+HAVE_SCHEDSTAT = os.path.exists("/proc/self/schedstat")
+
+
+def spin(seconds):
+    t0 = time.monotonic()
+    x = 0
+    while time.monotonic() - t0 < seconds:
+        x += 1
+    return x
+
+
+def monitor(**kw):
+    return edpbench.Monitor(source="trace", trace=IDLE_TRACE, **kw)
+
+
+@unittest.skipUnless(HAVE_SCHEDSTAT, "this kernel has no schedstat (CONFIG_SCHEDSTATS/SCHED_INFO)")
+class Interference(unittest.TestCase):
+    def setUp(self):
+        self.affinity = os.sched_getaffinity(0)
+
+    def tearDown(self):
+        os.sched_setaffinity(0, self.affinity)
+
+    def test_a_spinner_on_the_same_cpu_makes_the_window_disturbed(self):
+        cpu = min(self.affinity)
+        os.sched_setaffinity(0, {cpu})
+        spinner = subprocess.Popen(
+            [sys.executable, "-c",
+             "import os; os.sched_setaffinity(0, {%d})\nwhile True: pass" % cpu])
+        try:
+            time.sleep(0.2)  # the spinner is running
+            mon = monitor(threads=1)
+            with mon.window("crowded") as w:
+                spin(1.0)
+        finally:
+            spinner.kill()
+            spinner.wait()
+        m = w.measurement
+        # Two runnable tasks on one CPU: each waits about half the time.
+        self.assertGreater(m.preempted_share, 0.3, m.dict())
+        self.assertLess(m.cpu_share, 0.7, m.dict())
+        self.assertEqual(m.threads, 1)
+        self.assertTrue(m.disturbed, m.dict())
+        self.assertIn("disturbed", m.note)
+        self.assertTrue(m.dict()["disturbed"])
+        # The energy is still reported: disturbed is evidence, not a failure.
+        self.assertTrue(m.ok)
+        self.assertGreater(m.energy_j, 0)
+
+    def test_counted_threads_leave_a_sleeping_thread_out(self):
+        stop = threading.Event()
+        sleeper = threading.Thread(target=lambda: stop.wait(5))
+        sleeper.start()
+        try:
+            mon = monitor()  # threads=0: count those that wanted a CPU
+            with mon.window("alone") as w:
+                spin(0.5)
+        finally:
+            stop.set()
+            sleeper.join()
+        m = w.measurement
+        self.assertEqual(m.threads, 1, m.dict())
+        # The loop ran (or, on a busy machine, waited) for the whole window.
+        self.assertGreater(m.cpu_share + m.preempted_share, 0.8, m.dict())
+
+    def test_interference_off_reads_nothing(self):
+        mon = monitor(interference=False)
+        with mon.window("off") as w:
+            spin(0.1)
+        m = w.measurement
+        self.assertTrue(math.isnan(m.cpu_share))
+        self.assertTrue(math.isnan(m.preempted_share))
+        self.assertTrue(math.isnan(m.others_cpu_share))
+        self.assertEqual(m.threads, 0)
+        self.assertFalse(m.disturbed)
+
+
+if __name__ == "__main__":
+    unittest.main()
