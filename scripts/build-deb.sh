@@ -4,8 +4,9 @@
 # usage: scripts/build-deb.sh [--arch amd64|arm64] [--jetson SYSROOT] [--no-cuda]
 #                             [--build-dir DIR] [--out DIR] [--jobs N] [-- cmake args]
 #   --arch amd64   native package (default on an amd64 host; CUDA if nvcc is found)
-#   --arch arm64   cross build with toolchains/aarch64-linux-gnu.cmake (CPU only);
-#                  installs the cross dependencies via scripts/setup-cross-deps.sh
+#   --arch arm64   cross build with toolchains/aarch64-linux-gnu.cmake (CPU only, the
+#                  Python module for Debian's arm64 Python); installs the cross
+#                  dependencies via scripts/setup-cross-deps.sh
 #   --jetson DIR   cross build against an L4T sysroot with CUDA 10.2 (toolchains/jetson.cmake)
 # Prints the path of the .deb on stdout (default directory: <build dir>/deb).
 set -euo pipefail
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "build-deb.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -46,8 +47,11 @@ if [ -n "$sysroot" ]; then
   [ "$cuda" = OFF ] && args+=(-DJETSON_WITH_CUDA=OFF)
 elif [ "$arch" != "$host_arch" ]; then
   case "$arch" in
+    # The Python module too, for Debian's arm64 Python (setup-cross-deps.sh
+    # unpacks it; cmake/CrossPython.cmake).
     arm64) "$root/scripts/setup-cross-deps.sh" aarch64
-           args+=(-DCMAKE_TOOLCHAIN_FILE="$root/toolchains/aarch64-linux-gnu.cmake") ;;
+           args+=(-DCMAKE_TOOLCHAIN_FILE="$root/toolchains/aarch64-linux-gnu.cmake"
+                  -DEDPBENCH_BUILD_PYTHON=ON) ;;
     *) echo "build-deb.sh: cannot cross-build for $arch (only arm64)" >&2; exit 2 ;;
   esac
   build="${build:-$root/build-deb-$arch}"

@@ -14,6 +14,18 @@
 # unpacked with dpkg -x into EDPBENCH_CROSS_OVERLAY, where the toolchain file
 # looks for it. apt-get download fetches the candidate version, which equals
 # the installed runtime's version.
+#
+# The target's Python (for the Python module edpbench and its tests under
+# qemu): the distribution's python3 version for arm64 (3.11 on Debian 12),
+# unpacked from Debian's packages with dpkg -x into the same overlay:
+# python3.X-minimal (the interpreter), libpython3.X-minimal and -stdlib (the
+# standard library), libpython3.X-dev (Python.h and the arm64 pyconfig.h),
+# and the interpreter's own runtime libraries zlib1g and libexpat1. They are
+# not installed with apt: python3.X-minimal is "Multi-Arch: allowed" and
+# cannot sit next to the amd64 interpreter, and the Multi-Arch: same runtime
+# libraries would have to match the host's versions exactly. Nothing runs
+# from the overlay on the host: the tests run the interpreter under
+# qemu-aarch64 -L <overlay> (cmake/CrossPython.cmake).
 set -euo pipefail
 
 arch_gnu="${1:-aarch64}"
@@ -51,8 +63,21 @@ missing=()
 for p in "${pkgs[@]}"; do installed "$p" || missing+=("$p"); done
 overlay_ok=0
 [ -f "$overlay/usr/lib/${arch_gnu}-linux-gnu/cmake/yaml-cpp/yaml-cpp-config.cmake" ] && overlay_ok=1
+# The distribution's Python version (3.11 on Debian 12), from the local
+# package index: the version of its python3 package for the target.
+py_ver="${EDPBENCH_CROSS_PYTHON:-$(apt-cache show --no-all-versions "python3:$arch_deb" 2>/dev/null \
+  | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)}"
+py_ok=0
+if [ -z "$py_ver" ]; then
+  py_ok=1  # no arm64 index yet: decided after apt-get update below
+elif [ -x "$overlay/usr/bin/python$py_ver" ] \
+     && [ -f "$overlay/usr/include/${arch_gnu}-linux-gnu/python$py_ver/pyconfig.h" ] \
+     && [ -e "$overlay/lib/${arch_gnu}-linux-gnu/libz.so.1" ] \
+     && [ -e "$overlay/lib/${arch_gnu}-linux-gnu/libexpat.so.1" ]; then
+  py_ok=1
+fi
 
-if [ ${#missing[@]} -eq 0 ] && [ $overlay_ok -eq 1 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ $overlay_ok -eq 1 ] && [ $py_ok -eq 1 ] && [ -n "$py_ver" ]; then
   exit 0
 fi
 
@@ -96,4 +121,28 @@ if [ $overlay_ok -eq 0 ]; then
     "${sudo_cmd[@]}" ln -sfn "$so" "$overlay$libdir/$(basename "$so")"
   done
 fi
-log "ready (overlay: $overlay)"
+
+if [ -z "$py_ver" ]; then
+  py_ver="$(apt-cache show --no-all-versions "python3:$arch_deb" 2>/dev/null \
+    | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)"
+  [ -n "$py_ver" ] || { log "no python3:$arch_deb in the package index (apt-get update?)"; exit 1; }
+  py_ok=0
+fi
+if [ $py_ok -eq 0 ]; then
+  py_pkgs=("python$py_ver-minimal" "libpython$py_ver-minimal" "libpython$py_ver-stdlib"
+           "libpython$py_ver-dev" zlib1g libexpat1)
+  tmp_py="$(mktemp -d)"
+  chmod 777 "$tmp_py"  # apt's unprivileged _apt user writes there
+  (cd "$tmp_py" && apt-get download -qq "${py_pkgs[@]/%/:$arch_deb}") || {
+    rm -rf "$tmp_py"
+    log "apt-get download of ${py_pkgs[*]} ($arch_deb) failed: run apt-get update, or set"
+    log "EDPBENCH_CROSS_PYTHON to a Python version the $arch_deb index has (apt-cache policy python3:$arch_deb)"
+    exit 1
+  }
+  "${sudo_cmd[@]}" mkdir -p "$overlay"
+  for d in "$tmp_py"/*.deb; do "${sudo_cmd[@]}" dpkg-deb -x "$d" "$overlay"; done
+  log "unpacked into $overlay (target Python $py_ver):" \
+      "$(cd "$tmp_py" && ls -- *.deb | sed 's/_[^_]*\.deb$//' | tr '\n' ' ')"
+  rm -rf "$tmp_py"
+fi
+log "ready (overlay: $overlay, target Python $py_ver: $overlay/usr/bin/python$py_ver)"

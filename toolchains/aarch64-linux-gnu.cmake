@@ -10,9 +10,11 @@
 # Variables (cache, all optional):
 #   EDPBENCH_CROSS_PREFIX   compiler prefix, default aarch64-linux-gnu-
 #                           (g++-8 from Ubuntu 18.04: set CMAKE_CXX_COMPILER=aarch64-linux-gnu-g++-8)
-#   EDPBENCH_CROSS_OVERLAY  unpacked arm64 -dev packages that cannot be
-#                           co-installed with the amd64 ones (libyaml-cpp-dev is
-#                           Multi-Arch: no); default /opt/edpbench-cross/arm64
+#   EDPBENCH_CROSS_OVERLAY  unpacked arm64 packages that cannot be co-installed
+#                           with the amd64 ones (libyaml-cpp-dev is Multi-Arch: no;
+#                           the target's Python, whose headers and interpreter
+#                           cmake/CrossPython.cmake finds there with
+#                           -DEDPBENCH_BUILD_PYTHON=ON); default /opt/edpbench-cross/arm64
 #   EDPBENCH_CROSS_CPU      -mcpu value, default cortex-a57: the TX2's A57 cores
 #                           and its Denver2 cores both run ARMv8.0 A57 code.
 #   EDPBENCH_QEMU           qemu-aarch64 binary (qemu-user or qemu-user-static)

@@ -14,8 +14,25 @@ and 11). Closing a window waits for the sensor's updates that cover its end
 meanwhile. Python 3.6 or later.
 """
 
-from ._edpbench import Error, Measurement, RailMeasurement, version
-from ._edpbench import Monitor as _CoreMonitor
+try:
+    from ._edpbench import Error, Measurement, RailMeasurement, version
+    from ._edpbench import Monitor as _CoreMonitor
+except ImportError as _e:
+    # A module built for another Python (cross builds: the target's Python)
+    # is not found by name: say which one was built and for whom.
+    import glob as _glob
+    import os as _os
+    import sys as _sys
+    _found = sorted(_os.path.basename(p) for p in
+                    _glob.glob(_os.path.join(_os.path.dirname(__file__), "_edpbench*")))
+    if not _found or getattr(_e, "name", "") != __name__ + "._edpbench":
+        raise
+    raise ImportError(
+        "edpbench: the extension in %s is %s, built for another Python; this is Python "
+        "%d.%d (%s). Rebuild edpbench for this Python (-DPYTHON_EXECUTABLE=..., or for a "
+        "board's Python a cross build against its root file system: docs/monitor.md)"
+        % (_os.path.dirname(__file__), ", ".join(_found), _sys.version_info[0],
+           _sys.version_info[1], _sys.executable)) from _e
 
 __all__ = ["Monitor", "Measurement", "RailMeasurement", "Error", "version"]
 

@@ -3,8 +3,13 @@
 # binary, the job wrapper, the configs and the default environment as
 # conffiles, the systemd units (not enabled), and a postinst that creates
 # the edpbench system user in the i2c and video groups. Its Architecture
-# matches the binary's ELF machine.
+# matches the binary's ELF machine. The monitor API: library, header, CMake
+# and pkg-config files, and the Python module where the build made one, each
+# shared object built for the package's architecture (an arm64 package holds
+# an aarch64 libedpbench-monitor and _edpbench.cpython-3XY-aarch64-linux-gnu.so).
 # usage: check-deb.sh BUILD_DIR [DEB]     exit 77 = skipped (no dpkg-deb / cpack)
+#   env EDPBENCH_DEB_EXPECT_PYTHON=1: the Python module must be in the package
+#   (scripts/ci-cross.sh --deb; the ctest sets it where the build has the module)
 set -eu
 build="$1"; deb="${2:-}"
 command -v dpkg-deb >/dev/null 2>&1 || { echo "SKIP: dpkg-deb not found (apt-get install dpkg)"; exit 77; }
@@ -30,12 +35,15 @@ field() { dpkg-deb --field "$deb" "$1"; }
 dpkg-deb -x "$deb" "$tmp/root"
 bin="$tmp/root/usr/bin/edpbench"
 [ -x "$bin" ] || fail "no executable /usr/bin/edpbench"
-case "$(od -An -t x1 -j 18 -N 2 "$bin" | tr -d ' \n')" in   # ELF e_machine, little-endian
-  3e00) elf_arch=amd64 ;;
-  b700) elf_arch=arm64 ;;
-  2800) elf_arch=armhf ;;
-  *)    elf_arch=unknown ;;
-esac
+elf_arch_of() {  # Debian architecture of an ELF file, from e_machine (little-endian)
+  case "$(od -An -t x1 -j 18 -N 2 "$1" | tr -d ' \n')" in
+    3e00) echo amd64 ;;
+    b700) echo arm64 ;;
+    2800) echo armhf ;;
+    *)    echo unknown ;;
+  esac
+}
+elf_arch="$(elf_arch_of "$bin")"
 [ "$(field Architecture)" = "$elf_arch" ] \
   || fail "Architecture is $(field Architecture) but /usr/bin/edpbench is $elf_arch"
 echo "ok: Package edpbench, Architecture $elf_arch"
@@ -65,18 +73,41 @@ done
 echo "ok: files"
 
 # The monitor API (DESIGN §11): library, header, CMake package, pkg-config
-# file; the Python module where the build had pybind11 (not in a cross build).
+# file; the Python module where the build had pybind11 (and, in a cross
+# build, -DEDPBENCH_BUILD_PYTHON=ON with the target's Python).
 for pat in '/libedpbench-monitor\.so\.0\.[0-9.]*$' '/include/edpbench/monitor\.h$' \
            '/cmake/edpbench/edpbenchConfig\.cmake$' '/cmake/edpbench/edpbenchTargets\.cmake$' \
            '/pkgconfig/edpbench-monitor\.pc$'; do
   grep -q "$pat" "$tmp/contents" || fail "monitor file matching $pat missing from the package"
 done
+lib="$(find "$tmp/root" -name 'libedpbench-monitor.so.0.*' -type f | head -n 1)"
+[ "$(elf_arch_of "$lib")" = "$elf_arch" ] \
+  || fail "${lib#"$tmp/root"} is built for $(elf_arch_of "$lib"), the package is $elf_arch"
+case "$elf_arch" in  # the multiarch triplet in extension names (EXT_SUFFIX)
+  amd64) triplet=x86_64-linux-gnu ;;
+  arm64) triplet=aarch64-linux-gnu ;;
+  armhf) triplet=arm-linux-gnueabihf ;;
+  *)     triplet=unknown ;;
+esac
 if grep -q '/dist-packages/edpbench/_edpbench\..*\.so$' "$tmp/contents"; then
   grep -q '/dist-packages/edpbench/__init__\.py$' "$tmp/contents" \
     || fail "the Python extension is packaged without edpbench/__init__.py"
-  echo "ok: monitor library, header, CMake and pkg-config files, Python module"
+  for ext in "$tmp"/root/usr/lib/python3*/dist-packages/edpbench/_edpbench.*so; do
+    name="${ext#"$tmp/root"}"
+    [ "$(elf_arch_of "$ext")" = "$elf_arch" ] \
+      || fail "$name is built for $(elf_arch_of "$ext"), the package is $elf_arch"
+    # Python loads only .so, .abi3.so and .cpython-3XY[m]-<triplet>.so.
+    case "$name" in
+      *.cpython-3*-"$triplet".so|*/_edpbench.so|*.abi3.so) ;;
+      *) fail "$name: Python on $elf_arch loads only _edpbench.cpython-3XY-$triplet.so" ;;
+    esac
+    echo "ok: Python module $name ($elf_arch)"
+  done
+  echo "ok: monitor library ($elf_arch), header, CMake and pkg-config files, Python module"
+elif [ "${EDPBENCH_DEB_EXPECT_PYTHON:-0}" = 1 ]; then
+  fail "no Python module (dist-packages/edpbench/_edpbench.*.so) in the package, though the build has one"
 else
-  echo "ok: monitor library, header, CMake and pkg-config files (no Python module in this build)"
+  echo "ok: monitor library ($elf_arch), header, CMake and pkg-config files (no Python module in this build)"
 fi
 
 # conffiles: every file under /etc, nothing else.

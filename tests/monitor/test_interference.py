@@ -12,8 +12,7 @@ Python 3.6 syntax (JetPack 4).
 
 import math
 import os
-import subprocess
-import sys
+import signal
 import threading
 import time
 import unittest
@@ -36,6 +35,22 @@ def spin(seconds):
     return x
 
 
+def start_spinner(cpu):
+    """A process that spins on `cpu` until killed. Forked rather than started
+    with sys.executable: under qemu-user (the cross build runs these tests
+    with the target's Python there) an emulated process cannot exec another
+    target binary without binfmt_misc."""
+    pid = os.fork()
+    if pid == 0:  # the child only spins; it never returns into the tests
+        try:
+            os.sched_setaffinity(0, {cpu})
+            while True:
+                pass
+        finally:
+            os._exit(0)
+    return pid
+
+
 def monitor(**kw):
     return edpbench.Monitor(source="trace", trace=IDLE_TRACE, **kw)
 
@@ -51,17 +66,15 @@ class Interference(unittest.TestCase):
     def test_a_spinner_on_the_same_cpu_makes_the_window_disturbed(self):
         cpu = min(self.affinity)
         os.sched_setaffinity(0, {cpu})
-        spinner = subprocess.Popen(
-            [sys.executable, "-c",
-             "import os; os.sched_setaffinity(0, {%d})\nwhile True: pass" % cpu])
+        spinner = start_spinner(cpu)
         try:
             time.sleep(0.2)  # the spinner is running
             mon = monitor(threads=1)
             with mon.window("crowded") as w:
                 spin(1.0)
         finally:
-            spinner.kill()
-            spinner.wait()
+            os.kill(spinner, signal.SIGKILL)
+            os.waitpid(spinner, 0)
         m = w.measurement
         # Two runnable tasks on one CPU: each waits about half the time.
         self.assertGreater(m.preempted_share, 0.3, m.dict())
