@@ -75,7 +75,7 @@ for v in 3.6 3.8 3.10; do
   wait || { echo "ci-monitor: FAIL: building the extension for Python $v"; exit 1; }
   if ! PYTHONPATH="$out" EDPBENCH_FIXTURES="$root/tests/fixtures" \
        EDPBENCH_BINARY="$build/src/cli/edpbench" \
-       "$py" -m unittest discover -s "$root/tests/monitor" -p 'test_*.py' > "$out/log" 2>&1; then
+       "$py" -m unittest discover -s "$root/tests/monitor" -p '*test*.py' > "$out/log" 2>&1; then
     cat "$out/log"
     echo "ci-monitor: FAIL on $("$py" --version 2>&1)"
     exit 1

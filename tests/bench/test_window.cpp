@@ -3,12 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <thread>
 
 #include "bench/window.h"
+#include "platform/cpu_activity.h"
 #include "power/energy_meter.h"
 #include "power/trace.h"
 
@@ -64,10 +66,24 @@ TEST_CASE("window: cancel drops the window without a result or a wait", "[bench]
 TEST_CASE("window: counted threads are those that wanted a CPU, not the sleeping ones",
           "[bench][window][interference]") {
   auto meter = trace_meter();
-  std::atomic<bool> stop{false};
+  // A team member with nothing to do: asleep on a condition variable for the
+  // whole window, never woken.
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool stop = false;
   std::thread sleeper([&] {
-    while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::unique_lock<std::mutex> lock(mutex);
+    cv.wait(lock, [&] { return stop; });
   });
+  // Wait until no thread of this process runs (OpenBLAS's pool threads,
+  // started before main, spin ~0.1 s before they sleep), so the one busy
+  // thread below is the known answer.
+  const platform::ActivityProbe probe;
+  for (int i = 0; i < 30; ++i) {
+    const auto a = probe.snapshot();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (platform::busy_threads(a, probe.snapshot(), 0.1, 0.02) == 0) break;
+  }
   bench::RunWindow w(meter, "busy", true);
   spin_for(0.3);  // this thread is the measured code
   report::RunRecord r;
@@ -76,16 +92,27 @@ TEST_CASE("window: counted threads are those that wanted a CPU, not the sleeping
   j.count_busy_threads = true;
   j.threads = 8;  // ignored when counting
   w.close(j, 1, r);
-  stop = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+  }
+  cv.notify_one();
   sleeper.join();
   if (std::isnan(r.preempted_share)) {
     WARN("no schedstat on this kernel: threads are not counted");
     CHECK(w.threads_judged() == 0);
     return;
   }
+#if EDPBENCH_EMULATED
+  // Under qemu-user the emulator's own thread (it translates and frees code
+  // blocks) sits in /proc/self/task beside ours and may run 10% of a window.
+  CHECK(w.threads_judged() >= 1);
+  CHECK(w.threads_judged() <= 2);
+#else
   CHECK(w.threads_judged() == 1);
-  // The one busy thread ran for most of the window (it may wait on a busy
+#endif
+  // The busy thread ran for most of the window (it may wait on a busy
   // machine; other threads' waits, an idle BLAS pool's yields among them, add
   // to the wait sum, never to the count).
-  CHECK(r.cpu_share + r.preempted_share > 0.8);
+  CHECK(r.cpu_share * w.threads_judged() + r.preempted_share * w.threads_judged() > 0.8);
 }
