@@ -111,8 +111,15 @@ TEST_CASE("plan lists the items run measures, in its order, and estimates its du
   }
   CHECK(measured == planned);
   INFO("estimate " << estimate << " s, run " << wall << " s");
-  CHECK(estimate > wall / 3);
-  CHECK(estimate < wall * 3);
+#if EDPBENCH_EMULATED
+  // Under qemu the calibration's few steps also pay the emulator's first
+  // translation of the code, so the estimate errs long by more.
+  const double band = 5;
+#else
+  const double band = 3;
+#endif
+  CHECK(estimate > wall / band);
+  CHECK(estimate < wall * band);
 }
 
 TEST_CASE("plan reports every problem of a config and exits 2", "[cli][plan]") {
