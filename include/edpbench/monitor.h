@@ -159,7 +159,8 @@ class EDPBENCH_API Monitor {
   std::vector<std::string> open_windows() const;
 
   // Idle power over `seconds` after letting the sensor settle; later
-  // windows report dynamic energy over it. Must be called with no window open.
+  // windows report dynamic energy over it. Must be called with no window open;
+  // begin_window (and a second measure_idle) throws Error while it runs.
   IdleResult measure_idle(double seconds);
 
   std::string source() const;                      // "jetson", "rapl+nvml", "trace", "none"

@@ -134,6 +134,10 @@ void Monitor::begin_window(const std::string& name) {
   if (name.empty()) throw Error("a window needs a name");
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (impl_->idling)
+      throw Error("begin_window('" + name +
+                  "') while measure_idle runs: the idle baseline must not include a window's "
+                  "work; open the window after measure_idle returns");
     if (!impl_->open.emplace(name, nullptr).second)
       throw Error("window '" + name +
                   "' is already open; end or cancel it first, or give the new one another name");
@@ -204,7 +208,18 @@ IdleResult Monitor::measure_idle(double seconds) {
     if (!impl_->open.empty())
       throw Error("measure_idle with window '" + impl_->open.begin()->first +
                   "' open: the baseline must be idle; end or cancel the windows first");
+    if (impl_->idling)
+      throw Error("measure_idle while another measure_idle runs (from another thread); "
+                  "take one baseline at a time");
+    impl_->idling = true;  // begin_window refuses until the baseline is taken
   }
+  struct Done {
+    Monitor::Impl& impl;
+    ~Done() {
+      std::lock_guard<std::mutex> lock(impl.mutex);
+      impl.idling = false;
+    }
+  } done{*impl_};
   IdleResult out;
   out.power_w = std::nan("");
   if (!impl_->meter.measures_energy()) return out;

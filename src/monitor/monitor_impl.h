@@ -35,6 +35,9 @@ struct Monitor::Impl {
   double baseline_w = NAN;  // of the total rails, from the last measure_idle
   IdleResult idle;
   bool have_idle = false;
+  // measure_idle is running: no window may open meanwhile (the baseline must
+  // be idle), and a second measure_idle waits its turn by failing.
+  bool idling = false;
   // Recorded runs: one item per (workload, size, device), its one part
   // holding the runs, its values the shape (n, d_in, h, d_out).
   std::vector<edp::report::ItemRecord> configs;

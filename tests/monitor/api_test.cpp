@@ -168,3 +168,26 @@ TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3
   CHECK_FALSE(f.ok());
   CHECK(std::isnan(f.energy_j));
 }
+
+TEST_CASE("C++ API: no window opens while measure_idle runs in another thread", "[monitor]") {
+  // The baseline must be idle (monitor.h): a window opened from another
+  // thread during it would put that window's work into every later window's
+  // dynamic energy; a second measure_idle at once would race the meter.
+  edpbench::Monitor mon = trace_monitor();
+  std::string idle_error;
+  std::thread idler([&] {
+    try {
+      mon.measure_idle(1.0);  // ~0.5 s settling, then 1 s measuring
+    } catch (const std::exception& e) {
+      idle_error = e.what();
+    }
+  });
+  sleep_s(0.3);
+  CHECK_THROWS_WITH(mon.begin_window("during"), Catch::Contains("measure_idle"));
+  CHECK_THROWS_WITH(mon.measure_idle(0.1), Catch::Contains("measure_idle"));
+  idler.join();
+  CHECK(idle_error.empty());
+  CHECK(mon.open_windows().empty());
+  mon.begin_window("after");  // allowed again once the baseline is taken
+  CHECK(mon.end_window("after").ok());
+}
