@@ -7,6 +7,8 @@
 // judges on its own.
 #include "edpbench/monitor.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -180,6 +182,12 @@ WindowResult Monitor::end_window(const std::string& name) {
   judging.rate_hz = impl_->options.rate_hz;
   judging.threads = std::max(0, impl_->options.threads);
   judging.count_busy_threads = impl_->options.threads <= 0;
+  // The CPUs the measured code may run on, as `run` passes its team's: more
+  // busy threads than these wait for one another, which is the code's own
+  // doing, not a neighbour's (bench::judge_interference allows for it).
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0) judging.cpus = CPU_COUNT(&allowed);
   edp::report::RunRecord r;
   const std::string problem = guarded([&] { return w->close(judging, 1, r); });
   WindowResult out = to_result(name, w->measurement(), r, problem, impl_->total, baseline_w);

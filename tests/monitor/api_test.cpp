@@ -5,7 +5,9 @@
 // correction and a frozen sensor against the exact true energy.
 #include <catch2/catch.hpp>
 
+#include <sched.h>
 #include <unistd.h>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -190,4 +192,45 @@ TEST_CASE("C++ API: no window opens while measure_idle runs in another thread", 
   CHECK(mon.open_windows().empty());
   mon.begin_window("after");  // allowed again once the baseline is taken
   CHECK(mon.end_window("after").ok());
+}
+
+TEST_CASE("C++ API: threads beyond the CPUs they may use wait for one another, not disturbed",
+          "[monitor]") {
+  // `run` allows for a team's own wait when it has more threads than CPUs
+  // (1 - cpus/threads, bench/run_evidence.h); the monitor's windows are judged
+  // the same way, over the CPUs the calling thread may run on.
+  if (!std::filesystem::exists("/proc/self/schedstat")) {
+    WARN("no schedstat in this kernel: nothing to judge");
+    return;
+  }
+  edpbench::Monitor mon = trace_monitor();  // its sampler keeps the whole mask
+  cpu_set_t saved;
+  CPU_ZERO(&saved);
+  REQUIRE(::sched_getaffinity(0, sizeof saved, &saved) == 0);
+  int cpu = 0;
+  while (!CPU_ISSET(cpu, &saved)) ++cpu;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);  // the spinners inherit it
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  mon.begin_window("two on one CPU");
+  for (int t = 0; t < 2; ++t)
+    spinners.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  sleep_s(0.6);
+  // Ended while they still spin: a thread that ended took its times with it.
+  const auto w = mon.end_window("two on one CPU");
+  stop = true;
+  for (auto& th : spinners) th.join();
+  ::sched_setaffinity(0, sizeof saved, &saved);
+  INFO("note: " << w.note);
+  CHECK(w.threads >= 2);
+  CHECK(w.preempted_share > 0.3);  // each waited about half the time, for the other
+  // Flagged only past their own wait (50% here) plus the limit, and then the
+  // note says how much of it was theirs.
+  CHECK((!w.disturbed || w.note.find("for one another") != std::string::npos));
 }
