@@ -51,12 +51,21 @@ std::string RunWindow::close(const WindowJudging& judging, int blocks, report::R
   const double mono1_s = power::now_s(), unix1_s = power::unix_now_s();
   power::Measurement& m = m_;
   const bool metered = open_;
+  // The probe's second snapshot as soon as the energy window's end is fixed,
+  // before end_window's wait for the lag tail: other threads of the process
+  // (the monitor's caller's) run meanwhile, and their time would be divided
+  // by the window's span.
+  platform::ActivitySnapshot busy_after;
+  bool probed = false;
+  const auto probe = [&] {
+    busy_after = activity_probe().snapshot();
+    probed = true;
+  };
   if (open_) {
     open_ = false;
-    m = meter_.end_window(name_);
+    m = probe_activity_ ? meter_.end_window(name_, probe) : meter_.end_window(name_);
   }
-  const platform::ActivitySnapshot busy_after =
-      probe_activity_ ? activity_probe().snapshot() : platform::ActivitySnapshot{};
+  if (probe_activity_ && !probed) probe();
   blocks = std::max(1, blocks);
   r.blocks = blocks;
   // With a meter, the run's time is the energy window's own span: a clock of
@@ -82,7 +91,7 @@ std::string RunWindow::close(const WindowJudging& judging, int blocks, report::R
                           : std::max(0, judging.threads);
     judge_interference(
         // shares over the window's span, not the snapshots' (they also
-        // bracket end_window's wait for the lag correction)
+        // bracket begin_window's wait for the sampler's lock)
         platform::interference_between(busy_before_, busy_after, threads_judged_,
                                        activity_probe().ticks_per_s(), span_s_),
         metered ? judging.rate_hz : 0,

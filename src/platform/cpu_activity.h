@@ -85,9 +85,10 @@ class ActivityProbe {
 // host thread); threads that appear only in `end` (started inside the
 // window) count from zero. `busy_span_s` is the span the workload ran in
 // (the energy window): the snapshots also bracket the waits around it
-// (end_window's wait for the lag correction, up to 2.5 averaging periods)
-// when the workload's threads sleep, which would dilute the shares; NaN (or
-// a span longer than the snapshots') uses the snapshots' own span.
+// (begin_window's wait for the sampler's lock; bench::RunWindow takes the
+// second one before end_window's wait for the lag correction), which would
+// dilute the shares; NaN (or a span longer than the snapshots') uses the
+// snapshots' own span.
 Interference interference_between(const ActivitySnapshot& begin, const ActivitySnapshot& end,
                                   int threads, double ticks_per_s, double busy_span_s = NAN);
 

@@ -93,8 +93,9 @@ void EnergyMeter::set_total_rails(const std::vector<std::string>& rails) {
 
 void EnergyMeter::begin_window(const std::string& name) { impl_->sampler->begin_window(name); }
 
-Measurement EnergyMeter::end_window(const std::string& name) {
-  return impl_->sampler->end_window(name);
+Measurement EnergyMeter::end_window(const std::string& name,
+                                    const std::function<void()>& at_end) {
+  return impl_->sampler->end_window(name, at_end);
 }
 
 void EnergyMeter::cancel_window(const std::string& name) { impl_->sampler->cancel_window(name); }

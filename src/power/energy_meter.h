@@ -78,7 +78,8 @@ class EnergyMeter {
   // values that cover the window's end (up to ~2 update intervals after it,
   // DESIGN §4.2); the Measurement's t1 is the moment end_window was called.
   void begin_window(const std::string& name);  // starts the sampler lazily
-  Measurement end_window(const std::string& name);
+  // at_end: see Sampler::end_window (runs after the end is fixed, before the wait).
+  Measurement end_window(const std::string& name, const std::function<void()>& at_end = {});
   void cancel_window(const std::string& name);  // no result, no wait
   // The idle baseline (DESIGN §3): first lets the sensor settle, that is
   // waits until the total rails have published at least two updates after

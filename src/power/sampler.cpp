@@ -290,7 +290,7 @@ void Sampler::set_total_rails(const std::vector<std::string>& rails) {
         rails.empty() || std::find(rails.begin(), rails.end(), rails_[r].rail) != rails.end();
 }
 
-Measurement Sampler::end_window(const std::string& name) {
+Measurement Sampler::end_window(const std::string& name, const std::function<void()>& at_end) {
   std::unique_lock<std::mutex> lock(mutex_);
   auto it = windows_.find(name);
   if (it == windows_.end()) throw UsageError("energy window '" + name + "' was never opened");
@@ -315,6 +315,19 @@ Measurement Sampler::end_window(const std::string& name) {
   // then covered within one read, even at low sampling rates.
   tick_now_ = true;
   wake_cv_.notify_all();
+  if (at_end) {
+    // The window stays in windows_ meanwhile: only this call erases it, and
+    // cancel_window refuses a window that is ending.
+    lock.unlock();
+    try {
+      at_end();
+    } catch (...) {
+      lock.lock();
+      windows_.erase(it);
+      throw;
+    }
+    lock.lock();
+  }
   // Wait for the ticks that cover t1 (bounded: a stalled sampler leaves the
   // window incomplete rather than hanging the caller).
   const auto limit = std::chrono::steady_clock::now() +

@@ -10,6 +10,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -55,9 +56,12 @@ class Sampler {
   // for an extra tick (the schedule of deadlines is unchanged) and waits for
   // it, so the trailing edge is interpolated, not extrapolated, and the wait
   // is one read long even at low rates. Both throw edp::UsageError for a name
-  // that is already open / not open.
+  // that is already open / not open. `at_end`, when given, runs once the
+  // window's end is fixed, before the wait for the lag tail, without the
+  // sampler's lock: what the caller reads there is outside the window and not
+  // delayed by the wait (the interference probe's second snapshot).
   void begin_window(const std::string& name);
-  Measurement end_window(const std::string& name);
+  Measurement end_window(const std::string& name, const std::function<void()>& at_end = {});
   // Drops an open window without waiting for its tail. Throws edp::UsageError
   // for a name that is not open (or is being ended).
   void cancel_window(const std::string& name);

@@ -234,3 +234,41 @@ TEST_CASE("C++ API: threads beyond the CPUs they may use wait for one another, n
   // note says how much of it was theirs.
   CHECK((!w.disturbed || w.note.find("for one another") != std::string::npos));
 }
+
+TEST_CASE("C++ API: the shares cover the window, not end_window's wait for the lag tail",
+          "[monitor]") {
+  // end_window waits for an averaging sensor's updates that cover the
+  // window's end (~2 periods) with the GIL released, so the user's other
+  // threads run meanwhile; the probe's second snapshot was taken after that
+  // wait and its run time divided by the window's span: a thread that ran
+  // throughout read as several CPUs' worth.
+  if (!std::filesystem::exists("/proc/self/schedstat")) {
+    WARN("no schedstat in this kernel: nothing to judge");
+    return;
+  }
+  edp::testing::Ina3221SimOptions so;
+  so.update_period_s = 0.4;
+  edp::testing::Ina3221Sim sim(so);
+  edpbench::MonitorOptions o;
+  o.source = "jetson";
+  o.sysfs_root = sim.root();
+  o.rate_hz = 100;
+  o.threads = 1;  // the worker below
+  edpbench::Monitor mon(o);
+  REQUIRE(mon.update_interval_s() > 0);  // the window is lag-corrected: end_window waits
+  std::atomic<bool> stop{false};
+  std::thread worker([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  mon.begin_window("short");
+  sleep_s(0.1);
+  const auto w = mon.end_window("short");
+  stop = true;
+  worker.join();
+  INFO("cpu_share " << w.cpu_share << ", time_s " << w.time_s << ", note: " << w.note);
+  CHECK(w.lag_correction_s > 0);
+  // One thread cannot run for longer than the window (ticks and the edges'
+  // own bookkeeping aside).
+  CHECK(w.cpu_share + w.preempted_share < 1.2);
+}
