@@ -143,7 +143,16 @@ class Monitor(object):
 
     def end_window(self, name):
         if self._sync is not None:
-            self._sync()
+            try:
+                self._sync()
+            except BaseException:
+                # The work it waited for failed (an asynchronous CUDA error
+                # surfaces here): no result, and the window does not stay open.
+                try:
+                    self._core.cancel_window(str(name))
+                except Error:
+                    pass
+                raise
         return self._core.end_window(str(name))
 
     def cancel_window(self, name):

@@ -155,6 +155,25 @@ class TraceSource(unittest.TestCase):
             pass
         self.assertTrue(w.ok)
 
+    def test_a_failing_sync_at_the_end_does_not_leave_the_window_open(self):
+        # An asynchronous CUDA error surfaces in torch.cuda.synchronize(): the
+        # window it was to close must not stay open (measure_idle would then
+        # refuse, and the sampler keep integrating it).
+        calls = []
+
+        def sync():
+            calls.append(1)
+            if len(calls) == 2:
+                raise RuntimeError("CUDA error: an illegal memory access was encountered")
+
+        mon = trace_monitor(sync=sync)
+        with self.assertRaises(RuntimeError):
+            with mon.window("w"):
+                pass
+        self.assertEqual(mon.open_windows(), [])
+        mon.begin_window("w")  # the name is free again
+        mon.cancel_window("w")
+
 
 class ResultsFiles(unittest.TestCase):
     def setUp(self):
