@@ -24,7 +24,9 @@ namespace edpbench {
 
 namespace {
 
-// A label field: non-empty, printable, at most 200 characters.
+// A label field: non-empty, printable, at most 200 characters, no '/' (the
+// separator of the configuration's key, monitor/<workload>/<size>/<device>:
+// ("a/b", "c") and ("a", "b/c") would share one).
 void check_label(const char* what, const std::string& v) {
   if (v.empty()) throw Error(std::string("record: ") + what + " must not be empty");
   if (v.size() > 200)
@@ -33,6 +35,10 @@ void check_label(const char* what, const std::string& v) {
     if (c < 0x20 || c == 0x7f)
       throw Error(std::string("record: ") + what + " '" + v +
                   "' contains a control character; use letters, digits, '_' or '-'");
+  if (v.find('/') != std::string::npos)
+    throw Error(std::string("record: ") + what + " '" + v +
+                "' contains '/', the separator of the configuration's key "
+                "(monitor/<workload>/<size>/<device>); use '_' or '-' instead");
 }
 
 std::string utc_now() {

@@ -272,3 +272,26 @@ TEST_CASE("C++ API: the shares cover the window, not end_window's wait for the l
   // own bookkeeping aside).
   CHECK(w.cpu_share + w.preempted_share < 1.2);
 }
+
+TEST_CASE("C++ API: labels cannot make two configurations share a key", "[monitor]") {
+  // A configuration's key is monitor/<workload>/<size>/<device>: with a '/'
+  // in a label, ("a/b", "c") and ("a", "b/c") would be one key, their rows
+  // mixed in runs.csv and one replacing the other's on the next write.
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "a";
+  l.size = "b/c";
+  l.device = "cpu";
+  CHECK_THROWS_WITH(mon.record(l, w), Catch::Contains("'/'"));
+  l.workload = "a/b";
+  l.size = "c";
+  CHECK_THROWS_AS(mon.record(l, w), edpbench::Error);
+  l.workload = "a";
+  l.size = "small";
+  l.device = "cpu/0";
+  CHECK_THROWS_AS(mon.record(l, w), edpbench::Error);
+  l.device = "cpu";
+  mon.record(l, w);
+}
