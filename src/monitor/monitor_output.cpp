@@ -24,7 +24,7 @@ namespace edpbench {
 
 namespace {
 
-// A label field: non-empty, printable, at most 200 characters, no '/' (the
+// A label field: non-empty, printable UTF-8, at most 200 characters, no '/' (the
 // separator of the configuration's key, monitor/<workload>/<size>/<device>:
 // ("a/b", "c") and ("a", "b/c") would share one).
 void check_label(const char* what, const std::string& v) {
@@ -35,6 +35,12 @@ void check_label(const char* what, const std::string& v) {
     if (c < 0x20 || c == 0x7f)
       throw Error(std::string("record: ") + what + " '" + v +
                   "' contains a control character; use letters, digits, '_' or '-'");
+  try {
+    (void)nlohmann::json(v).dump();  // context.json lists the keys: JSON is UTF-8
+  } catch (const nlohmann::json::exception&) {
+    throw Error(std::string("record: ") + what + " (" + std::to_string(v.size()) +
+                " bytes) is not valid UTF-8; pass the label as UTF-8 text");
+  }
   if (v.find('/') != std::string::npos)
     throw Error(std::string("record: ") + what + " '" + v +
                 "' contains '/', the separator of the configuration's key "

@@ -295,3 +295,24 @@ TEST_CASE("C++ API: labels cannot make two configurations share a key", "[monito
   l.device = "cpu";
   mon.record(l, w);
 }
+
+TEST_CASE("C++ API: a label that is not UTF-8 is refused when recorded, not half-way through write",
+          "[monitor]") {
+  // context.json (JSON: UTF-8) lists the configurations' keys; write() used
+  // to fail there, after runs.csv, rails.csv and results.csv were written.
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "caf\xe9";  // Latin-1
+  l.size = "small";
+  l.device = "cpu";
+  CHECK_THROWS_WITH(mon.record(l, w), Catch::Contains("UTF-8"));
+  l.workload = "caf\xc3\xa9";  // UTF-8
+  mon.record(l, w);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-utf8-" + std::to_string(::getpid()));
+  mon.write(dir.string());
+  CHECK(std::filesystem::exists(dir / "context.json"));
+  std::filesystem::remove_all(dir);
+}
