@@ -192,7 +192,11 @@ PYBIND11_MODULE(_edpbench, m) {
              py::gil_scoped_release release;
              return mon.end_window(name);
            })
-      .def("cancel_window", &Monitor::cancel_window)
+      .def("cancel_window",
+           [](Monitor& mon, const std::string& name) {
+             py::gil_scoped_release release;  // may wait for the sampler's lock
+             mon.cancel_window(name);
+           })
       .def("open_windows", &Monitor::open_windows)
       .def("measure_idle",
            [](Monitor& mon, double seconds) {

@@ -66,8 +66,8 @@ struct MonitorOptions {
   // is `disturbed` past the limits `run` uses.
   bool interference = true;
   // The threads the measured code runs, for cpu_share/preempted_share; 0 =
-  // count them: the threads of this process that wanted a CPU for at least
-  // 10% of the window (the sampler left out).
+  // count them: the threads of this process that ran for at least 10% of
+  // the window (the sampler left out).
   int threads = 0;
 };
 
@@ -135,7 +135,7 @@ struct RunLabel {
   double final_loss = 0.0 / 0.0;
   // Optional shape of the problem, written to results.csv.
   long long n = 0, d_in = 0, h = 0, d_out = 0;
-  int threads = 0;
+  int threads = 0;  // 0: the threads the first recorded window counted
 };
 
 class EDPBENCH_API Monitor {

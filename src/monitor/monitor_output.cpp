@@ -169,7 +169,8 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
     c.workload = label.workload;
     c.size = label.size;
     c.device = label.device;
-    c.threads = label.threads;
+    // 0: the threads the window counted (WindowResult::threads), if any.
+    c.threads = label.threads > 0 ? label.threads : result.threads;
     c.iterations = label.iterations;
     c.power_source = impl_->meter.source_name();
     c.energy_rails = edp::join(impl_->total, "+");

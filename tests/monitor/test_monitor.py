@@ -221,6 +221,29 @@ class ResultsFiles(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertTrue(os.path.exists(os.path.join(self.dir, "report.html")))
 
+    def test_recorded_rows_carry_the_window_interference(self):
+        mon = trace_monitor()
+        with mon.window("w") as w:
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 0.2:
+                pass
+        mon.record(w, workload="py_loop", size="small", device="cpu")
+        mon.write(self.dir)
+        with open(os.path.join(self.dir, "runs.csv")) as f:
+            run = list(csv.DictReader(f))[0]
+        with open(os.path.join(self.dir, "results.csv")) as f:
+            result = list(csv.DictReader(f))[0]
+        self.assertEqual(run["disturbed"], "true" if w.disturbed else "false")
+        if math.isnan(w.preempted_share):  # a kernel without schedstat
+            self.assertEqual(run["preempted_share"], "")
+            self.assertEqual(result["threads"], "0")
+        else:
+            self.assertAlmostEqual(float(run["preempted_share"]), w.preempted_share, places=3)
+            self.assertAlmostEqual(float(run["cpu_share"]), w.cpu_share, places=3)
+            # threads not given: the threads the window counted
+            self.assertGreaterEqual(w.threads, 1)
+            self.assertEqual(result["threads"], str(w.threads))
+
     def test_merge_keeps_other_rows_and_replaces_own(self):
         for batch in range(2):
             mon = trace_monitor()
