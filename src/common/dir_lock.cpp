@@ -68,7 +68,7 @@ DirLock::DirLock(const std::string& dir) {
     pid = pid.substr(0, pid.find('\n'));
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) pid = "?";
     const std::string cmd = pid == "?" ? "" : command_of(pid);
-    throw UsageError(dir + " is in use by another edpbench process (pid " + pid +
+    throw DirBusy(dir + " is in use by another edpbench process (pid " + pid +
                      (cmd.empty() ? "" : ": " + cmd) +
                      "); two sweeps in one directory would disturb each other's measurements. "
                      "Wait for it to finish, stop it (kill " +

@@ -8,13 +8,22 @@
 
 #include <string>
 
+#include "common/errors.h"
+
 namespace edp {
+
+// The lock is held by another process (or another DirLock of this one): a
+// UsageError, so that callers that do not wait report it as such.
+class DirBusy : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
 
 class DirLock {
  public:
   // Creates <dir> when missing, then takes the lock without waiting. Throws
-  // edp::UsageError (exit 2) naming the directory and the process that holds
-  // it (pid and command) when another process does.
+  // edp::DirBusy (a UsageError, exit 2) naming the directory and the process
+  // that holds it (pid and command) when another process does.
   explicit DirLock(const std::string& dir);
   ~DirLock();
   DirLock(const DirLock&) = delete;

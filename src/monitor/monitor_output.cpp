@@ -2,23 +2,27 @@
 // become report::ItemRecord/PartRecords, written by the same row functions `run` uses
 // (report/results_csv.h), so `recommend`, `report` and `compare` read them.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
+#include "common/dir_lock.h"
 #include "common/json.h"
+#include "common/text.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
-#include "common/text.h"
 
 namespace edpbench {
 
@@ -123,6 +127,26 @@ nlohmann::json idle_json(const IdleResult& i) {
   return j;
 }
 
+// The output directory's lock (common/dir_lock.h), as `run` takes it: a
+// write reads the files, merges its rows and rewrites them, so two writers
+// at once (two monitors, two processes) would lose each other's rows.
+// Another monitor's write holds it for milliseconds: wait for it; a sweep of
+// `run` holds it for hours: after 10 s, say who holds it.
+std::unique_ptr<edp::DirLock> lock_output_dir(const std::string& dir) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (;;) {
+    try {
+      return std::make_unique<edp::DirLock>(dir);
+    } catch (const edp::DirBusy& e) {
+      if (std::chrono::steady_clock::now() >= give_up)
+        throw Error(std::string("write: ") + e.what());
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    } catch (const std::exception& e) {
+      throw Error(std::string("write: ") + e.what());
+    }
+  }
+}
+
 // I/O errors (std::runtime_error from the writers) as edpbench::Error.
 template <class F>
 void guarded_io(F&& f) {
@@ -212,6 +236,7 @@ void Monitor::write(const std::string& dir) const {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create " + dir + ": " + ec.message());
+  const auto dir_lock = lock_output_dir(dir);
 
   std::set<std::string> keys;
   std::vector<std::vector<std::string>> results, runs, rails;

@@ -12,10 +12,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/dir_lock.h"
 #include "edpbench/monitor.h"
 #include "power/ina3221_sim.h"
 
@@ -314,5 +316,41 @@ TEST_CASE("C++ API: a label that is not UTF-8 is refused when recorded, not half
       std::filesystem::temp_directory_path() / ("edp-monitor-utf8-" + std::to_string(::getpid()));
   mon.write(dir.string());
   CHECK(std::filesystem::exists(dir / "context.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep that keeps it",
+          "[monitor]") {
+  auto mon = trace_monitor();
+  mon.begin_window("w");
+  const edpbench::WindowResult w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "locked";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("edp-monitor-lock-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  // `edpbench run` takes this lock for its whole sweep (common/dir_lock.h).
+  auto held = std::make_unique<edp::DirLock>(dir.string());
+  // Released after 0.3 s: the write waits for it and then writes.
+  std::thread release([&] {
+    sleep_s(0.3);
+    held.reset();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  mon.write(dir.string());
+  release.join();
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= 0.25);
+  CHECK(std::filesystem::exists(dir / "results.csv"));
+  // Held for good: after its wait the write says who holds the directory.
+  edp::DirLock sweep(dir.string());
+  try {
+    mon.write(dir.string());
+    FAIL("write into a locked directory succeeded");
+  } catch (const edpbench::Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("in use by another edpbench process"));
+  }
   std::filesystem::remove_all(dir);
 }

@@ -244,6 +244,42 @@ class ResultsFiles(unittest.TestCase):
             self.assertGreaterEqual(w.threads, 1)
             self.assertEqual(result["threads"], str(w.threads))
 
+    def test_concurrent_writers_lose_no_rows(self):
+        # Two processes write into one directory at once, each round a new
+        # configuration from a new monitor (so a row once lost is not
+        # written again): each write reads the files, merges its rows and
+        # rewrites them, so without a lock a write can replace the files
+        # with a merge that misses the other's latest rows.
+        rounds = 30
+
+        def writer(name):
+            for i in range(rounds):
+                mon = trace_monitor(await_period_s=0)
+                with mon.window("w") as w:
+                    pass
+                mon.record(w, workload="%s_%02d" % (name, i), size="small", device="cpu")
+                mon.write(self.dir)
+
+        pids = []
+        for name in ("a", "b"):
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    writer(name)
+                except BaseException:
+                    import traceback
+                    traceback.print_exc()
+                    code = 1
+                os._exit(code)
+            pids.append(pid)
+        for pid in pids:
+            self.assertEqual(os.waitpid(pid, 0)[1], 0)
+        expected = sorted("%s_%02d" % (n, i) for n in ("a", "b") for i in range(rounds))
+        for name in ("results.csv", "runs.csv"):
+            with open(os.path.join(self.dir, name)) as f:
+                self.assertEqual(sorted(r["workload"] for r in csv.DictReader(f)), expected, name)
+
     def test_merge_keeps_other_rows_and_replaces_own(self):
         for batch in range(2):
             mon = trace_monitor()
