@@ -11,13 +11,13 @@
 #include <map>
 #include <memory>
 
-#include "bench/sweep_preview.h"
 #include "bench/protocol.h"
 #include "bench/results_store.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "bench/study.h"
 #include "bench/sweep.h"
+#include "bench/sweep_preview.h"
 #include "common/dir_lock.h"
 #include "common/errors.h"
 #include "platform/machine_load.h"

@@ -149,8 +149,8 @@ void calibrate(Backend& be, const PlanItem& item, int steps, DeviceRate& r) {
 // skipped) and, when asked, calibrates each workload on its smallest item
 // (`smallest`: one per workload, in plan order). One rate per workload.
 std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
-                                         const std::vector<const PlanItem*>& smallest,
-                                         const PreviewOptions& opt) {
+                                     const std::vector<const PlanItem*>& smallest,
+                                     const PreviewOptions& opt) {
   DeviceRate base;
   base.device = dev.label;
   std::vector<DeviceRate> out;
@@ -413,7 +413,8 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
   return sum;
 }
 
-SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root, const PreviewOptions& opt) {
+SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
+                            const PreviewOptions& opt) {
   // Every problem at once, each with the config's place (as `run` checks).
   std::vector<std::string> problems;
   Sweep s{cfg, platform::Prober(sysfs_root), open_meter(cfg, sysfs_root, problems)};

@@ -86,8 +86,8 @@ struct SweepPreview {
   std::vector<std::string> total_rails;
   std::string total_rails_why;
   std::vector<RailTiming> rail_timing;  // of the total rails
-  bool averaging = false;                   // a total rail averages (lag tail)
-  double update_interval_s = NAN;           // NaN: unknown
+  bool averaging = false;               // a total rail averages (lag tail)
+  double update_interval_s = NAN;       // NaN: unknown
   // What the run's sampler will know of the interval, which is what it
   // judges runs by: "known" (seen changing, or stated and not yet disproved),
   // "static" (watched, and the total rails did not change: a constant trace;
@@ -120,7 +120,7 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& options = {});
 // into problems instead of stopping at the first, then preview_sweep.
 // A Prober on a missing --sysfs-root still throws UsageError.
 SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
-                        const PreviewOptions& options = {});
+                            const PreviewOptions& options = {});
 
 // Aligned text for a person; JSON with the same content.
 std::string format_preview(const SweepPreview& summary);

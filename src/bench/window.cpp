@@ -32,7 +32,7 @@ RunWindow::~RunWindow() {
   if (!open_) return;
   try {
     meter_.cancel_window(name_);  // no result wanted: no wait for the lag tail
-  } catch (...) {  // already unwinding: the body's error is the one to report
+  } catch (...) {                 // already unwinding: the body's error is the one to report
   }
 }
 

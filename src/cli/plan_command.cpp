@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "bench/config.h"
-#include "bench/sweep_preview.h"
 #include "bench/run_evidence.h"
+#include "bench/sweep_preview.h"
 #include "cli/command.h"
 #include "cli/sweep_filters.h"
 #include "common/atomic_file.h"

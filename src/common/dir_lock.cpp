@@ -69,10 +69,10 @@ DirLock::DirLock(const std::string& dir) {
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) pid = "?";
     const std::string cmd = pid == "?" ? "" : command_of(pid);
     throw DirBusy(dir + " is in use by another edpbench process (pid " + pid +
-                     (cmd.empty() ? "" : ": " + cmd) +
-                     "); two sweeps in one directory would disturb each other's measurements. "
-                     "Wait for it to finish, stop it (kill " +
-                     pid + "), or choose another --out directory");
+                  (cmd.empty() ? "" : ": " + cmd) +
+                  "); two sweeps in one directory would disturb each other's measurements. "
+                  "Wait for it to finish, stop it (kill " +
+                  pid + "), or choose another --out directory");
   }
   const std::string me = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, me.data(), me.size(), 0);

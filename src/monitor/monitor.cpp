@@ -159,7 +159,7 @@ void Monitor::begin_window(const std::string& name) {
 }
 
 std::unique_ptr<edp::bench::RunWindow> Monitor::Impl::take(const std::string& name,
-                                                            const char* how_to_open) {
+                                                           const char* how_to_open) {
   std::lock_guard<std::mutex> lock(mutex);
   const auto it = open.find(name);
   if (it == open.end() || !it->second)
@@ -217,8 +217,9 @@ IdleResult Monitor::measure_idle(double seconds) {
       throw Error("measure_idle with window '" + impl_->open.begin()->first +
                   "' open: the baseline must be idle; end or cancel the windows first");
     if (impl_->idling)
-      throw Error("measure_idle while another measure_idle runs (from another thread); "
-                  "take one baseline at a time");
+      throw Error(
+          "measure_idle while another measure_idle runs (from another thread); "
+          "take one baseline at a time");
     impl_->idling = true;  // begin_window refuses until the baseline is taken
   }
   struct Done {

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <cmath>
-#include <mutex>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "platform/operating_point.h"
 #include "platform/sysfs.h"
-#include "common/text.h"
 
 namespace edp::platform::detail {
 

@@ -90,7 +90,8 @@ class Resolver {
           const auto govs = read_words(root_, dir + "/scaling_available_governors");
           if (std::find(govs.begin(), govs.end(), pt.cpu_governor) == govs.end()) {
             fail("cpu_governor '" + pt.cpu_governor + "' is not offered by " + dir +
-                 "/scaling_available_governors (" + (govs.empty() ? "missing" : join(govs, " ")) + ")");
+                 "/scaling_available_governors (" + (govs.empty() ? "missing" : join(govs, " ")) +
+                 ")");
           }
           ws.set({dir + "/scaling_governor", pt.cpu_governor, "", false});
         }

@@ -2,8 +2,8 @@
 // suspect when a clock it depends on was measurably below its nominal value.
 #include <cstdio>
 
-#include "platform/platform.h"
 #include "common/text.h"
+#include "platform/platform.h"
 
 namespace edp::platform {
 namespace {

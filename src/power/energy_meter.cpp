@@ -93,8 +93,7 @@ void EnergyMeter::set_total_rails(const std::vector<std::string>& rails) {
 
 void EnergyMeter::begin_window(const std::string& name) { impl_->sampler->begin_window(name); }
 
-Measurement EnergyMeter::end_window(const std::string& name,
-                                    const std::function<void()>& at_end) {
+Measurement EnergyMeter::end_window(const std::string& name, const std::function<void()>& at_end) {
   return impl_->sampler->end_window(name, at_end);
 }
 

@@ -5,10 +5,10 @@
 #include <map>
 #include <utility>
 
+#include "common/text.h"
 #include "report/csv.h"
 #include "report/csv_schema.h"
 #include "report/stats.h"
-#include "common/text.h"
 
 namespace edp::report {
 namespace {

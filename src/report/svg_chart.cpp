@@ -3,8 +3,8 @@
 // callers pass plain text.
 #include "report/svg_chart.h"
 
-#include "report/html_report.h"
 #include "common/text.h"
+#include "report/html_report.h"
 
 #include <algorithm>
 #include <cmath>

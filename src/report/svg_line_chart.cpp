@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/text.h"
 #include "report/html_report.h"
 #include "report/svg_chart.h"
-#include "common/text.h"
 
 namespace edp::report {
 namespace {

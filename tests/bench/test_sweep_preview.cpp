@@ -3,8 +3,8 @@
 // problems collected, and the text and JSON forms.
 #include <catch2/catch.hpp>
 
-#include "bench/sweep_preview.h"
 #include "bench/study.h"
+#include "bench/sweep_preview.h"
 
 namespace {
 
@@ -41,7 +41,7 @@ bench::Config config(const std::string& extra) {
 }
 
 bench::SweepPreview summarize(const bench::Config& cfg, double interval_s,
-                             const bench::PreviewOptions& opt) {
+                              const bench::PreviewOptions& opt) {
   std::vector<std::unique_ptr<power::Sensor>> sensors;
   sensors.push_back(std::make_unique<SlowSensor>(interval_s));
   bench::Sweep s{cfg, platform::Prober(""),

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <condition_variable>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -56,8 +56,9 @@ TEST_CASE("window: cancel drops the window without a result or a wait", "[bench]
   CHECK(r.energy_j == Approx(7.5 * r.time_s).epsilon(1e-9));
   // The measurement it keeps is the meter's, per rail.
   const auto& rails = again.measurement().rails;
-  const auto vdd_in = std::find_if(rails.begin(), rails.end(),
-                                   [](const power::RailMeasurement& x) { return x.rail == "VDD_IN"; });
+  const auto vdd_in = std::find_if(rails.begin(), rails.end(), [](const power::RailMeasurement& x) {
+    return x.rail == "VDD_IN";
+  });
   REQUIRE(vdd_in != rails.end());
   CHECK(vdd_in->energy_j == Approx(r.energy_j));
   CHECK(again.measurement().time_s() == Approx(r.time_s));

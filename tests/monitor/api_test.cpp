@@ -329,8 +329,8 @@ TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep tha
   l.size = "s";
   l.device = "cpu";
   mon.record(l, w);
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("edp-monitor-lock-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-lock-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   // `edpbench run` takes this lock for its whole sweep (common/dir_lock.h).
   auto held = std::make_unique<edp::DirLock>(dir.string());

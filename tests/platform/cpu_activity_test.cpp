@@ -145,8 +145,7 @@ TEST_CASE("busy_threads_counts_those_that_ran_for_a_tenth_of_the_window", "[inte
   a.monotonic_s = 10.0;
   b.monotonic_s = 12.0;
   a.schedstat_available = b.schedstat_available = true;
-  a.threads = {{100, {1'000'000'000, 0, 1}}, {101, {0, 0, 0}}, {103, {5, 5, 1}},
-               {104, {0, 0, 0}}};
+  a.threads = {{100, {1'000'000'000, 0, 1}}, {101, {0, 0, 0}}, {103, {5, 5, 1}}, {104, {0, 0, 0}}};
   b.threads = {{100, {2'900'000'000, 0, 9}},          // ran 1.9 s: busy
                {101, {250'000'000, 150'000'000, 9}},  // ran 0.25 s, waited 0.15 s: busy
                {102, {190'000'000, 0, 1}},            // born inside, ran 0.19 s: not busy
