@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -134,14 +136,11 @@ BackendSetup make_backend_for(const DeviceSpec& dev, const Config& cfg,
   if (dev.cpus == "all") {
     // "all" means every CPU this process may run on: a cgroup cpuset,
     // taskset or systemd's AllowedCPUs can hold back some online CPUs.
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (::sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
-      std::vector<int> usable;
-      for (int c : o.cpus)
-        if (c < CPU_SETSIZE && CPU_ISSET(c, &allowed)) usable.push_back(c);
-      if (!usable.empty()) o.cpus = usable;
-    }
+    const std::vector<int> allowed = platform::allowed_cpus();
+    std::vector<int> usable;
+    for (int c : o.cpus)
+      if (std::binary_search(allowed.begin(), allowed.end(), c)) usable.push_back(c);
+    if (!usable.empty()) o.cpus = usable;
   }
   o.threads = dev.threads;
   o.gemm = dev.gemm;

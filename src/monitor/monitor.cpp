@@ -7,8 +7,6 @@
 // judges on its own.
 #include "edpbench/monitor.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -21,6 +19,7 @@
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
 #include "platform/board.h"
+#include "platform/cpu_list.h"
 #include "power/total_rails.h"
 
 namespace edpbench {
@@ -185,13 +184,11 @@ WindowResult Monitor::end_window(const std::string& name) {
   // The CPUs the measured code may run on, as `run` passes its team's: more
   // busy threads than these wait for one another, which is the code's own
   // doing, not a neighbour's (bench::judge_interference allows for it).
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0) judging.cpus = CPU_COUNT(&allowed);
+  judging.cpus = static_cast<int>(edp::platform::allowed_cpus().size());
   edp::report::RunRecord r;
   const std::string problem = guarded([&] { return w->close(judging, 1, r); });
   WindowResult out = to_result(name, w->measurement(), r, problem, impl_->total, baseline_w);
-  out.threads = impl_->options.interference ? w->threads_judged() : 0;
+  out.threads = w->threads_judged();  // 0 when the probe is off
   return out;
 }
 

@@ -1,6 +1,8 @@
 // CPU list parsing and formatting: see cpu_list.h.
 #include "platform/cpu_list.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -66,6 +68,16 @@ std::string format_cpu_list(const std::vector<int>& cpus) {
     i = j + 1;
   }
   return out;
+}
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
 }
 
 }  // namespace edp::platform

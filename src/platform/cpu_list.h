@@ -14,4 +14,8 @@ std::vector<int> parse_cpu_list(const std::string& list);
 // {0,3,4,5} -> "0,3-5"; the inverse of parse_cpu_list for sorted input.
 std::string format_cpu_list(const std::vector<int>& cpus);
 
+// The CPUs the calling thread may run on (sched_getaffinity(2): taskset, a
+// cgroup cpuset, systemd's AllowedCPUs), sorted; empty when it cannot be read.
+std::vector<int> allowed_cpus();
+
 }  // namespace edp::platform
