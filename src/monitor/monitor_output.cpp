@@ -90,13 +90,18 @@ edp::report::RunRecord run_record(const WindowResult& w, double final_loss) {
   return r;
 }
 
-// Rewrites `path`: the rows already there whose key is not in `keys`, then
-// `rows`. An existing file with other columns is refused, never mixed.
-void merge_csv(const std::string& path, const std::vector<std::string>& columns,
-               const std::set<std::string>& keys,
-               const std::vector<std::vector<std::string>>& rows) {
+// The new text of `path`: the rows already there whose key is not in
+// `keys`, then `rows`. An existing file with other columns, or a symbolic
+// link (planted: the merge would read another file's rows), is refused,
+// never mixed. Nothing is written here: write() merges every file first, so
+// a refused one leaves the directory as it was.
+std::string merged_csv(const std::string& path, const std::vector<std::string>& columns,
+                       const std::set<std::string>& keys,
+                       const std::vector<std::vector<std::string>>& rows) {
   edp::report::CsvTable t;
   t.header = columns;
+  if (std::filesystem::is_symlink(path))
+    throw Error(path + " is a symbolic link; remove it, or write into a new directory");
   if (std::filesystem::exists(path)) {
     try {
       t = edp::report::read_csv_file(path);
@@ -114,7 +119,7 @@ void merge_csv(const std::string& path, const std::vector<std::string>& columns,
   for (const auto& row : t.rows)
     if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) out += edp::report::csv_line(row);
   for (const auto& row : rows) out += edp::report::csv_line(row);
-  edp::write_file_atomic(path, out);
+  return out;
 }
 
 nlohmann::json idle_json(const IdleResult& i) {
@@ -248,10 +253,19 @@ void Monitor::write(const std::string& dir) const {
     for (auto& r : edp::report::rails_rows(c)) rails.push_back(std::move(r));
   }
   guarded_io([&] {
+    if (std::filesystem::is_symlink(dir + "/context.json"))
+      throw Error(dir +
+                  "/context.json is a symbolic link; remove it, or write into a new directory");
     // results.csv last: like `run`, it is the file that says a row is done.
-    merge_csv(dir + "/runs.csv", edp::report::runs_columns(), keys, runs);
-    merge_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
-    merge_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+    const std::string runs_text =
+        merged_csv(dir + "/runs.csv", edp::report::runs_columns(), keys, runs);
+    const std::string rails_text =
+        merged_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
+    const std::string results_text =
+        merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+    edp::write_file_atomic(dir + "/runs.csv", runs_text);
+    edp::write_file_atomic(dir + "/rails.csv", rails_text);
+    edp::write_file_atomic(dir + "/results.csv", results_text);
 
     // context.json: the monitor's own section; a context.json of `edpbench
     // run` already there keeps everything else it says.

@@ -280,6 +280,28 @@ class ResultsFiles(unittest.TestCase):
             with open(os.path.join(self.dir, name)) as f:
                 self.assertEqual(sorted(r["workload"] for r in csv.DictReader(f)), expected, name)
 
+    def test_planted_links_are_refused_and_nothing_is_written(self):
+        victim = os.path.join(self.dir, "victim.csv")
+        with open(victim, "w") as f:
+            f.write("secret\n")
+        out = os.path.join(self.dir, "out")
+        os.mkdir(out)
+        mon = trace_monitor()
+        with mon.window("w") as w:
+            pass
+        mon.record(w, workload="x", size="s", device="cpu")
+        for name in ("results.csv", "context.json"):
+            link = os.path.join(out, name)
+            os.symlink(victim, link)
+            with self.assertRaises(edpbench.Error) as e:
+                mon.write(out)
+            self.assertIn("symbolic link", str(e.exception))
+            # Refused before anything was written: no runs.csv, the target untouched.
+            self.assertFalse(os.path.exists(os.path.join(out, "runs.csv")))
+            with open(victim) as f:
+                self.assertEqual(f.read(), "secret\n")
+            os.remove(link)
+
     def test_merge_keeps_other_rows_and_replaces_own(self):
         for batch in range(2):
             mon = trace_monitor()
