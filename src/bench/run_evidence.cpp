@@ -31,6 +31,7 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   r.lag_correction_s = m.lag_correction_s;
   r.read_failures = m.read_failures;
   r.missed_deadlines = m.missed_deadlines;
+  r.missed_in_slow_reads = m.missed_in_slow_reads;
   r.frozen = m.frozen;
   r.anomalies = m.anomalies;
   bool first_total = true, averaging_unknown = false, period_mismatch = false;
@@ -123,13 +124,23 @@ void judge_interference(const platform::Interference& i, double rate_hz, double 
       why += buf;
     }
   }
+  // Deadlines missed while the sensor's own read ran past a period are the
+  // sensor's cost, not the machine's load: only those the sampler thread was
+  // late for say that something else had the CPU.
   const double expected = rate_hz > 0 && span_s > 0 ? rate_hz * span_s : 0;
-  if (expected > 0 && r.missed_deadlines >= kMinMissedDeadlines &&
-      r.missed_deadlines > kMaxMissedDeadlineShare * expected) {
+  const uint64_t late = r.missed_deadlines - std::min(r.missed_deadlines, r.missed_in_slow_reads);
+  if (expected > 0 && late >= kMinMissedDeadlines && late > kMaxMissedDeadlineShare * expected) {
     std::snprintf(buf, sizeof buf, "%sthe sampler missed %llu of ~%.0f deadlines",
-                  why.empty() ? "" : "; ", static_cast<unsigned long long>(r.missed_deadlines),
-                  expected);
+                  why.empty() ? "" : "; ", static_cast<unsigned long long>(late), expected);
     why += buf;
+  }
+  if (expected > 0 && r.missed_in_slow_reads >= kMinMissedDeadlines &&
+      r.missed_in_slow_reads > kMaxMissedDeadlineShare * expected) {
+    std::snprintf(buf, sizeof buf,
+                  "the sensor's reads outlasted the sampling period %llu times (not a "
+                  "disturbance; power.rate_hz %.0f is faster than the sensor can be read)",
+                  static_cast<unsigned long long>(r.missed_in_slow_reads), rate_hz);
+    r.note += (r.note.empty() ? "" : "; ") + std::string(buf);
   }
   if (why.empty()) return;
   r.disturbed = true;

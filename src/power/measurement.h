@@ -49,6 +49,10 @@ struct Measurement {
   size_t anomalies = 0;
   std::string anomaly;
   size_t read_failures = 0, missed_deadlines = 0;
+  // Of missed_deadlines, those that passed while a read was running that
+  // alone took longer than a period: the sensor was slow, not the machine
+  // busy (the sampler thread started on time).
+  size_t missed_in_slow_reads = 0;
   // When the sampler stopped counting this window's ticks and missed
   // deadlines (steady_clock): after t1_s, since end_window waits for the
   // updates the lag correction needs (up to 2.5 averaging periods). The

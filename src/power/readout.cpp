@@ -65,8 +65,10 @@ std::string measurement_text(const Measurement& m) {
   std::string s;
   char line[256];
   std::snprintf(line, sizeof(line),
-                "window of %.2f s: %zu sampler ticks, %zu read failures, %zu missed deadlines\n",
-                m.time_s(), m.samples, m.read_failures, m.missed_deadlines);
+                "window of %.2f s: %zu sampler ticks, %zu read failures, %zu missed deadlines"
+                " (%zu of them during reads longer than a period)\n",
+                m.time_s(), m.samples, m.read_failures, m.missed_deadlines,
+                m.missed_in_slow_reads);
   s += line;
   // The timing model each rail is integrated with (DESIGN §4.2): counter,
   // instantaneous, or averaging, with the averaging period the lag

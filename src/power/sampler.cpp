@@ -115,7 +115,8 @@ void Sampler::run() {
       if (f > 0 && failed == 0) error = sensor_error;
       failed += f;
     }
-    const double t = (ta + now_s()) / 2;  // a read's time is the middle of its span
+    const double tb = now_s();
+    const double t = (ta + tb) / 2;  // a read's time is the middle of its span
 
     std::unique_lock<std::mutex> lock(mutex_);
     for (size_t s = 0; s < sensors_.size(); ++s) {
@@ -138,8 +139,12 @@ void Sampler::run() {
         ++missed;
       }
     }
+    // Deadlines the reads alone used up: the reads took that many whole
+    // periods, whenever the thread started them.
+    const auto in_reads = static_cast<size_t>((tb - ta) / period_s_);
     lock.lock();
     missed_ += missed;
+    slow_read_missed_ += std::min(missed, in_reads);
     wake_cv_.wait_until(lock, deadline, [&] { return stop_ || tick_now_; });
     if (stop_) break;
     // An extra tick keeps the schedule: the next deadline stays where it was.
@@ -250,6 +255,7 @@ void Sampler::begin_window(const std::string& name) {
   w.rail_failures.assign(n, 0);
   w.correctors.resize(n);
   w.missed_at_begin = missed_;
+  w.slow_missed_at_begin = slow_read_missed_;
   w.anomalies_at_begin = anomalies_;
   w.t0 = now_s();
   w.t0_unix = unix_now_s();
@@ -342,6 +348,7 @@ Measurement Sampler::end_window(const std::string& name, const std::function<voi
   m.t1_unix_s = t1_unix;
   m.read_failures = w.failures;
   m.missed_deadlines = missed_ - w.missed_at_begin;
+  m.missed_in_slow_reads = slow_read_missed_ - w.slow_missed_at_begin;
   m.sampled_until_s = now_s();
   m.error = w.error;
   const double life_s = now_s() - start_s_;
@@ -441,6 +448,7 @@ Sampler::Stats Sampler::stats() const {
   Stats s;
   s.ticks = ticks_;
   s.missed_deadlines = missed_;
+  s.missed_in_slow_reads = slow_read_missed_;
   s.read_failures = failures_;
   if (thread_.joinable()) {
     clockid_t cid;

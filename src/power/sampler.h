@@ -5,7 +5,10 @@
 // a short ring of recent ticks (for the leading edge of a new window) plus
 // constant state per open window, so windows of hours cost nothing extra.
 // Deadlines that pass while a read is still running are counted as missed and
-// skipped. Failed reads are counted, never thrown.
+// skipped; those that passed because the sensor's read itself took longer than
+// a period (an NVML call on an H200 now and then) are counted apart from those
+// the thread was late to start (a busy machine), since only the latter say the
+// machine disturbed the measurement. Failed reads are counted, never thrown.
 #pragma once
 
 #include <condition_variable>
@@ -72,6 +75,7 @@ class Sampler {
     double cpu_s = 0;   // CPU time of the sampler thread
     double wall_s = 0;  // since start
     size_t ticks = 0, missed_deadlines = 0, read_failures = 0;
+    size_t missed_in_slow_reads = 0;  // of missed_deadlines: the sensor's read took that long
   };
   Stats stats() const;
   const std::vector<SamplerRail>& rails() const { return rails_; }
@@ -91,7 +95,7 @@ class Sampler {
     double t0_unix = 0;
     bool ending = false, done = false;
     double wait_until = 0;  // steady_clock s: latest tick the lag correction waits for
-    size_t ticks = 0, failures = 0, missed_at_begin = 0;
+    size_t ticks = 0, failures = 0, missed_at_begin = 0, slow_missed_at_begin = 0;
     std::vector<size_t> rail_failures;       // failed reads per rail inside the window
     std::vector<size_t> anomalies_at_begin;  // per sensor
     std::string error;
@@ -144,6 +148,7 @@ class Sampler {
   std::vector<size_t> anomalies_;     // per sensor, as last read
   std::vector<std::string> anomaly_;  // per sensor, the last text
   size_t ticks_ = 0, missed_ = 0, failures_ = 0;
+  size_t slow_read_missed_ = 0;  // the part of missed_ spent inside reads longer than a period
   double start_s_ = 0, stop_s_ = 0, final_cpu_s_ = 0;
   std::string pin_error_;
 };

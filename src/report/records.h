@@ -35,6 +35,9 @@ struct RunRecord {
   double largest_gap_s = NAN;      // largest over the total rails
   double lag_correction_s = 0;     // averaging period the lag correction shifted by (0 = none)
   uint64_t read_failures = 0, missed_deadlines = 0;
+  // Of missed_deadlines, those a slow sensor read used up (the thread started
+  // on time): not written to runs.csv, used to judge interference.
+  uint64_t missed_in_slow_reads = 0;
   bool frozen = false;     // a total rail did not change over >= 3 expected updates
   uint64_t anomalies = 0;  // readings a sensor flagged (counter glitch, INA226 overflow)
   double final_loss = NAN;

@@ -120,6 +120,22 @@ TEST_CASE("judge_interference flags preemption and a late sampler, not an idle r
   edp::bench::judge_interference(quiet, 100, 0.1, few);
   CHECK_FALSE(few.disturbed);
 
+  // The same 22, all of them inside reads slower than the period (the thread
+  // started each on time): the sensor's cost, said in the note, not a
+  // disturbance. With 12 of them late starts, it is one again.
+  edp::report::RunRecord slow;
+  slow.missed_deadlines = 22;
+  slow.missed_in_slow_reads = 22;
+  edp::bench::judge_interference(quiet, 1000, 1.0, slow);
+  CHECK_FALSE(slow.disturbed);
+  CHECK_THAT(slow.note, Catch::Contains("reads outlasted the sampling period 22 times"));
+  edp::report::RunRecord mixed;
+  mixed.missed_deadlines = 24;
+  mixed.missed_in_slow_reads = 12;
+  edp::bench::judge_interference(quiet, 1000, 1.0, mixed);
+  CHECK(mixed.disturbed);
+  CHECK_THAT(mixed.note, Catch::Contains("missed 12 of ~1000 deadlines"));
+
   // Unknown (no schedstat): not flagged, and the columns stay NaN.
   edp::report::RunRecord unknown;
   edp::bench::judge_interference(edp::platform::Interference{}, 100, 1.0, unknown);
