@@ -156,7 +156,11 @@ TEST_CASE("fake cudart and driver: primary context and flags per CUDA version",
     CHECK(state() == std::make_pair(true, 2u));
     REQUIRE(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) == cudaSuccess);
     CHECK(state() == std::make_pair(true, 4u));
-    CHECK(cuDevicePrimaryCtxSetFlags(0, CU_CTX_SCHED_SPIN) == CUDA_SUCCESS);
+    // The 10.2 entry point still refuses the live context (as the driver of
+    // CUDA 13 did on an H200); the _v2 one, CUDA 11's, overwrites its flags.
+    CHECK(cuDevicePrimaryCtxSetFlags(0, CU_CTX_SCHED_SPIN) == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE);
+    CHECK(state() == std::make_pair(true, 4u));
+    CHECK(cuDevicePrimaryCtxSetFlags_v2(0, CU_CTX_SCHED_SPIN) == CUDA_SUCCESS);
     unsigned flags = 0;
     REQUIRE(cudaGetDeviceFlags(&flags) == cudaSuccess);
     CHECK((flags & cudaDeviceScheduleMask) == cudaDeviceScheduleSpin);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -511,8 +512,12 @@ TEST_CASE("cuda backend reuses pooled blocks, and tensors may outlive it", "[gpu
   SUCCEED("tensor released after its backend");
 }
 
+// Tagged [api-error]: the failed cudaMalloc is the point of the test, and
+// compute-sanitizer's memcheck counts every failed API call as an error, so
+// scripts/gpu-check.sh runs this case under memcheck with
+// --report-api-errors no and every other case with them reported.
 TEST_CASE("cuda out-of-memory is a catchable runtime_error and the backend keeps working",
-          "[gpu][cuda]") {
+          "[gpu][cuda][api-error]") {
   REQUIRE_GPU_OR_SKIP();
   auto g = gpu();
   // 2^21 x 2^20 floats = 8 TiB: more than any GPU (or Tegra's shared DRAM).
@@ -534,6 +539,10 @@ TEST_CASE("cuda shape mismatches throw invalid_argument", "[gpu][cuda]") {
   REQUIRE_GPU_OR_SKIP();
   auto g = gpu();
   Tensor a = g->empty(2, 3), b = g->empty(3, 2), c = g->empty(2, 2), s = g->empty(1, 1);
+  // Filled: the calls that are allowed below read them (compute-sanitizer's
+  // initcheck reported cuBLAS reading the uninitialised inputs on an H200).
+  g->fill(a, 1.0f);
+  g->fill(b, 2.0f);
   CHECK_THROWS_AS(g->sub(a, b, a), std::invalid_argument);
   CHECK_THROWS_AS(g->relu(a, b), std::invalid_argument);
   CHECK_THROWS_AS(g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c), std::invalid_argument);
@@ -557,11 +566,17 @@ TEST_CASE("cuda device timer times queued work and describe names the paths", "[
 
   Tensor a = g->empty(512, 512), c = g->empty(512, 512);
   g->fill(a, 0.01f);
+  // The device time lies inside the host's bracket around start ... stop,
+  // however slow the machine (a loaded runner, ASan, compute-sanitizer's
+  // racecheck: 20 GEMMs took 10.7 s under it on an H200).
+  const auto h0 = std::chrono::steady_clock::now();
   g->start_device_timer();
   for (int i = 0; i < 20; ++i) g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
   const double busy_s = g->stop_device_timer_s();
+  const double host_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
   CHECK(busy_s > 0.0);
-  CHECK(busy_s < 10.0);
+  CHECK(busy_s <= host_s + 1e-3);
   g->start_device_timer();  // nothing queued in between
   const double idle_s = g->stop_device_timer_s();
   CHECK(idle_s >= 0.0);
@@ -612,21 +627,32 @@ TEST_CASE("cuda device timer brackets the steps, not the host work around them",
   INFO("steps " << steps << ", device time " << t_steps << " s");
   REQUIRE(t_steps > 0.0);
 
-  // The timer grows with the work it brackets.
-  const double t_double = timed_gemms(*g, a, c, 2 * steps);
-  CHECK(t_double > 1.5 * t_steps);
-  CHECK(t_double < 2.6 * t_steps);
+  // The timer grows with the work it brackets. Each side is the least of
+  // three timings: when the host cannot queue the steps as fast as the GPU
+  // runs them (a loaded machine, a sanitizer), the GPU idles between them and
+  // the events count the gaps, which only ever add time (under memcheck on an
+  // H200 twice the steps read 3.9x, not 2x); the least is the closest to the
+  // work alone, and twice the work stays longer than the work.
+  double t_one = t_steps, t_two = timed_gemms(*g, a, c, 2 * steps);
+  for (int i = 0; i < 2; ++i) {
+    t_one = std::min(t_one, timed_gemms(*g, a, c, steps));
+    t_two = std::min(t_two, timed_gemms(*g, a, c, 2 * steps));
+  }
+  INFO("least of three: " << steps << " steps " << t_one << " s, " << 2 * steps << " steps "
+                          << t_two << " s");
+  CHECK(t_two > 1.2 * t_one);
 
-  // Host time before start and after stop is not counted, and the device time
-  // lies inside the host's own bracket around start ... stop.
+  // Host time before start and after stop is not counted: the device time
+  // lies inside the host's own bracket around start ... stop, which leaves
+  // out both sleeps (each longer than the bracket's work on any machine
+  // that passed the line above, 100 and 150 ms against >= 20 ms).
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // GPU idle, before start
   const auto w0 = Clock::now();
   const double t = timed_gemms(*g, a, c, steps);
   const auto w1 = Clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(150));  // "bookkeeping" after stop
   INFO("timer " << t << " s, host bracket " << seconds_between(w0, w1) << " s");
-  CHECK(t > 0.5 * t_steps);
-  CHECK(t < 1.5 * t_steps);
+  CHECK(t > 0.0);
   CHECK(t <= seconds_between(w0, w1) + 1e-3);  // neither sleep is counted
 
   // The timer can be used again; a stop after a stop has no start.
@@ -804,8 +830,18 @@ TEST_CASE("cuda add is bit-identical to the reference; sigmoid and tanh within 4
     Tensor rx = make(*r, 1, n, x), ry = make(*r, 1, n, y), ro = r->empty(1, n);
     g->add(gx, gy, go), r->add(rx, ry, ro);
     auto got = fetch(*g, go), want = fetch(*r, ro);
-    for (std::size_t i = 0; i < got.size(); ++i)
-      REQUIRE((bits_equal(got[i], want[i]) || got[i] == want[i]));
+    // A NaN result is a NaN, but not bit for bit: a GPU returns the canonical
+    // NaN 0x7fffffff where the CPU keeps the operand's payload (0x7fc00000 +
+    // payload). Seen on an H200 (docs/gpu.md, "On a real GPU"); the simulator
+    // computes on the CPU and cannot show it.
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      INFO("add(" << x[i] << ", " << y[i] << ")");
+      if (std::isnan(want[i])) {
+        REQUIRE(std::isnan(got[i]));
+      } else {
+        REQUIRE(bits_equal(got[i], want[i]));
+      }
+    }
     for (int op = 0; op < 2; ++op) {
       if (op == 0)
         g->sigmoid(gx, go), r->sigmoid(rx, ro);

@@ -179,10 +179,17 @@ void CudaBackend::apply_sync_mode(const std::string& sync) {
   // context, with the flags it has then. cuDevicePrimaryCtxSetFlags refuses a
   // context that exists already (CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE); the
   // read-back below then says whether its flags are ours anyway.
-  const PrimaryContextFlagsResult driver = set_primary_context_flags(device_, schedule_flag_);
+  // A context that is alive with our flags already (another backend of this
+  // process) needs no call at all: each call below would fail on it, and a
+  // failed call is an error under compute-sanitizer.
+  const PrimaryContextState before = primary_context_state(device_);
+  const bool already_ours =
+      before.known && before.active && (before.flags & cudaDeviceScheduleMask) == schedule_flag_;
+  PrimaryContextFlagsResult driver;
+  if (!already_ours) driver = set_primary_context_flags(device_, schedule_flag_);
   CUDA_CHECK_THROW(cudaSetDevice(device_));
   cudaError_t set = cudaSuccess;
-  if (!driver.known || driver.context_active) {
+  if (!already_ours && (!driver.known || driver.context_active)) {
     // No libcuda entry point to call, or the context outlived an earlier
     // backend (live users share our mode: acquire_device_use checked): the
     // runtime's call, which from CUDA 11 on changes a live context's flags.

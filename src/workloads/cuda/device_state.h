@@ -39,8 +39,8 @@ PrimaryContextState primary_context_state(int device);
 // creates the context, so cudaSetDeviceFlags after it comes too late).
 struct PrimaryContextFlagsResult {
   bool known = false;           // false: libcuda could not be loaded or has no such entry
-  int driver_status = 0;        // CUresult: 0 when set
-  bool context_active = false;  // CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: it exists already
+  int driver_status = 0;        // CUresult of the call: 0 when set (or not called)
+  bool context_active = false;  // it exists already: not set (not even asked when known)
 };
 PrimaryContextFlagsResult set_primary_context_flags(int device, unsigned flags);
 

@@ -10,7 +10,8 @@ typedef enum cudaError_enum {
   CUDA_ERROR_NOT_INITIALIZED = 3,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
-  CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708
+  CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708,
+  CUDA_ERROR_NOT_SUPPORTED = 801
 } CUresult;
 
 typedef enum CUctx_flags_enum {
@@ -31,7 +32,11 @@ CUresult cuDriverGetVersion(int* version);
 CUresult cuDeviceGetCount(int* count);
 CUresult cuDeviceGet(CUdevice* device, int ordinal);
 CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active);
+// The CUDA 10.2 entry point (refuses a live context under every version);
+// CUDA 11+ headers #define the name to the _v2 entry point, which overwrites.
+// The simulator's header keeps the 10.2 name, as edpbench's dlsym does.
 CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags);
 CUresult cuGetErrorName(CUresult error, const char** name);
 CUresult cuGetErrorString(CUresult error, const char** text);
 }

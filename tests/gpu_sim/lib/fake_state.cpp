@@ -4,6 +4,8 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include "device_limits.h"
 #include "edp_sim/control.h"
@@ -59,8 +61,31 @@ void destroy_context(int device) {
   g_contexts[device].active = false;
 }
 
+namespace {
+std::mutex g_api_errors_mutex;
+std::vector<ApiError> g_api_errors;
+}  // namespace
+
+void note_api_error(const char* api, int code) {
+  std::lock_guard<std::mutex> lock(g_api_errors_mutex);
+  g_api_errors.push_back(ApiError{api, code});
+}
+
+std::vector<ApiError> api_errors() {
+  std::lock_guard<std::mutex> lock(g_api_errors_mutex);
+  return g_api_errors;
+}
+
+void clear_api_errors() {
+  std::lock_guard<std::mutex> lock(g_api_errors_mutex);
+  g_api_errors.clear();
+}
+
 cudaError_t fail(cudaError_t status) {
-  if (status != cudaSuccess) t_last_error = status;
+  if (status != cudaSuccess) {
+    t_last_error = status;
+    note_api_error("runtime", status);
+  }
   return status;
 }
 

@@ -33,6 +33,9 @@ void ensure_context(int device);
 // its streams, events and library handles, and the context.
 void destroy_context(int device);
 
+// Adds a failed call to the API error log (edp_sim::api_errors()).
+void note_api_error(const char* api, int code);
+
 // Records `status` as the thread's last error (cudaGetLastError) and returns it.
 cudaError_t fail(cudaError_t status);
 cudaError_t take_last_error();

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace edp_sim {
 
@@ -26,6 +27,19 @@ std::size_t live_allocations();
 std::size_t live_bytes();
 // Operations queued on streams and not executed yet.
 std::size_t pending_operations();
+// Every runtime and driver API call that returned an error since the last
+// clear, as compute-sanitizer's memcheck reports them by default
+// (--report-api-errors explicit: "Program hit <error> on CUDA API call to
+// ..."). A real GPU run under memcheck counts each as an error, so code that
+// uses an error as an ordinary branch shows up there; the simulator lists them
+// so a test can ask for none.
+struct ApiError {
+  std::string api;  // "runtime" or the driver entry point
+  int code = 0;     // cudaError_t or CUresult
+};
+std::vector<ApiError> api_errors();
+void clear_api_errors();
+
 // Name of the last operation the device executed ("kernel map1_kernel<ReluOp>",
 // "cublasSgemm", ...).
 std::string last_operation();
