@@ -50,7 +50,7 @@ TEST_CASE("frozen: a rail reading exactly 0 W is idle, a stopped counter is not"
   CHECK(judge_frozen({counter}) == std::vector<bool>{true});
 }
 
-TEST_CASE("frozen: a rail without a chip is judged alone; an unjudged window never is",
+TEST_CASE("frozen: a rail without a chip is judged alone, an unjudged window never is",
           "[power][frozen]") {
   CHECK(judge_frozen({rail("", false, 3.0), rail("", true, 2.0)}) ==
         std::vector<bool>{true, false});

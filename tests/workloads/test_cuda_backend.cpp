@@ -814,7 +814,7 @@ TEST_CASE("cuda MLP training follows the reference loss trajectory", "[gpu][cuda
 
 // ---- operator workloads (DESIGN §2.3) ---------------------------------------------
 
-TEST_CASE("cuda add is bit-identical to the reference; sigmoid and tanh within 4 ulp",
+TEST_CASE("cuda add is bit-identical to the reference, sigmoid and tanh within 4 ulp",
           "[gpu][cuda][ops]") {
   REQUIRE_GPU_OR_SKIP();
   auto g = gpu();
