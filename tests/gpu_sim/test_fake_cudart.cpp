@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -113,6 +114,29 @@ TEST_CASE("fake cudart: work runs when the host synchronises, in stream order",
   CHECK(cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle);
 }
 
+TEST_CASE("fake cudart: a pageable upload synchronises its stream and stays queued itself",
+          "[gpu_sim][cudart]") {
+  // CUDA Runtime API, "API synchronization behavior", asynchronous memcpy: "If
+  // pageable memory must first be staged to pinned memory, the driver may
+  // synchronize with the stream and stage the copy into pinned memory."
+  Fresh fresh;
+  cudaStream_t s = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  DeviceFloats x(64);
+  std::vector<float> host(64, 1.0f);
+  REQUIRE(cudaMemsetAsync(x.get(), 0, 256, s) == cudaSuccess);
+  ::edp_sim::launch("add_one_kernel", add_one_kernel, 1, 64, 0, s, x.get(), 64);
+  CHECK(edp_sim::pending_operations() == 2);
+  REQUIRE(cudaMemcpyAsync(x.get(), host.data(), 256, cudaMemcpyHostToDevice, s) == cudaSuccess);
+  CHECK(edp_sim::pending_operations() == 1);  // the memset and the kernel ran; the copy waits
+  host.assign(64, 9.0f);                      // staged at the call: not what is copied
+  std::vector<float> seen(64, 0.0f);
+  REQUIRE(cudaMemcpyAsync(seen.data(), x.get(), 256, cudaMemcpyDeviceToHost, s) == cudaSuccess);
+  CHECK(seen[0] == 1.0f);
+  CHECK(seen[63] == 1.0f);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+}
+
 TEST_CASE("fake cudart and driver: primary context and flags per CUDA version",
           "[gpu_sim][cudart]") {
   auto state = [] {
@@ -204,4 +228,31 @@ TEST_CASE("fake cudart: the pool's slack guard catches a write past a tensor",
   });
   INFO(ok.err);
   CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("fake cudart: a reused pool block is not synchronised, its guard follows the queue",
+          "[gpu_sim][cudart]") {
+  // The pool hands a freed block out again without synchronising
+  // (device_pool.cpp), so the guard may not either: work queued for the old,
+  // larger tensor still runs and may write up to its end; once it has, the
+  // guard moves down to the new tensor's end.
+  Fresh fresh;
+  const auto r = run_in_child([] {
+    void* block = nullptr;
+    (void)cudaMalloc(&block, 512);
+    float* f = static_cast<float*>(block);
+    edp_sim::guard_slack(block, 400, 512);  // a 100-float tensor
+    ::edp_sim::launch("add_one_kernel", add_one_kernel, 1, 128, 0, nullptr, f, 100);
+    edp_sim::guard_slack(block, 40, 512);  // reused by a 10-float tensor: no synchronisation
+    if (edp_sim::pending_operations() != 1) std::_Exit(10);
+    (void)cudaDeviceSynchronize();  // the old tensor's kernel writes 100 floats: allowed
+    ::edp_sim::launch("overrun_kernel", overrun_kernel, 1, 32, 0, nullptr, f, 10);
+    (void)cudaDeviceSynchronize();  // writes float 10: past the new tensor
+    std::_Exit(11);
+  });
+  INFO(r.err);
+  CHECK(r.exit_code == -1);
+  CHECK(r.aborted);
+  CHECK(r.err.find("kernel overrun_kernel wrote past the end of a tensor: byte 0 after the 40 "
+                   "used bytes") != std::string::npos);
 }

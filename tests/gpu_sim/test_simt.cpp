@@ -1,10 +1,17 @@
 // The SIMT simulator on its own (tests/gpu_sim/lib/simt_block.cpp): indices,
-// barriers, shared memory, shuffles and votes with their mask semantics, and
-// the aborts for what CUDA leaves undefined, each naming the kernel.
+// barriers, shared memory, shuffles and votes with their mask semantics, the
+// resident blocks and their seeded interleaving, the launch limits as API
+// errors, and the aborts for what CUDA leaves undefined, each naming the
+// kernel.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "edp_sim/control.h"
 
 #include "edp_sim/device.h"
 #include "sim_test_support.h"
@@ -61,6 +68,23 @@ __global__ void shared_leak_kernel(float* out) {
 
 __global__ void atomic_kernel(float* sink) { atomicAdd(sink, 1.0f); }
 
+// Reads shared memory nobody wrote: a GPU gives whatever the SM held.
+__global__ void unwritten_shared_kernel(float* out) {
+  __shared__ float scratch[64];
+  __shared__ double wide[8];
+  if (threadIdx.x < 64) out[blockIdx.x * 72 + threadIdx.x] = scratch[threadIdx.x];
+  if (threadIdx.x < 8)
+    out[blockIdx.x * 72 + 64 + threadIdx.x] = static_cast<float>(wide[threadIdx.x]);
+}
+
+// Each thread takes a ticket at its start and at a barrier, and records its
+// block there: the order in which the runner ran the blocks.
+__global__ void ticket_kernel(unsigned* counter, unsigned* blocks) {
+  blocks[atomicAdd(counter, 1u)] = blockIdx.x;
+  __syncthreads();
+  blocks[atomicAdd(counter, 1u)] = blockIdx.x;
+}
+
 __global__ void divergent_barrier_kernel(float* out) {
   if (threadIdx.x < 16) __syncthreads();
   out[threadIdx.x] = 1.0f;
@@ -113,8 +137,59 @@ TEST_CASE("sim: a block never sees another block's shared memory", "[gpu_sim][si
   LAUNCH(shared_leak_kernel, 3, 32, nullptr, out.get());
   const auto host = download(out, 3);
   CHECK(host[0] == 42.0f);
-  CHECK(host[1] != 42.0f);  // on a GPU its content is undefined; here it is fresh
-  CHECK(host[2] != 42.0f);
+  CHECK(std::isnan(host[1]));  // undefined on a GPU: here NaN, never block 0's value
+  CHECK(std::isnan(host[2]));
+}
+
+TEST_CASE("sim: every block's shared memory starts as NaN", "[gpu_sim][simt]") {
+  // A kernel that reads shared memory before writing it reads the previous
+  // block's or the previous kernel's data on a GPU; zeros would hide the bug.
+  const int blocks = 20;  // more than are resident at once: slots are reused
+  DeviceFloats out(blocks * 72);
+  LAUNCH(unwritten_shared_kernel, blocks, 64, nullptr, out.get());
+  const auto host = download(out, blocks * 72);
+  for (float v : host) CHECK(std::isnan(v));
+}
+
+TEST_CASE("sim: several blocks are resident and the runner interleaves them by its seed",
+          "[gpu_sim][simt]") {
+  // 96 blocks of 64 threads: 2 SMs x 32 blocks are resident at once
+  // (device_limits.h), the rest start as others end; each thread takes two
+  // tickets.
+  const int blocks = 96, threads = 64, tickets = 2 * blocks * threads;
+  CHECK(edp_sim::resident_blocks_for(threads) == 64);
+  auto order = [&](std::uint64_t seed) {
+    edp_sim::set_schedule_seed(seed);
+    void* counter = nullptr;
+    void* log = nullptr;
+    REQUIRE(cudaMalloc(&counter, 4) == cudaSuccess);
+    REQUIRE(cudaMalloc(&log, tickets * 4) == cudaSuccess);
+    REQUIRE(cudaMemset(counter, 0, 4) == cudaSuccess);
+    ::edp_sim::launch("ticket_kernel", ticket_kernel, blocks, threads, 0, nullptr,
+                      static_cast<unsigned*>(counter), static_cast<unsigned*>(log));
+    std::vector<unsigned> host(tickets);
+    REQUIRE(cudaMemcpy(host.data(), log, tickets * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    REQUIRE(cudaFree(counter) == cudaSuccess);
+    REQUIRE(cudaFree(log) == cudaSuccess);
+    return host;
+  };
+  const std::uint64_t seed = edp_sim::schedule_seed();
+  const auto a = order(7), again = order(7), b = order(8);
+  edp_sim::set_schedule_seed(seed);
+  const bool reproduced = a == again, differs = a != b;  // (not printed: 12288 tickets)
+  CHECK(reproduced);                                     // the seed reproduces the schedule
+  CHECK(differs);
+  // Interleaved: some block's tickets are not one run, and a later block
+  // starts before an earlier one ends.
+  int switches = 0;
+  for (std::size_t i = 1; i < a.size(); ++i) switches += a[i] != a[i - 1];
+  INFO("block changes in the ticket order: " << switches);
+  CHECK(switches > blocks);
+  CHECK_FALSE(std::is_sorted(a.begin(), a.end()));
+  // Every thread ran exactly twice.
+  std::vector<int> count(blocks, 0);
+  for (unsigned blk : a) ++count[blk];
+  for (int c : count) CHECK(c == 2 * threads);
 }
 
 TEST_CASE("sim: shuffles and votes follow the CUDA mask and width rules", "[gpu_sim][simt]") {
@@ -214,29 +289,58 @@ TEST_CASE("sim: undefined behaviour aborts with a report naming the kernel", "[g
     CHECK(r.aborted);
     CHECK(r.err.find("does not exist (the block has 48 threads)") != std::string::npos);
   }
-  SECTION("launches beyond the device limits") {
-    struct Bad {
-      dim3 grid, block;
-      std::size_t shared;
-      const char* says;
-    };
-    const Bad bad[] = {{dim3(1), dim3(1025), 0, "blockDim.x = 1025"},
-                       {dim3(1), dim3(32, 32, 2), 0, "2048 threads per block"},
-                       {dim3(1), dim3(1, 1, 65), 0, "blockDim.z = 65"},
-                       {dim3(1, 65536), dim3(32), 0, "gridDim.y = 65536"},
-                       {dim3(0), dim3(32), 0, "gridDim.x = 0"},
-                       {dim3(1), dim3(32), 48 * 1024 + 1, "49153 bytes of dynamic shared"}};
-    for (const Bad& b : bad) {
-      INFO(b.says);
-      const auto r = run_in_child([&b] {
-        DeviceFloats out(1);
-        ::edp_sim::launch("noop_kernel", noop_kernel, b.grid, b.block, b.shared, nullptr,
-                          out.get());
-      });
-      INFO(r.err);
-      CHECK(r.aborted);
-      CHECK(r.err.find("kernel noop_kernel: launch refused") != std::string::npos);
-      CHECK(r.err.find(b.says) != std::string::npos);
-    }
+}
+
+TEST_CASE("sim: a launch beyond the device limits is cudaErrorInvalidConfiguration, not run",
+          "[gpu_sim][simt][launch]") {
+  // CUDA Runtime API, enum cudaError: cudaErrorInvalidConfiguration, "a kernel
+  // launch is requesting resources that can never be satisfied by the current
+  // device", from cudaGetLastError after kernel<<<...>>>.
+  struct Bad {
+    dim3 grid, block;
+    std::size_t shared;
+    const char* says;
+  };
+  const Bad bad[] = {{dim3(1), dim3(1025), 0, "blockDim.x = 1025"},
+                     {dim3(1), dim3(32, 32, 2), 0, "2048 threads per block"},
+                     {dim3(1), dim3(1, 1, 65), 0, "blockDim.z = 65"},
+                     {dim3(1, 65536), dim3(32), 0, "gridDim.y = 65536"},
+                     {dim3(0), dim3(32), 0, "gridDim.x = 0"},
+                     {dim3(1), dim3(32), 48 * 1024 + 1, "49153 bytes of dynamic shared memory"}};
+  edp_sim::reset_all();
+  DeviceFloats out(1);
+  REQUIRE(cudaMemset(out.get(), 0, 4) == cudaSuccess);
+  for (const Bad& b : bad) {
+    INFO(b.says);
+    edp_sim::clear_api_errors();
+    ::edp_sim::launch("noop_kernel", noop_kernel, b.grid, b.block, b.shared, nullptr, out.get());
+    CHECK(edp_sim::pending_operations() == 0);  // nothing was queued
+    CHECK(cudaPeekAtLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaSuccess);  // not sticky
+    CHECK(edp_sim::api_errors().size() == 1);  // as compute-sanitizer lists a failed launch
+    CHECK(edp_sim::launch_problem(b.grid, b.block, 0, b.shared).find(b.says) != std::string::npos);
   }
+  // The limits count static and dynamic shared memory together.
+  CHECK(edp_sim::launch_problem(dim3(1), dim3(32), 1024, 47 * 1024).empty());
+  CHECK(edp_sim::launch_problem(dim3(1), dim3(32), 1025, 47 * 1024).find("beside 1025 bytes") !=
+        std::string::npos);
+  CHECK(edp_sim::launch_problem(dim3(1), dim3(1024), 0, 0).empty());
+  // The device keeps working.
+  ::edp_sim::launch("noop_kernel", noop_kernel, 1, 32, 0, nullptr, out.get());
+  CHECK(cudaGetLastError() == cudaSuccess);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+TEST_CASE("sim: an injected launch failure is the launch's result", "[gpu_sim][simt][launch]") {
+  edp_sim::reset_all();
+  DeviceFloats out(1);
+  edp_sim::inject_fault("launch:noop_*", cudaErrorLaunchOutOfResources, 1, 1);
+  ::edp_sim::launch("noop_kernel", noop_kernel, 1, 32, 0, nullptr, out.get());  // skipped
+  CHECK(cudaGetLastError() == cudaSuccess);
+  ::edp_sim::launch("noop_kernel", noop_kernel, 1, 32, 0, nullptr, out.get());
+  CHECK(cudaGetLastError() == cudaErrorLaunchOutOfResources);
+  CHECK(edp_sim::pending_faults() == 0);
+  CHECK(edp_sim::pending_operations() == 1);  // the first one only
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }

@@ -23,6 +23,7 @@ typedef enum cudaError {
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
   cudaErrorSetOnActiveProcess = 708,
   cudaErrorLaunchFailure = 719,
   cudaErrorUnknown = 999

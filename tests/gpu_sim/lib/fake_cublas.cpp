@@ -17,6 +17,8 @@
 // Mode") and device pointers in CUBLAS_POINTER_MODE_DEVICE. The arithmetic is
 // Eigen's (float accumulation, any order: within the same rounding bound as
 // cuBLAS); the tests never compare bits of a GEMM.
+// Faults injected with edp_sim::inject_fault("cublasCreate" / "cublasSetStream" /
+// "cublasSgemm", status) are returned as the call's status, before any check.
 #include <Eigen/Core>
 #include <map>
 #include <set>
@@ -93,6 +95,10 @@ extern "C" {
 
 cublasStatus_t cublasCreate(cublasHandle_t* handle) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cublasCreate", &injected)) return static_cast<cublasStatus_t>(injected);
+  }
   if (handle == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
   ensure_context(current_device());
   auto* h = new cublasContext;
@@ -112,6 +118,10 @@ cublasStatus_t cublasDestroy(cublasHandle_t handle) {
 
 cublasStatus_t cublasSetStream(cublasHandle_t handle, cudaStream_t stream) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cublasSetStream", &injected)) return static_cast<cublasStatus_t>(injected);
+  }
   if (!live(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!valid_stream(stream)) return CUBLAS_STATUS_INVALID_VALUE;
   handle->stream = stream;
@@ -162,6 +172,10 @@ cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa,
                            const float* A, int lda, const float* B, int ldb, const float* beta,
                            float* C, int ldc) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cublasSgemm", &injected)) return static_cast<cublasStatus_t>(injected);
+  }
   if (!live(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (m < 0 || n < 0 || k < 0 || !valid_op(transa) || !valid_op(transb)) {
     return CUBLAS_STATUS_INVALID_VALUE;

@@ -9,6 +9,8 @@
 //    the error cudaErrorSetOnActiveProcess"; from CUDA 11, "the previous flags
 //    are overwritten", and an uninitialised device "is initialized with the
 //    provided flags".
+// A fault injected with edp_sim::inject_fault(<entry point's name>, code) is
+// the call's result before it does anything (EDP_SIM_FAULT).
 #include <cstring>
 #include <memory>
 #include <string>
@@ -19,6 +21,13 @@
 #include "fake_stream.h"
 
 using namespace edp_sim;
+
+// A fault injected into this call (edp_sim::inject_fault) is its result.
+#define EDP_SIM_FAULT(call)                            \
+  do {                                                 \
+    const cudaError_t injected_ = runtime_fault(call); \
+    if (injected_ != cudaSuccess) return injected_;    \
+  } while (0)
 
 namespace {
 
@@ -65,6 +74,29 @@ cudaError_t check_copy(const char* call, void* dst, const void* src, std::size_t
   return cudaSuccess;
 }
 
+void fill_properties(cudaDeviceProp* prop) {
+  std::memset(prop, 0, sizeof *prop);
+  std::strncpy(prop->name, "edpbench GPU simulator (TX2 limits)", sizeof prop->name - 1);
+  prop->totalGlobalMem = DeviceLimits::kGlobalBytes;
+  prop->sharedMemPerBlock = DeviceLimits::kSharedBytesPerBlock;
+  prop->regsPerBlock = 32768;
+  prop->warpSize = DeviceLimits::kWarpSize;
+  prop->maxThreadsPerBlock = DeviceLimits::kMaxThreadsPerBlock;
+  for (int i = 0; i < 3; ++i) {
+    prop->maxThreadsDim[i] = static_cast<int>(DeviceLimits::kMaxBlockDim[i]);
+    prop->maxGridSize[i] = static_cast<int>(DeviceLimits::kMaxGridDim[i]);
+  }
+  prop->major = DeviceLimits::kMajor;
+  prop->minor = DeviceLimits::kMinor;
+  prop->multiProcessorCount = DeviceLimits::kSmCount;
+  prop->integrated = 1;
+  prop->memoryBusWidth = DeviceLimits::kBusWidthBits;
+  prop->l2CacheSize = DeviceLimits::kL2Bytes;
+  prop->maxThreadsPerMultiProcessor = DeviceLimits::kMaxThreadsPerSm;
+  prop->sharedMemPerMultiprocessor = 64 * 1024;
+  prop->regsPerMultiprocessor = 65536;
+}
+
 }  // namespace
 
 extern "C" {
@@ -95,6 +127,8 @@ const char* cudaGetErrorString(cudaError_t error) {
       return "device not ready";
     case cudaErrorIllegalAddress:
       return "an illegal memory access was encountered";
+    case cudaErrorLaunchOutOfResources:
+      return "too many resources requested for launch";
     case cudaErrorSetOnActiveProcess:
       return "cannot set while device is active in this process";
     case cudaErrorLaunchFailure:
@@ -130,6 +164,8 @@ const char* cudaGetErrorName(cudaError_t error) {
       return "cudaErrorNotReady";
     case cudaErrorIllegalAddress:
       return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchOutOfResources:
+      return "cudaErrorLaunchOutOfResources";
     case cudaErrorSetOnActiveProcess:
       return "cudaErrorSetOnActiveProcess";
     case cudaErrorLaunchFailure:
@@ -157,6 +193,7 @@ cudaError_t cudaGetDeviceCount(int* count) {
 
 cudaError_t cudaSetDevice(int device) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaSetDevice");
   if (!valid_device(device)) return fail(cudaErrorInvalidDevice);
   set_current_device(device);
   if (version() >= 12000) ensure_context(device);
@@ -205,34 +242,18 @@ cudaError_t cudaDeviceReset(void) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaDeviceSynchronize");
   ensure_context(current_device());
   drain_device(current_device());
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaGetDeviceProperties");
   if (prop == nullptr) return fail(cudaErrorInvalidValue);
   if (!valid_device(device)) return fail(cudaErrorInvalidDevice);
-  std::memset(prop, 0, sizeof *prop);
-  std::strncpy(prop->name, "edpbench GPU simulator (TX2 limits)", sizeof prop->name - 1);
-  prop->totalGlobalMem = DeviceLimits::kGlobalBytes;
-  prop->sharedMemPerBlock = DeviceLimits::kSharedBytesPerBlock;
-  prop->regsPerBlock = 32768;
-  prop->warpSize = DeviceLimits::kWarpSize;
-  prop->maxThreadsPerBlock = DeviceLimits::kMaxThreadsPerBlock;
-  for (int i = 0; i < 3; ++i) {
-    prop->maxThreadsDim[i] = static_cast<int>(DeviceLimits::kMaxBlockDim[i]);
-    prop->maxGridSize[i] = static_cast<int>(DeviceLimits::kMaxGridDim[i]);
-  }
-  prop->major = DeviceLimits::kMajor;
-  prop->minor = DeviceLimits::kMinor;
-  prop->multiProcessorCount = DeviceLimits::kSmCount;
-  prop->integrated = 1;
-  prop->memoryBusWidth = DeviceLimits::kBusWidthBits;
-  prop->l2CacheSize = DeviceLimits::kL2Bytes;
-  prop->maxThreadsPerMultiProcessor = DeviceLimits::kMaxThreadsPerSm;
-  prop->sharedMemPerMultiprocessor = 64 * 1024;
-  prop->regsPerMultiprocessor = 65536;
+  fill_properties(prop);
   return cudaSuccess;
 }
 
@@ -240,7 +261,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (value == nullptr) return fail(cudaErrorInvalidValue);
   if (!valid_device(device)) return fail(cudaErrorInvalidDevice);
   cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, device);
+  fill_properties(&p);
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock:
       *value = p.maxThreadsPerBlock;
@@ -316,6 +337,7 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 
 cudaError_t cudaMalloc(void** ptr, std::size_t size) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaMalloc");
   if (ptr == nullptr) return fail(cudaErrorInvalidValue);
   ensure_context(current_device());
   return fail(allocate_device(current_device(), size, ptr));
@@ -323,6 +345,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t size) {
 
 cudaError_t cudaFree(void* ptr) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaFree");
   ensure_context(current_device());
   if (ptr == nullptr) return cudaSuccess;  // "If devPtr is 0, no operation is performed"
   drain_device(current_device());          // cudaFree synchronises the device
@@ -335,6 +358,7 @@ cudaError_t cudaFree(void* ptr) {
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaMemcpy");
   ensure_context(current_device());
   const cudaError_t e = check_copy("cudaMemcpy", dst, src, count, kind);
   if (e != cudaSuccess) return fail(e);
@@ -347,6 +371,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpy
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                             cudaStream_t stream) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaMemcpyAsync");
   if (!valid_stream(stream)) return fail(cudaErrorInvalidResourceHandle);
   const cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
   if (e != cudaSuccess) return fail(e);
@@ -354,8 +379,15 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaM
   const bool dst_device = is_device_pointer(dst);
   const bool src_device = is_device_pointer(src);
   if (!src_device) {
-    // "For transfers from pageable host memory to device memory, host memory
-    // is copied to a staging buffer immediately".
+    // CUDA Runtime API, "API synchronization behavior", asynchronous memcpy:
+    // "If pageable memory must first be staged to pinned memory, the driver
+    // may synchronize with the stream and stage the copy into pinned memory."
+    // Every host buffer here is pageable: the stream's queued work runs first
+    // (so an upload is a synchronisation point, as on a GPU, and queued work
+    // cannot read data uploaded after it), the source is staged at the call
+    // (the caller may reuse it), and the device-side copy stays queued (nothing
+    // says the DMA has finished when the call returns).
+    drain_stream(stream);
     auto staged = std::make_shared<std::string>(static_cast<const char*>(src), count);
     return fail(enqueue(stream, "cudaMemcpyAsync HtoD",
                         [dst, staged]() { std::memcpy(dst, staged->data(), staged->size()); }));
@@ -372,6 +404,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaM
 
 cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaMemset");
   ensure_context(current_device());
   if (count == 0) return cudaSuccess;
   const cudaError_t e = check_device_range("cudaMemset", ptr, count);
@@ -383,6 +416,7 @@ cudaError_t cudaMemset(void* ptr, int value, std::size_t count) {
 
 cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t count, cudaStream_t stream) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaMemsetAsync");
   if (!valid_stream(stream)) return fail(cudaErrorInvalidResourceHandle);
   if (count == 0) return cudaSuccess;
   const cudaError_t e = check_device_range("cudaMemsetAsync", ptr, count);
@@ -398,6 +432,7 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaStreamCreateWithFlags");
   return fail(create_stream(stream, flags));
 }
 
@@ -408,6 +443,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaStreamSynchronize");
   return fail(drain_stream(stream));
 }
 
@@ -418,11 +454,13 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaEventCreate");
   return fail(create_event(event, cudaEventDefault));
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaEventCreateWithFlags");
   return fail(create_event(event, flags));
 }
 
@@ -433,11 +471,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaEventRecord");
   return fail(record_event(event, stream));
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaEventSynchronize");
   return fail(synchronize_event(event));
 }
 
@@ -448,6 +488,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
   Guard lock(api_lock());
+  EDP_SIM_FAULT("cudaEventElapsedTime");
   return fail(elapsed_ms(ms, start, end));
 }
 

@@ -18,6 +18,9 @@
 // implemented (the backend's use); anything else is CUDNN_STATUS_NOT_SUPPORTED.
 // Operands must lie inside one allocation (CUDNN_STATUS_EXECUTION_FAILED
 // otherwise, as a kernel fault would report).
+// Faults injected with edp_sim::inject_fault("cudnnCreate", "cudnnSetStream",
+// "cudnnSetTensor4dDescriptor", "cudnnActivationForward" or
+// "cudnnActivationBackward", status) are returned as the call's status.
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -133,6 +136,10 @@ cudnnStatus_t cudnnGetProperty(libraryPropertyType type, int* value) {
 
 cudnnStatus_t cudnnCreate(cudnnHandle_t* handle) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cudnnCreate", &injected)) return static_cast<cudnnStatus_t>(injected);
+  }
   if (handle == nullptr) return CUDNN_STATUS_BAD_PARAM;
   ensure_context(current_device());
   auto* h = new cudnnContext;
@@ -152,6 +159,10 @@ cudnnStatus_t cudnnDestroy(cudnnHandle_t handle) {
 
 cudnnStatus_t cudnnSetStream(cudnnHandle_t handle, cudaStream_t stream) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cudnnSetStream", &injected)) return static_cast<cudnnStatus_t>(injected);
+  }
   if (handle == nullptr || !handles().count(handle) || !valid_stream(stream)) {
     return CUDNN_STATUS_BAD_PARAM;
   }
@@ -172,6 +183,11 @@ cudnnStatus_t cudnnDestroyTensorDescriptor(cudnnTensorDescriptor_t desc) {
 
 cudnnStatus_t cudnnSetTensor4dDescriptor(cudnnTensorDescriptor_t desc, cudnnTensorFormat_t format,
                                          cudnnDataType_t type, int n, int c, int h, int w) {
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cudnnSetTensor4dDescriptor", &injected))
+      return static_cast<cudnnStatus_t>(injected);
+  }
   if (desc == nullptr || n < 0 || c < 0 || h < 0 || w < 0) return CUDNN_STATUS_BAD_PARAM;
   if (format != CUDNN_TENSOR_NCHW && format != CUDNN_TENSOR_NHWC) return CUDNN_STATUS_BAD_PARAM;
   if (type != CUDNN_DATA_FLOAT && type != CUDNN_DATA_DOUBLE && type != CUDNN_DATA_HALF) {
@@ -215,6 +231,11 @@ cudnnStatus_t cudnnActivationForward(cudnnHandle_t handle, cudnnActivationDescri
                                      const void* x, const void* beta,
                                      const cudnnTensorDescriptor_t y_desc, void* y) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cudnnActivationForward", &injected))
+      return static_cast<cudnnStatus_t>(injected);
+  }
   if (handle == nullptr || !handles().count(handle)) return CUDNN_STATUS_BAD_PARAM;
   if (act == nullptr || !act->set || x_desc == nullptr || y_desc == nullptr || !x_desc->set ||
       !y_desc->set || alpha == nullptr || beta == nullptr || x == nullptr || y == nullptr) {
@@ -250,6 +271,11 @@ cudnnStatus_t cudnnActivationBackward(cudnnHandle_t handle, cudnnActivationDescr
                                       const void* x, const void* beta,
                                       const cudnnTensorDescriptor_t dx_desc, void* dx) {
   Guard lock(api_lock());
+  {
+    int injected = 0;  // edp_sim::inject_fault
+    if (injected_fault("cudnnActivationBackward", &injected))
+      return static_cast<cudnnStatus_t>(injected);
+  }
   if (handle == nullptr || !handles().count(handle)) return CUDNN_STATUS_BAD_PARAM;
   const cudnnTensorStruct* descs[] = {y_desc, dy_desc, x_desc, dx_desc};
   for (const cudnnTensorStruct* d : descs) {

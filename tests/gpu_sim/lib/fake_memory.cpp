@@ -25,9 +25,14 @@ std::map<std::uintptr_t, Allocation>& live() {
 }
 std::size_t g_used = 0;
 
+// [used, size) holds the canary. A reuse by a smaller tensor sets `target`
+// below `used`; the bytes in between are the previous tensor's until the
+// operations queued before the reuse (sequence <= `after`) have run.
 struct SlackGuard {
   std::size_t used = 0;
   std::size_t size = 0;
+  std::size_t target = 0;
+  std::uint64_t after = 0;
 };
 std::map<std::uintptr_t, SlackGuard>& guards() {
   // Never destroyed: device state outlives every static destructor (and
@@ -80,7 +85,7 @@ cudaError_t allocate_device(int device, std::size_t bytes, void** out) {
   char* p = static_cast<char*>(std::aligned_alloc(256, rounded == 0 ? 256 : rounded));
   if (p == nullptr) return cudaErrorMemoryAllocation;
   std::memset(p, 0xff, rounded == 0 ? 256 : rounded);
-  live()[reinterpret_cast<std::uintptr_t>(p)] = Allocation{p, bytes, device};
+  live()[reinterpret_cast<std::uintptr_t>(p)] = Allocation{p, bytes, device, nullptr};
   g_used += bytes;
   *out = p;
   return cudaSuccess;
@@ -154,8 +159,24 @@ std::string explain_range(const void* p, std::size_t bytes) {
 std::size_t used_bytes() { return g_used; }
 std::size_t allocation_count() { return live().size(); }
 
+std::vector<Allocation*> live_allocation_list() {
+  std::vector<Allocation*> out;
+  out.reserve(live().size());
+  for (auto& entry : live()) out.push_back(&entry.second);
+  return out;
+}
+
 void check_guards(const std::string& after) {
   for (const auto& g : guards()) check_guard(g.first, g.second, after);
+}
+
+void settle_guards(std::uint64_t oldest_pending) {
+  for (auto& entry : guards()) {
+    SlackGuard& g = entry.second;
+    if (g.target >= g.used || oldest_pending <= g.after) continue;
+    fill_canary(reinterpret_cast<char*>(entry.first) + g.target, g.used - g.target);
+    g.used = g.target;
+  }
 }
 
 void guard_slack(void* block, std::size_t used, std::size_t size) {
@@ -169,12 +190,21 @@ void guard_slack(void* block, std::size_t used, std::size_t size) {
   }
   auto it = guards().find(key);
   if (it != guards().end()) {
-    // Reuse: queued work may still write the previous tensor, whose extent
-    // differs; let it finish under the old guard first.
-    drain_device(a->device);
-    check_guard(key, it->second, "work on the block's previous tensor");
+    // Reuse. The pool does not synchronise before handing a block out again
+    // (device_pool.cpp), so neither does this: work queued for the previous
+    // tensor may still run, and may write up to that tensor's end.
+    SlackGuard& g = it->second;
+    check_guard(key, g, "work on the block's previous tensor");
+    if (used >= g.used) {
+      g = SlackGuard{used, size, used, 0};  // [used, size) is canary already
+    } else {
+      g.target = used;
+      g.after = last_sequence();
+      settle_guards(oldest_pending_sequence());
+    }
+    return;
   }
-  guards()[key] = SlackGuard{used, size};
+  guards()[key] = SlackGuard{used, size, used, 0};
   fill_canary(static_cast<char*>(block) + used, size - used);
 }
 

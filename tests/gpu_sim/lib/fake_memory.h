@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda_runtime_api.h"
 
@@ -16,6 +19,9 @@ struct Allocation {
   char* base = nullptr;
   std::size_t bytes = 0;
   int device = 0;
+  // The race rule's record of the last launch's stores, one entry per 4
+  // bytes (write_tracking.cpp); made at the first tracked store.
+  std::shared_ptr<std::vector<std::uint64_t>> shadow;
 };
 
 // cudaErrorMemoryAllocation past the device's memory (device_limits.h).
@@ -35,8 +41,15 @@ std::string explain_range(const void* p, std::size_t bytes);
 
 std::size_t used_bytes();
 std::size_t allocation_count();
+// Every live allocation, sorted by base (the entries stay valid until freed).
+std::vector<Allocation*> live_allocation_list();
 
 // Slack guards (edp_sim/control.h): checked after each executed operation.
+// A guard whose block was handed to a smaller tensor moves down to the new
+// tensor's end once every operation queued before the reuse has run
+// (`oldest_pending`: the sequence number of the oldest operation still
+// queued on any stream; fake_stream.h).
 void check_guards(const std::string& after);
+void settle_guards(std::uint64_t oldest_pending);
 
 }  // namespace edp_sim

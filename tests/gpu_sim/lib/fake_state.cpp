@@ -64,7 +64,55 @@ void destroy_context(int device) {
 namespace {
 std::mutex g_api_errors_mutex;
 std::vector<ApiError> g_api_errors;
+
+struct Fault {
+  std::string call;  // exact, or a prefix when it ends with '*'
+  int code = 0;
+  int count = 0;
+  int skip = 0;
+};
+std::vector<Fault> g_faults;  // under the API lock
+
+bool matches(const std::string& pattern, const std::string& call) {
+  if (!pattern.empty() && pattern.back() == '*') {
+    return call.compare(0, pattern.size() - 1, pattern, 0, pattern.size() - 1) == 0;
+  }
+  return pattern == call;
+}
 }  // namespace
+
+void inject_fault(const std::string& call, int code, int count, int skip) {
+  Guard lock(api_lock());
+  if (count > 0) g_faults.push_back(Fault{call, code, count, skip});
+}
+
+void clear_faults() {
+  Guard lock(api_lock());
+  g_faults.clear();
+}
+
+int pending_faults() {
+  Guard lock(api_lock());
+  int n = 0;
+  for (const Fault& f : g_faults) n += f.count;
+  return n;
+}
+
+bool injected_fault(const std::string& call, int* code) {
+  Guard lock(api_lock());
+  for (auto it = g_faults.begin(); it != g_faults.end(); ++it) {
+    if (!matches(it->call, call)) continue;
+    if (it->skip > 0) {
+      --it->skip;
+      return false;
+    }
+    *code = it->code;
+    if (--it->count == 0) g_faults.erase(it);
+    note_api_error(call.c_str(), *code);
+    return true;
+  }
+  return false;
+}
 
 void note_api_error(const char* api, int code) {
   std::lock_guard<std::mutex> lock(g_api_errors_mutex);
@@ -87,6 +135,13 @@ cudaError_t fail(cudaError_t status) {
     note_api_error("runtime", status);
   }
   return status;
+}
+
+cudaError_t runtime_fault(const std::string& call) {
+  int code = 0;
+  if (!injected_fault(call, &code)) return cudaSuccess;
+  t_last_error = static_cast<cudaError_t>(code);
+  return t_last_error;
 }
 
 cudaError_t take_last_error() {
@@ -123,6 +178,7 @@ void reset_all() {
   }
   t_device = 0;
   t_last_error = cudaSuccess;
+  g_faults.clear();
 }
 
 }  // namespace edp_sim

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <string>
 
 #include "cuda_runtime_api.h"
 
@@ -38,8 +39,16 @@ void note_api_error(const char* api, int code);
 
 // Records `status` as the thread's last error (cudaGetLastError) and returns it.
 cudaError_t fail(cudaError_t status);
+// An injected fault of the runtime call (or "launch:<kernel>") `call`: its
+// code, which becomes the thread's last error; cudaSuccess when none.
+cudaError_t runtime_fault(const std::string& call);
 cudaError_t take_last_error();
 cudaError_t peek_last_error();
+
+// Whether an injected fault (edp_sim::inject_fault) claims this call of
+// `call`; if so, its code is in *code and the failure is in the API error
+// log. Runtime calls also make it the thread's last error through fail().
+bool injected_fault(const std::string& call, int* code);
 
 // One line on stderr explaining a refused call ("edpbench GPU simulator: ...").
 void diagnose(const char* format, ...) __attribute__((format(printf, 1, 2)));

@@ -2,6 +2,8 @@
 #include "fake_stream.h"
 
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
@@ -21,6 +23,7 @@ namespace {
 struct Op {
   std::string name;
   std::function<void()> run;
+  std::uint64_t sequence = 0;
 };
 
 struct Stream {
@@ -65,6 +68,7 @@ Stream* legacy(int device) {
   return s;
 }
 std::string g_last = "nothing yet";
+std::uint64_t g_sequence = 0;
 
 Stream* resolve(cudaStream_t handle) {
   if (handle == nullptr) return legacy(current_device());
@@ -72,14 +76,18 @@ Stream* resolve(cudaStream_t handle) {
   return streams().count(s) ? s : nullptr;
 }
 
+// Runs the operation at the front of `s`, then checks the slack guards.
+void run_front(Stream* s) {
+  Op op = std::move(s->queue.front());
+  s->queue.pop_front();
+  g_last = op.name;
+  op.run();
+  settle_guards(oldest_pending_sequence());
+  check_guards(op.name);
+}
+
 void run_queue(Stream* s) {
-  while (!s->queue.empty()) {
-    Op op = std::move(s->queue.front());
-    s->queue.pop_front();
-    g_last = op.name;
-    op.run();
-    check_guards(op.name);
-  }
+  while (!s->queue.empty()) run_front(s);
 }
 
 // Stream order with the legacy stream: work on a blocking stream waits for
@@ -106,7 +114,7 @@ cudaError_t enqueue(cudaStream_t handle, std::string name, std::function<void()>
   Stream* s = resolve(handle);
   if (s == nullptr) return cudaErrorInvalidResourceHandle;
   ensure_context(s->device);
-  s->queue.push_back(Op{std::move(name), std::move(op)});
+  s->queue.push_back(Op{std::move(name), std::move(op), ++g_sequence});
   return cudaSuccess;
 }
 
@@ -135,6 +143,16 @@ std::size_t pending_count() {
   std::size_t n = 0;
   for (Stream* s : streams()) n += s->queue.size();
   return n;
+}
+
+std::uint64_t last_sequence() { return g_sequence; }
+
+std::uint64_t oldest_pending_sequence() {
+  std::uint64_t oldest = UINT64_MAX;
+  for (Stream* s : streams()) {
+    if (!s->queue.empty() && s->queue.front().sequence < oldest) oldest = s->queue.front().sequence;
+  }
+  return oldest;
 }
 
 cudaError_t create_stream(cudaStream_t* out, unsigned flags) {
@@ -169,11 +187,7 @@ cudaError_t query_stream(cudaStream_t handle) {
   Stream* s = resolve(handle);
   if (s == nullptr) return cudaErrorInvalidResourceHandle;
   if (s->queue.empty()) return cudaSuccess;
-  Op op = std::move(s->queue.front());
-  s->queue.pop_front();
-  g_last = op.name;
-  op.run();
-  check_guards(op.name);
+  run_front(s);
   return s->queue.empty() ? cudaSuccess : cudaErrorNotReady;
 }
 
@@ -272,13 +286,38 @@ void destroy_streams_and_events(int device) {
 }
 
 void enqueue_kernel(const char* name, dim3 grid, dim3 block, std::size_t shared_bytes,
-                    cudaStream_t stream, std::function<void()> body) {
+                    cudaStream_t stream, std::function<void()> body, SharedRegion shared) {
   Guard lock(api_lock());
-  check_launch_limits(name, grid, block, shared_bytes);
+  if (runtime_fault(std::string("launch:") + name) != cudaSuccess) return;
+  // ptxas refuses a kernel whose __shared__ variables exceed the block's
+  // shared memory ("uses too much shared data"): a build error, not a launch
+  // error, so there is no API result to give. The simulator counts every
+  // __shared__ variable of the program (it cannot tell which kernel declares
+  // which), an upper bound of the kernel's own.
+  if (shared.bytes() > DeviceLimits::kSharedBytesPerBlock) {
+    diagnose(
+        "kernel %s: the program's __shared__ variables take %zu bytes, more than the %zu a "
+        "block may have: nvcc would not compile it (ptxas: uses too much shared data)",
+        name, shared.bytes(), DeviceLimits::kSharedBytesPerBlock);
+    std::abort();
+  }
+  // CUDA Runtime API, enum cudaError: cudaErrorInvalidConfiguration "indicates
+  // that a kernel launch is requesting resources that can never be satisfied
+  // by the current device. Requesting more shared memory per block than the
+  // device supports will trigger this error, as will requesting too many
+  // threads or blocks." The launch does not happen; cudaGetLastError says so.
+  const std::string problem = launch_problem(grid, block, shared.bytes(), shared_bytes);
+  if (!problem.empty()) {
+    diagnose("kernel %s: launch refused (cudaErrorInvalidConfiguration): %s", name,
+             problem.c_str());
+    fail(cudaErrorInvalidConfiguration);
+    return;
+  }
   std::string label = std::string("kernel ") + name;
   const std::string kernel = name;
-  const cudaError_t status = enqueue(
-      stream, label, [kernel, grid, block, body]() { run_grid(kernel, grid, block, body); });
+  const cudaError_t status = enqueue(stream, label, [kernel, grid, block, body, shared]() {
+    run_grid(kernel, grid, block, body, shared);
+  });
   fail(status);
 }
 

@@ -1,7 +1,7 @@
 // GPU simulator: streams and events. The device runs queued work only when
 // the host must see it (CUDA Runtime API reference, "API synchronization
 // behavior" and "Stream synchronization behavior"): cudaStreamSynchronize,
-// cudaEventSynchronize, cudaDeviceSynchronize, a copy to pageable host
+// cudaEventSynchronize, cudaDeviceSynchronize, a copy to or from pageable host
 // memory, cudaMemcpy, cudaFree. Until then nothing has happened, so a missing
 // synchronisation leaves the host reading stale data or an event not ready,
 // every time rather than by chance.
@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -27,6 +28,10 @@ void drain_device(int device);
 bool valid_stream(cudaStream_t stream);
 int stream_device(cudaStream_t stream);
 std::size_t pending_count();
+// Every queued operation gets the next sequence number: the last one given,
+// and the oldest one still queued on any stream (UINT64_MAX when none is).
+std::uint64_t last_sequence();
+std::uint64_t oldest_pending_sequence();
 
 cudaError_t create_stream(cudaStream_t* stream, unsigned flags);
 cudaError_t destroy_stream(cudaStream_t stream);

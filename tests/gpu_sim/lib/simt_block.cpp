@@ -1,9 +1,22 @@
-// GPU simulator: the block runner (see simt_block.h). Rules, after the CUDA
+// GPU simulator: the grid runner (see simt_block.h). Rules, after the CUDA
 // C++ Programming Guide:
 //  - "Synchronization Functions": __syncthreads() waits until every thread of
 //    the block has reached it; in conditional code the condition must be the
 //    same for the whole block. A barrier some thread never reaches (it exited,
 //    or waits elsewhere) aborts.
+//  - "Thread Hierarchy": "Thread blocks are required to execute
+//    independently: It must be possible to execute them in any order, in
+//    parallel or in series." The runner keeps as many blocks resident as the
+//    device holds (device_limits.h) and switches between them at barriers and
+//    at random points (a warp collective, an atomic, a thread's end), from a
+//    seeded generator, so code that assumes an order of blocks sees another.
+//  - "Memory Fence Functions" / "Atomic Functions": blocks of one launch can
+//    only combine their results in global memory through atomics; two blocks
+//    storing to one address without them race (one update is lost on a GPU).
+//    The write tracking (write_tracking.h) reports it.
+//  - "__shared__": a variable "has the lifetime of the block" and is not
+//    initialised: each block starts with its shared memory filled with NaN
+//    bytes, and sees only its own.
 //  - "Warp Shuffle Functions" / "Warp Vote Functions": each calling lane must
 //    be in `mask`, every lane in `mask` must execute the same intrinsic with
 //    the same mask, and width is a power of two <= warpSize. A lane reading
@@ -14,13 +27,17 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
-#include <thread>
+#include <random>
 #include <vector>
 
 #include "device_limits.h"
+#include "edp_sim/control.h"
 #include "edp_sim/device.h"
+#include "fake_state.h"
 #include "fiber.h"
+#include "write_tracking.h"
 
 namespace edp_sim {
 
@@ -42,19 +59,31 @@ struct SimThread {
   State state = State::kRunnable;
   Request request;
   std::uint64_t result = 0;
+  Fiber* fiber = nullptr;
 };
 
 struct Block {
-  const std::string* kernel = nullptr;
-  const std::function<void()>* body = nullptr;
   std::vector<SimThread> threads;
+  // The block's shared memory while another block's is in the section.
+  std::vector<unsigned char> shared;
+  std::uint64_t linear = 0;  // x + gridDim.x (y + gridDim.y z)
   int at_barrier = 0;
   int barriers_passed = 0;
+  int done = 0;
+  std::size_t cursor = 0;  // the thread to resume next
 };
 
+struct Grid {
+  const std::string* kernel = nullptr;
+  const std::function<void()>* body = nullptr;
+  SharedRegion shared;
+  Block* loaded = nullptr;  // whose shared memory the section holds
+};
+
+thread_local Grid* t_grid = nullptr;
 thread_local Block* t_block = nullptr;
 thread_local SimThread* t_thread = nullptr;
-// Fiber stacks, reused by every block (one block runs at a time: the API lock).
+// Fiber stacks, reused by every launch (one grid runs at a time: the API lock).
 std::vector<std::unique_ptr<Fiber>>& fibers() {
   // Never destroyed: device state outlives every static destructor (and
   // LeakSanitizer, which runs after them, still sees it reachable).
@@ -62,10 +91,27 @@ std::vector<std::unique_ptr<Fiber>>& fibers() {
   return *f;
 }
 
+std::uint64_t initial_seed() {
+  const char* text = std::getenv("EDPBENCH_SIM_SEED");
+  if (text == nullptr || *text == '\0') return 1;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (*end != '\0') {
+    std::fprintf(stderr,
+                 "edpbench GPU simulator: EDPBENCH_SIM_SEED='%s' is not a whole number (the "
+                 "seed of the block schedule)\n",
+                 text);
+    std::exit(2);
+  }
+  return v;
+}
+std::uint64_t g_seed = initial_seed();
+std::uint64_t g_grids = 0;  // grids run since the seed was set
+
 [[noreturn]] void report(const char* format, ...) {
   std::fflush(stdout);
   std::fprintf(stderr, "edpbench GPU simulator: ");
-  if (t_block != nullptr) std::fprintf(stderr, "kernel %s: ", t_block->kernel->c_str());
+  if (t_grid != nullptr) std::fprintf(stderr, "kernel %s: ", t_grid->kernel->c_str());
   va_list args;
   va_start(args, format);
   std::vfprintf(stderr, format, args);
@@ -85,7 +131,7 @@ std::string where(const SimThread& t) {
 
 void thread_main(void* arg) {
   SimThread* self = static_cast<SimThread*>(arg);
-  (*t_block->body)();
+  (*t_grid->body)();
   self->state = State::kDone;
 }
 
@@ -207,13 +253,32 @@ void try_complete(Block& b, const SimThread& poster) {
       at_warp ? at_warp->request.mask : 0u, done, warp);
 }
 
-void run_block(Block& b, uint3 block_idx, dim3 block_dim, dim3 grid_dim) {
+// Puts `b`'s shared memory into the section, saving the previous block's.
+void load_shared(Grid& g, Block& b) {
+  if (g.loaded == &b) return;
+  const std::size_t bytes = g.shared.bytes();
+  if (bytes > 0) {
+    if (g.loaded != nullptr) std::memcpy(g.loaded->shared.data(), g.shared.begin, bytes);
+    std::memcpy(g.shared.begin, b.shared.data(), bytes);
+  }
+  g.loaded = &b;
+}
+
+// Makes `b` the block of grid position `linear` and arms its threads on the
+// fibers [first_fiber, first_fiber + threads).
+void start_block(Block& b, std::uint64_t linear, dim3 block_dim, dim3 grid_dim,
+                 std::size_t first_fiber, std::size_t shared_bytes) {
   const std::size_t count = static_cast<std::size_t>(block_dim.x) * block_dim.y * block_dim.z;
+  const uint3 block_idx{static_cast<unsigned>(linear % grid_dim.x),
+                        static_cast<unsigned>(linear / grid_dim.x % grid_dim.y),
+                        static_cast<unsigned>(linear / grid_dim.x / grid_dim.y)};
   b.threads.assign(count, SimThread{});
+  b.shared.assign(shared_bytes, 0xff);  // NaN for float and double, -1 for integers
+  b.linear = linear;
   b.at_barrier = 0;
   b.barriers_passed = 0;
-  auto& t_fibers = fibers();
-  while (t_fibers.size() < count) t_fibers.push_back(std::make_unique<Fiber>());
+  b.done = 0;
+  b.cursor = 0;
   std::size_t i = 0;
   for (unsigned z = 0; z < block_dim.z; ++z) {
     for (unsigned y = 0; y < block_dim.y; ++y) {
@@ -221,35 +286,75 @@ void run_block(Block& b, uint3 block_idx, dim3 block_dim, dim3 grid_dim) {
         SimThread& t = b.threads[i];
         t.index = ThreadIndex{uint3{x, y, z}, block_idx, block_dim, grid_dim};
         t.linear = static_cast<int>(i);
-        t_fibers[i]->start(&thread_main, &t);
+        t.fiber = fibers()[first_fiber + i].get();
+        t.fiber->start(&thread_main, &t);
       }
     }
   }
-  std::size_t done = 0;
-  while (done < count) {
-    bool progress = false;
-    for (std::size_t k = 0; k < count; ++k) {
-      SimThread& t = b.threads[k];
-      if (t.state != State::kRunnable) continue;
-      progress = true;
-      t_thread = &t;
-      fibers()[k]->resume();
-      t_thread = nullptr;
-      if (t.state == State::kDone) {
-        ++done;
-      } else if (t.state == State::kAtWarp) {
-        try_complete(b, t);
-      } else if (t.state == State::kAtBarrier && b.at_barrier == static_cast<int>(count)) {
-        for (SimThread& u : b.threads) u.state = State::kRunnable;
-        b.at_barrier = 0;
-        ++b.barriers_passed;
-      }
+}
+
+// How likely the runner leaves a block after a thread stops at each kind of
+// point: a completed barrier (the natural place, half the time), a warp
+// collective or an atomic, a thread's end.
+constexpr double kSwitchAtBarrier = 0.5;
+constexpr double kSwitchAtYield = 1.0 / 32;
+constexpr double kSwitchAtExit = 1.0 / 64;
+
+// Runs `b`'s threads until the block ends or the generator switches it out.
+// Returns true when the block has finished.
+bool run_segment(Block& b, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> draw(0.0, 1.0);
+  const std::size_t count = b.threads.size();
+  for (;;) {
+    std::size_t k = 0;
+    for (; k < count; ++k) {
+      if (b.threads[(b.cursor + k) % count].state == State::kRunnable) break;
     }
-    if (!progress) report_stall(b);
+    if (k == count) report_stall(b);  // blocks never wait for each other: stuck for good
+    const std::size_t index = (b.cursor + k) % count;
+    b.cursor = index + 1;
+    SimThread& t = b.threads[index];
+    t_thread = &t;
+    t.fiber->resume();
+    t_thread = nullptr;
+    double p_switch = kSwitchAtYield;
+    if (t.state == State::kDone) {
+      if (++b.done == static_cast<int>(count)) return true;
+      p_switch = kSwitchAtExit;
+    } else if (t.state == State::kAtWarp) {
+      try_complete(b, t);
+    } else if (t.state == State::kAtBarrier) {
+      if (b.at_barrier != static_cast<int>(count)) continue;
+      for (SimThread& u : b.threads) u.state = State::kRunnable;
+      b.at_barrier = 0;
+      ++b.barriers_passed;
+      b.cursor = 0;
+      p_switch = kSwitchAtBarrier;
+    }
+    if (draw(rng) < p_switch) return false;
   }
 }
 
 }  // namespace
+
+int resident_blocks(unsigned threads_per_block) {
+  const unsigned per_sm_by_threads =
+      threads_per_block == 0 ? 1 : DeviceLimits::kMaxThreadsPerSm / threads_per_block;
+  int per_sm = static_cast<int>(per_sm_by_threads);
+  if (per_sm > DeviceLimits::kMaxBlocksPerSm) per_sm = DeviceLimits::kMaxBlocksPerSm;
+  if (per_sm < 1) per_sm = 1;
+  return per_sm * DeviceLimits::kSmCount;
+}
+
+int resident_blocks_for(unsigned threads_per_block) { return resident_blocks(threads_per_block); }
+
+void set_schedule_seed(std::uint64_t seed) {
+  Guard lock(api_lock());
+  g_seed = seed;
+  g_grids = 0;
+}
+
+std::uint64_t schedule_seed() { return g_seed; }
 
 const char* warp_op_name(WarpOp op) {
   switch (op) {
@@ -303,62 +408,94 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, int
   return self.result;
 }
 
-void check_launch_limits(const char* kernel, dim3 grid, dim3 block, std::size_t shared_bytes) {
+std::string launch_problem(dim3 grid, dim3 block, std::size_t static_shared,
+                           std::size_t dynamic_shared) {
   const unsigned b[3] = {block.x, block.y, block.z};
   const unsigned g[3] = {grid.x, grid.y, grid.z};
   const char* axis = "xyz";
-  auto fail = [kernel](const char* what) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "edpbench GPU simulator: kernel %s: launch refused: %s\n", kernel, what);
-    std::abort();
-  };
   char text[256];
   for (int i = 0; i < 3; ++i) {
     if (b[i] == 0 || b[i] > DeviceLimits::kMaxBlockDim[i]) {
       std::snprintf(text, sizeof text, "blockDim.%c = %u (1..%u)", axis[i], b[i],
                     DeviceLimits::kMaxBlockDim[i]);
-      fail(text);
+      return text;
     }
     if (g[i] == 0 || g[i] > DeviceLimits::kMaxGridDim[i]) {
       std::snprintf(text, sizeof text, "gridDim.%c = %u (1..%u)", axis[i], g[i],
                     DeviceLimits::kMaxGridDim[i]);
-      fail(text);
+      return text;
     }
   }
   const unsigned long long threads = 1ull * block.x * block.y * block.z;
   if (threads > static_cast<unsigned long long>(DeviceLimits::kMaxThreadsPerBlock)) {
     std::snprintf(text, sizeof text, "%llu threads per block (at most %d)", threads,
                   DeviceLimits::kMaxThreadsPerBlock);
-    fail(text);
+    return text;
   }
-  if (shared_bytes > DeviceLimits::kSharedBytesPerBlock) {
-    std::snprintf(text, sizeof text, "%zu bytes of dynamic shared memory (at most %zu per block)",
-                  shared_bytes, DeviceLimits::kSharedBytesPerBlock);
-    fail(text);
+  if (dynamic_shared > DeviceLimits::kSharedBytesPerBlock - static_shared) {
+    std::snprintf(text, sizeof text,
+                  "%zu bytes of dynamic shared memory beside %zu bytes of __shared__ variables "
+                  "(at most %zu per block)",
+                  dynamic_shared, static_shared, DeviceLimits::kSharedBytesPerBlock);
+    return text;
   }
+  return std::string();
+}
+
+void atomic_point(const void* address, std::size_t bytes) {
+  note_write(address, bytes, true);
+  if (t_thread == nullptr) return;  // host code: nothing to schedule
+  Fiber::yield();                   // still runnable: a point where the runner may switch
 }
 
 void run_grid(const std::string& kernel, dim3 grid, dim3 block,
-              const std::function<void()>& thread_body) {
-  Block b;
-  b.kernel = &kernel;
-  b.body = &thread_body;
-  for (unsigned z = 0; z < grid.z; ++z) {
-    for (unsigned y = 0; y < grid.y; ++y) {
-      for (unsigned x = 0; x < grid.x; ++x) {
-        // Each block on an OS thread of its own: __shared__ variables are
-        // thread_local, so every block starts with its own (zeroed) shared
-        // memory and nothing a block wrote survives into the next one, as on
-        // the GPU where a block never sees another's shared memory.
-        std::thread runner([&b, x, y, z, block, grid] {
-          t_block = &b;
-          run_block(b, uint3{x, y, z}, block, grid);
-          t_block = nullptr;
-        });
-        runner.join();
-      }
+              const std::function<void()>& thread_body, SharedRegion shared) {
+  const std::uint64_t launch_index = g_grids++;
+  const std::uint64_t total = std::uint64_t{grid.x} * grid.y * grid.z;
+  const unsigned threads = block.x * block.y * block.z;
+  std::uint64_t cap = static_cast<std::uint64_t>(resident_blocks(threads));
+  if (cap > total) cap = total;
+  const auto resident = static_cast<std::size_t>(cap);
+  auto& pool = fibers();
+  while (pool.size() < resident * threads) pool.push_back(std::make_unique<Fiber>());
+
+  Grid g;
+  g.kernel = &kernel;
+  g.body = &thread_body;
+  g.shared = shared;
+  t_grid = &g;
+  // Grid i since the seed was set draws from (seed, i); the golden-ratio
+  // multiplier (splitmix64's increment) keeps neighbouring seeds apart.
+  std::mt19937_64 rng(g_seed * 0x9e3779b97f4a7c15ull + launch_index);
+  begin_write_tracking(kernel, grid, g_seed, launch_index);
+
+  std::vector<std::unique_ptr<Block>> slots(resident);
+  std::vector<std::size_t> live;  // indices of occupied slots
+  std::uint64_t next = 0;
+  for (std::size_t s = 0; s < resident; ++s) {
+    slots[s] = std::make_unique<Block>();
+    start_block(*slots[s], next++, block, grid, s * threads, shared.bytes());
+    live.push_back(s);
+  }
+  while (!live.empty()) {
+    const std::size_t pick = static_cast<std::size_t>(rng() % live.size());
+    const std::size_t s = live[pick];
+    Block& b = *slots[s];
+    load_shared(g, b);
+    t_block = &b;
+    set_writing_block(b.linear);
+    const bool finished = run_segment(b, rng);
+    t_block = nullptr;
+    if (!finished) continue;
+    if (g.loaded == &b) g.loaded = nullptr;  // its shared memory dies with it
+    if (next < total) {
+      start_block(b, next++, block, grid, s * threads, shared.bytes());
+    } else {
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
     }
   }
+  end_write_tracking();
+  t_grid = nullptr;
 }
 
 }  // namespace edp_sim

@@ -6,13 +6,16 @@
 // edp_sim::launch, which src/workloads/cuda/launch.h calls in place of
 // kernel<<<grid, block, shared, stream>>>(args).
 //
-// The SIMT rules are enforced by the block runner (lib/simt_block.cpp): every
+// The SIMT rules are enforced by the grid runner (lib/simt_block.cpp): every
 // thread of a block runs as a fiber, a barrier releases only when every thread
 // of the block is waiting at it, a warp collective completes only when every
-// lane of its mask has called it with the same mask. What CUDA leaves
-// undefined (a barrier some threads never reach, a lane missing from the mask,
-// a shuffle reading a lane outside it, a launch beyond the device limits)
-// aborts the process with a report naming the kernel.
+// lane of its mask has called it with the same mask, several blocks of a
+// launch are resident at once and the runner switches between them. What
+// CUDA leaves undefined (a barrier some threads never reach, a lane missing
+// from the mask, a shuffle reading a lane outside it, two blocks writing one
+// global address without an atomic) aborts the process with a report naming
+// the kernel; a launch beyond the device limits is an API error
+// (cudaErrorInvalidConfiguration from cudaGetLastError), as on a GPU.
 //
 // C++14, like the .cu files it compiles.
 #pragma once
@@ -35,9 +38,23 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
-// One instance per OS thread: the block runner runs each block on a fresh OS
-// thread, so the fibers of a block share it, and it starts zeroed per block.
-#define __shared__ static thread_local
+// Every __shared__ variable of the program lives in one linker section,
+// edp_sim_shared, which stands for the shared memory of the block that runs
+// now: the grid runner saves and restores the section's bytes when it
+// switches blocks, fills it with NaN bytes (0xff) when a block starts
+// (CUDA C++ Programming Guide, "__shared__": the variable "has the lifetime
+// of the block" and cannot be initialised in its declaration, so a block
+// reads garbage until it writes), and counts its size against the 48 KB of
+// shared memory a block may have. GCC's AddressSanitizer leaves globals in a
+// named section alone, so the ASan build runs it too.
+#define __shared__ static __attribute__((section("edp_sim_shared")))
+extern "C" {
+// Defined by the linker around the edp_sim_shared section (GNU ld, "Input
+// Section Keywords": __start_SECNAME and __stop_SECNAME for a section whose
+// name is a C identifier); null when the program declares no __shared__.
+extern char __start_edp_sim_shared[] __attribute__((weak, visibility("hidden")));
+extern char __stop_edp_sim_shared[] __attribute__((weak, visibility("hidden")));
+}
 
 namespace edp_sim {
 
@@ -74,9 +91,26 @@ T shuffle(WarpOp op, unsigned mask, T var, int arg, int width) {
   return out;
 }
 
+// The program's __shared__ variables: [begin, end) of the edp_sim_shared section.
+struct SharedRegion {
+  char* begin = nullptr;
+  char* end = nullptr;
+  std::size_t bytes() const { return static_cast<std::size_t>(end - begin); }
+};
+inline SharedRegion program_shared_region() {
+  return SharedRegion{__start_edp_sim_shared, __stop_edp_sim_shared};
+}
+
 // Queues a grid on `stream` (lib/fake_stream.cpp); `body` runs one thread.
+// A launch the device refuses is not queued and sets the thread's last error
+// (cudaErrorInvalidConfiguration), as kernel<<<...>>> does.
 void enqueue_kernel(const char* name, dim3 grid, dim3 block, std::size_t shared_bytes,
-                    cudaStream_t stream, std::function<void()> body);
+                    cudaStream_t stream, std::function<void()> body, SharedRegion shared);
+
+// atomicAdd's hook: records an atomic write of `bytes` at `address` for the
+// race rule and is a point where the runner may switch to another thread or
+// block (lib/simt_block.cpp).
+void atomic_point(const void* address, std::size_t bytes);
 
 template <class Kernel, class Tuple, std::size_t... I>
 void invoke(Kernel kernel, const Tuple& args, std::index_sequence<I...>) {
@@ -90,8 +124,10 @@ void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, std::
             cudaStream_t stream, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "kernel launched with the wrong argument count");
   std::tuple<std::decay_t<P>...> bound(static_cast<std::decay_t<P>>(std::forward<A>(args))...);
-  enqueue_kernel(name, grid, block, shared_bytes, stream,
-                 [kernel, bound]() { invoke(kernel, bound, std::index_sequence_for<P...>{}); });
+  enqueue_kernel(
+      name, grid, block, shared_bytes, stream,
+      [kernel, bound]() { invoke(kernel, bound, std::index_sequence_for<P...>{}); },
+      program_shared_region());
 }
 
 }  // namespace edp_sim
@@ -134,11 +170,14 @@ inline int __all_sync(unsigned mask, int predicate) {
       ::edp_sim::warp_collective(::edp_sim::WarpOp::kAll, mask, predicate != 0, 0, 32));
 }
 
-// One block runs at a time, and its fibers switch only inside the collectives
-// above, so a read-modify-write here is atomic with respect to every other
-// simulated thread.
+// The runner may switch threads or blocks at the call (atomic_point), never
+// between the read and the write below, so the read-modify-write is atomic
+// with respect to every other simulated thread. Not instrumented for the race
+// rule's write tracking (lib/write_tracking.cpp): atomic_point records it as
+// the atomic write it is.
 template <class T>
-T atomicAdd(T* address, T value) {
+__attribute__((no_sanitize_thread)) T atomicAdd(T* address, T value) {
+  ::edp_sim::atomic_point(address, sizeof(T));
   const T old = *address;
   *address = old + value;
   return old;
