@@ -330,24 +330,42 @@ TEST_CASE("cuda element-wise ops are bit-identical to the reference", "[gpu][cud
   }
 }
 
-TEST_CASE("cuda relu keeps NaN and masks the gradient only where x < 0", "[gpu][cuda]") {
+TEST_CASE("cuda relu keeps NaN on both paths and masks the gradient only where x < 0",
+          "[gpu][cuda][cudnn]") {
   REQUIRE_GPU_OR_SKIP();
-  auto g = gpu();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  Tensor x = make(*g, 1, 4, {nan, -1.0f, 0.0f, 2.0f});
-  Tensor gy = make(*g, 1, 4, {10.0f, 20.0f, 30.0f, 40.0f});
-  Tensor y = g->empty(1, 4), gx = g->empty(1, 4);
-  g->relu(x, y);
-  g->relu_backward(gy, x, gx);
-  const auto yv = fetch(*g, y), gxv = fetch(*g, gx);
-  CHECK(std::isnan(yv[0]));  // a diverged run stays visibly diverged
-  CHECK(yv[1] == 0.0f);
-  CHECK(yv[2] == 0.0f);
-  CHECK(yv[3] == 2.0f);
-  // DESIGN §2: "masked where h < 0": the gradient passes at h == 0.
-  CHECK(gxv[1] == 0.0f);
-  CHECK(gxv[2] == 30.0f);
-  CHECK(gxv[3] == 40.0f);
+  std::vector<std::string> paths{"kernel"};
+#if EDPBENCH_HAVE_CUDNN
+  paths.push_back("cudnn");  // CUDNN_PROPAGATE_NAN: without it cuDNN turns NaN into 0
+#endif
+  for (const auto& relu : paths) {
+    INFO("relu: " << relu);
+    auto g = gpu(relu);
+    Tensor x = make(*g, 1, 5, {nan, -1.0f, 0.0f, 2.0f, -nan});
+    Tensor gy = make(*g, 1, 5, {10.0f, 20.0f, 30.0f, 40.0f, 50.0f});
+    Tensor y = g->empty(1, 5), gx = g->empty(1, 5);
+    g->relu(x, y);
+    const auto yv = fetch(*g, y);
+    CHECK(std::isnan(yv[0]));  // a diverged run stays visibly diverged
+    CHECK(yv[1] == 0.0f);
+    CHECK(yv[2] == 0.0f);
+    CHECK(yv[3] == 2.0f);
+    CHECK(std::isnan(yv[4]));
+    // In place, as the autograd tape runs it.
+    Tensor z = make(*g, 1, 5, {nan, -1.0f, 0.0f, 2.0f, -nan});
+    g->relu(z, z);
+    const auto zv = fetch(*g, z);
+    CHECK(std::isnan(zv[0]));
+    CHECK(std::isnan(zv[4]));
+    if (relu != "kernel") continue;
+    // DESIGN §2: "masked where h < 0": the gradient passes at h == 0. (cuDNN's
+    // derivative at 0, and at NaN, follow its own convention: docs/gpu.md.)
+    g->relu_backward(gy, x, gx);
+    const auto gxv = fetch(*g, gx);
+    CHECK(gxv[1] == 0.0f);
+    CHECK(gxv[2] == 30.0f);
+    CHECK(gxv[3] == 40.0f);
+  }
 }
 
 TEST_CASE("cuda axpy matches the reference within two roundings", "[gpu][cuda]") {
@@ -423,16 +441,35 @@ TEST_CASE("cuda sum and sub_square_sum accumulate in double", "[gpu][cuda]") {
     }
   }
 
-  SECTION("a float accumulator would stall at 2^24; double does not") {
-    const int64_t n = (int64_t{1} << 24) + 1000;
-    Tensor ones = g->empty(n, 1), halves = g->empty(n, 1), diff = g->empty(n, 1);
-    Tensor s = g->empty(1, 1);
-    g->fill(ones, 1.5f);
+  SECTION("every thread's own total passes 2^24, on any grid the device launches") {
+    // The reductions accumulate in double per thread, then per block, then
+    // over the blocks (Backend::sum contract). A float accumulator anywhere
+    // stops adding 1 once it holds 2^24. With a grid-stride loop a thread's
+    // total depends on the grid, which depends on the device: a TX2 runs 16
+    // blocks, an H200 1024 (kReduceMaxBlocks, kernels.h). So the first 2^18
+    // elements, at least one for each of the at most 1024 x 256 threads, are
+    // 2^24 themselves: every thread's total passes 2^24 before its first 1,
+    // and a float accumulator loses every 1 after it. The 2^21 ones are still
+    // visible in the float result: 2^18 x 2^24 + 2^21 = 2^42 + 2^21, whose
+    // float ulp is 2^19.
+    const int64_t big = int64_t{1} << 18, ones = int64_t{1} << 21, n = big + ones;
+    std::vector<float> a(static_cast<std::size_t>(n), 1.0f);
+    std::fill(a.begin(), a.begin() + big, 16777216.0f);  // 2^24
+    Tensor ga = make(*g, n, 1, a), s = g->empty(1, 1);
+    g->sum(ga, s);
+    CHECK(g->read_scalar(s) == 4398048608256.0f);  // 2^42 + 2^21, exact in float
+    // sub_square_sum: differences of 2^12 square to 2^24, then 1s.
+    std::vector<float> b(static_cast<std::size_t>(n), 0.0f);
+    std::fill(a.begin(), a.begin() + big, 4096.0f);
+    Tensor gd = make(*g, n, 1, a), gz = make(*g, n, 1, b), diff = g->empty(n, 1);
+    g->sub_square_sum(gd, gz, diff, s);
+    CHECK(g->read_scalar(s) == 4398048608256.0f);
+    // And the plain case of many small values: 2^24 + 1000 halves.
+    const int64_t m = (int64_t{1} << 24) + 1000;
+    Tensor halves = g->empty(m, 1);
     g->fill(halves, 0.5f);
     g->sum(halves, s);
-    CHECK(g->read_scalar(s) == static_cast<float>(n) * 0.5f);  // 8389108, exact
-    g->sub_square_sum(ones, halves, diff, s);
-    CHECK(g->read_scalar(s) == 16778216.0f);  // n, exact in float; float adds stop at 16777216
+    CHECK(g->read_scalar(s) == static_cast<float>(m) * 0.5f);  // 8389108, exact
   }
 
   SECTION("an empty tensor sums to zero") {
@@ -533,6 +570,10 @@ TEST_CASE("cuda out-of-memory is a catchable runtime_error and the backend keeps
   Tensor a = make(*g, 2, 2, {1, 2, 3, 4}), c = g->empty(2, 2);
   g->gemm(Trans::N, Trans::N, 1.0f, a, a, 0.0f, c);
   CHECK(fetch(*g, c) == std::vector<float>{7, 10, 15, 22});
+  // A kernel launch checks cudaGetLastError(), which must not report the
+  // failed cudaMalloc a second time (cuda_check.cpp clears it when it throws).
+  CHECK_NOTHROW(g->relu(c, a));
+  CHECK(fetch(*g, a) == std::vector<float>{7, 10, 15, 22});
 }
 
 TEST_CASE("cuda shape mismatches throw invalid_argument", "[gpu][cuda]") {
@@ -865,11 +906,30 @@ TEST_CASE("cuda fma_peak fills every SM and its sink sums every chain", "[gpu][c
   auto g = gpu();
   const auto facts = g->describe();
   const double sms = std::stod(facts.at("sm_count"));
-  CHECK(g->fma_peak_flop(1000) >= 2.0 * 8 * 1000 * 256 * sms);
+  const int64_t rounds = 1000;
+  const double flop = g->fma_peak_flop(rounds);
+  CHECK(flop >= 2.0 * 8 * rounds * 256 * sms);
   CHECK(std::stoll(facts.at("l2_cache_bytes")) > 0);
+  // The sink is the sum of every chain of every thread of every block, added
+  // across warps and blocks with atomicAdd. Each chain is computed here as
+  // the GPU does (fmaf is one rounding on both); only the order of the float
+  // additions differs: at most 8 + 5 per thread and warp, then one per warp
+  // of the grid, each within u of a positive sum (gamma bound). A lost update
+  // (a plain += in place of atomicAdd) drops whole warps' totals.
+  const double blocks = flop / (2.0 * 8 * rounds * 256);
+  double per_block = 0.0;
+  for (int t = 0; t < 256; ++t) {
+    for (int j = 0; j < 8; ++j) {
+      float acc = static_cast<float>(t + j);
+      for (int64_t r = 0; r < rounds; ++r) acc = std::fmaf(acc, 0.999999f, 1e-3f);
+      per_block += acc;
+    }
+  }
+  const double want = per_block * blocks;
   Tensor sink = g->empty(1, 1);
-  g->fma_peak(1000, sink);
+  g->fma_peak(rounds, sink);
   const float v = g->read_scalar(sink);
-  CHECK(std::isfinite(v));
-  CHECK(v > 0.0f);
+  const double additions = 8 + 5 + 8 * blocks;
+  INFO("blocks " << blocks << ", sink " << v << ", chains on the host " << want);
+  CHECK(std::fabs(v - want) <= gamma_n(additions, kU) * want);
 }
