@@ -167,10 +167,15 @@ TEST_CASE("a read slower than the period counts missed deadlines", "[meter]") {
   sleep_s(0.2);
   const Measurement m = meter.end_window("run");
   CHECK(m.missed_deadlines > 0);
-  // Every one of them passed inside a 25 ms read (the thread was never late
-  // to start one): the sensor's cost, which judge_interference does not
-  // count as a disturbance (an NVML read on an H200 took > 10 ms now and then).
-  CHECK(m.missed_in_slow_reads == m.missed_deadlines);
+  // Each tick's 25 ms read alone used up two 10 ms deadlines: those are the
+  // sensor's cost, which judge_interference does not count as a disturbance
+  // (an NVML read on an H200 took > 10 ms now and then). A busy machine may
+  // add late starts on top (counted as missed, not as slow reads), so the
+  // check is a floor per tick, not equality: it holds whatever the scheduler
+  // does, and reads 0 without the attribution.
+  CHECK(m.missed_in_slow_reads <= m.missed_deadlines);
+  CHECK(m.samples >= 3);
+  CHECK(m.missed_in_slow_reads >= 2 * (m.samples - 1));
   CHECK(m.energy_j() == Approx(m.time_s()).epsilon(1e-9));
 }
 
