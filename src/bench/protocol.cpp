@@ -39,20 +39,22 @@ int severity(const std::string& status) {
 // found, as google/benchmark keeps its iteration count, so every run of a
 // part does the same work and its time and energy are comparable.
 report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
-                            int fixed_blocks, const std::vector<int>& cpus,
-                            const Baseline* baseline, report::PartRecord& rec) {
+                            int fixed_blocks, const std::vector<int>& cpus, double baseline_w,
+                            report::PartRecord& rec) {
+  Session& session = s.session;
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
   r.run = run;
   wl.reset();
-  r.note = cool_down(s);
+  r.note = session.cool_down();
   be.synchronize();
-  const platform::Snapshot before = s.prober.snapshot();
+  const platform::Snapshot before = session.prober().snapshot();
   const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
   const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
   const double progress_units = wl.flop_per_step();
-  RunWindow win(s.meter, window, /*probe_activity=*/true);
+  const std::unique_ptr<RunWindow> opened = session.open_window(window, /*probe_activity=*/true);
+  RunWindow& win = *opened;
   int blocks = 0;
   double device_s = 0;  // device time of the steps alone, summed over the blocks
   do {
@@ -73,17 +75,16 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   // (1 for a GPU's launching thread); none when the work runs in another
   // process (a command: its CPU time counts as ours, not as others').
   const int threads = wl.runs_in_process() ? std::max(1, rec.threads) : 0;
-  const std::string failure =
-      win.close(WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
-                              s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, threads,
-                              static_cast<int>(cpus.size())},
-                blocks, r);
-  const platform::Snapshot after = s.prober.snapshot();
+  WindowJudging judging = session.judging(baseline_w);
+  judging.threads = threads;
+  judging.cpus = static_cast<int>(cpus.size());
+  const std::string failure = win.close(judging, blocks, r);
+  const platform::Snapshot after = session.prober().snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
   r.start_temp_c = before.max_temp_c;
   r.end_temp_c = after.max_temp_c;
-  const platform::Platform& p = s.prober.platform();
+  const platform::Platform& p = session.platform();
   r.start_cpu_mhz = cpu_mhz(p, before, cpus);
   r.end_cpu_mhz = cpu_mhz(p, after, cpus);
   r.start_gpu_mhz = gpu_mhz(before);
@@ -145,7 +146,7 @@ bool runs_done(const ProtocolSettings& set, const report::PartRecord& rec, doubl
 
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
 void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
-                  const std::vector<int>& cpus, const Baseline* baseline, report::PartRecord& rec) {
+                  const std::vector<int>& cpus, double baseline_w, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   TimedSetup setup = make_timed(part, be);
   std::unique_ptr<Workload> wl = std::move(setup.workload);
@@ -165,12 +166,13 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
     return;
   }
 
-  const double min_run_s = min_window_s(s, set);
+  const double min_run_s = min_window_s(s.session, set);
   const auto t_runs = Clock::now();
   std::string why;
   int blocks = 0;  // found by the first run, kept for the others
   for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
-    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline, rec));
+    rec.run_records.push_back(
+        run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline_w, rec));
     blocks = rec.run_records.front().blocks;
     const std::string failed = wl->step_failure();
     if (!failed.empty()) {  // the run is kept, with why; no more runs
@@ -214,7 +216,7 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
 // the memory bandwidth of the board table.
 void record_peaks(const Sweep& s, const DeviceSpec& dev, const std::vector<int>& cpus,
                   report::ItemRecord& rec) {
-  const platform::Platform& p = s.prober.platform();
+  const platform::Platform& p = s.session.platform();
   const platform::Peak peak = dev.kind == "gpu" ? platform::gpu_peak(p, cuda_device_info(dev.index))
                                                 : platform::cpu_peak_now(p, cpus);
   rec.values["peak_flops_nominal"] = peak.flops_nominal;
@@ -251,7 +253,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   rec.values = item.values;
   rec.device = item.device->label;
   std::string rails;
-  for (const auto& r : s.total_rails) rails += (rails.empty() ? "" : "+") + r;
+  for (const auto& r : s.session.total_rails()) rails += (rails.empty() ? "" : "+") + r;
   for (const Part& part : item.parts) {
     report::PartRecord c;
     c.study = item.study;
@@ -261,7 +263,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
     c.device = item.device->label;
     c.iterations = item.settings.steps;
     c.runs = item.settings.runs;
-    c.power_source = s.meter.source_name();
+    c.power_source = s.session.meter().source_name();
     c.energy_rails = rails;
     c.operating_point = item.point_name;
     rec.parts.push_back(std::move(c));
@@ -272,7 +274,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
 report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study) {
   report::ItemRecord rec = blank_record(s, item);
   // check(): a device this build or machine lacks is skipped with the reason.
-  BackendSetup setup = make_backend_for(*item.device, s.cfg, s.prober.platform());
+  BackendSetup setup = make_backend_for(*item.device, s.cfg, s.session.platform());
   if (!setup.backend) {
     rec.status = "skipped";
     rec.note = setup.skip_reason;
@@ -285,17 +287,18 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
   Backend& be = *setup.backend;
   record_peaks(s, *item.device, setup.cpus, rec);
   const std::string state = baseline_state(item);
-  const Baseline* baseline = baseline_for(s, state, item.label);
-  s.baseline_cadence.used(state);
+  const std::optional<Baseline> baseline = s.session.baseline_for(state, item.label);
+  s.session.baseline_used(state);
+  const double baseline_w = baseline ? baseline->total_w : NAN;
   for (size_t i = 0; i < item.parts.size(); ++i) {
     report::PartRecord& part = rec.parts[i];
     part.threads = setup.threads;
-    if (baseline) part.baseline_w = baseline->total_w;
-    measure_part(s, item, item.parts[i], be, setup.cpus, baseline, part);
+    if (baseline) part.baseline_w = baseline_w;
+    measure_part(s, item, item.parts[i], be, setup.cpus, baseline_w, part);
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
-  if (study) study->after_parts(be, item, PassContext{s.prober.platform(), setup.cpus}, rec);
+  if (study) study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus}, rec);
   s.backends[item.device->label] = be.describe();
   return rec;
 }

@@ -14,6 +14,7 @@
 #include "bench/protocol.h"
 #include "bench/step_timing.h"
 #include "bench/study.h"
+#include "common/elapsed.h"
 #include "common/errors.h"
 #include "common/json.h"
 #include "platform/cpu_list.h"
@@ -22,12 +23,6 @@
 
 namespace edp::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // What EnergyMeter::measure_idle waits before measuring (power::idle_settle_s).
 double baseline_settle_s(const SweepPreview& sum) {
@@ -51,32 +46,33 @@ void add_problem(std::vector<std::string>& problems, const std::string& p) {
 
 // --- sensors -------------------------------------------------------------
 
-void describe_sensors(Sweep& s, const PreviewOptions& opt, SweepPreview& out) {
-  out.discovery_log = s.meter.discovery_log();
-  out.source = s.meter.source_name();
-  out.measures_energy = s.meter.measures_energy();
-  out.total_rails = s.total_rails;
-  out.total_rails_why = s.total_rails_why;
+void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) {
+  power::EnergyMeter& meter = s.meter();
+  const std::vector<std::string>& total = s.total_rails();
+  out.discovery_log = meter.discovery_log();
+  out.source = meter.source_name();
+  out.measures_energy = meter.measures_energy();
+  out.total_rails = total;
+  out.total_rails_why = s.total_rails_why();
   if (!out.measures_energy) {
     out.update_interval_how = "no power source: nothing is measured";
     return;
   }
-  bool all_counters = !s.total_rails.empty();
+  bool all_counters = !total.empty();
   double stated = 0;
-  for (const auto& r : s.meter.rails()) {
-    if (std::find(s.total_rails.begin(), s.total_rails.end(), r.info.rail) == s.total_rails.end())
-      continue;
+  for (const auto& r : meter.rails()) {
+    if (std::find(total.begin(), total.end(), r.info.rail) == total.end()) continue;
     out.rail_timing.push_back(
         {r.info.rail, r.sensor, power::timing_name(r.info.timing), r.info.averaging_s});
     out.averaging |= r.info.timing == power::Timing::averaging;
     all_counters &= r.info.timing == power::Timing::counter;
     stated = std::max(stated, r.info.averaging_s);
   }
-  if (s.total_rails.empty()) {
+  if (total.empty()) {
     out.update_interval_how = "unknown: no total rail";
     return;
   }
-  stated = std::max(stated, s.meter.reported_update_interval_s());
+  stated = std::max(stated, meter.reported_update_interval_s());
   if (stated > 0) {
     out.update_interval_s = stated;
     out.interval_state = "known";
@@ -92,12 +88,12 @@ void describe_sensors(Sweep& s, const PreviewOptions& opt, SweepPreview& out) {
   // stated intervals are enough for that).
   const double limit =
       stated > 0 ? std::min(opt.interval_probe_s, std::max(0.5, 5 * stated)) : opt.interval_probe_s;
-  s.meter.start();
-  const auto t0 = Clock::now();
-  double seen = s.meter.observed_update_interval_s();
+  s.start();
+  const auto t0 = SteadyClock::now();
+  double seen = meter.observed_update_interval_s();
   while (seen <= 0 && seconds_since(t0) < limit) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    seen = s.meter.observed_update_interval_s();
+    seen = meter.observed_update_interval_s();
   }
   const double waited = seconds_since(t0);
   if (seen > 0) {
@@ -148,7 +144,7 @@ void calibrate(Backend& be, const PlanItem& item, int steps, DeviceRate& r) {
 // Resolves the device as make_backend_for does (threads, CPUs, or why it is
 // skipped) and, when asked, calibrates each workload on its smallest item
 // (`smallest`: one per workload, in plan order). One rate per workload.
-std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
+std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Config& cfg, const Session& s,
                                      const std::vector<const PlanItem*>& smallest,
                                      const PreviewOptions& opt) {
   DeviceRate base;
@@ -175,7 +171,7 @@ std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
     if (!opt.calibrate || smallest.empty()) return per_workload(base);  // no context made
   }
   try {
-    BackendSetup setup = make_backend_for(dev, s.cfg, s.prober.platform());
+    BackendSetup setup = make_backend_for(dev, cfg, s.platform());
     if (!setup.backend) {
       base.skipped = setup.skip_reason;
       return per_workload(base);
@@ -280,8 +276,7 @@ int count_baselines(const Config& cfg, const std::vector<PlanItem>& items,
   return n;
 }
 
-void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, SweepPreview& sum) {
-  const Config& cfg = s.cfg;
+void estimate_sweep(const Config& cfg, const std::vector<PlanItem>& items, SweepPreview& sum) {
   bool all_known = true, adaptive = false, gemm_auto = false;
   double windows = 0, warmup = 0, setup = 0, lag = 0, cooldown = 0;
   const double lag_run_s = run_tail_s(sum, cfg.power.rate_hz);
@@ -344,10 +339,9 @@ void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, SweepPre
 
 }  // namespace
 
-SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
+SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& opt) {
   SweepPreview sum;
-  const Config& cfg = s.cfg;
-  const platform::Platform& p = s.prober.platform();
+  const platform::Platform& p = s.platform();
   sum.config_path = cfg.source_path;
   sum.board = p.model;
   sum.soc = p.soc;
@@ -376,7 +370,7 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
       else if (step_flop(item) < step_flop(**same))
         *same = &item;
     }
-    for (auto& r : probe_device(dev, s, smallest, opt)) {
+    for (auto& r : probe_device(dev, cfg, s, smallest, opt)) {
       rate_of[{r.device, r.workload}] = sum.devices.size();
       sum.devices.push_back(std::move(r));
     }
@@ -409,7 +403,7 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
       estimate_row(item, dev, sum, cfg.cooldown_s, tail_s, row);
     sum.rows.push_back(std::move(row));
   }
-  estimate_sweep(s, items, sum);
+  estimate_sweep(cfg, items, sum);
   return sum;
 }
 
@@ -417,9 +411,9 @@ SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
                             const PreviewOptions& opt) {
   // Every problem at once, each with the config's place (as `run` checks).
   std::vector<std::string> problems;
-  Sweep s{cfg, platform::Prober(sysfs_root), open_meter(cfg, sysfs_root, problems)};
-  for (auto& p : machine_problems(s, sysfs_root)) add_problem(problems, p);
-  SweepPreview sum = preview_sweep(s, opt);
+  Session session(session_options(cfg, sysfs_root));
+  for (auto& p : machine_problems(cfg, session)) add_problem(problems, p);
+  SweepPreview sum = preview_sweep(cfg, session, opt);
   for (auto& p : sum.problems) add_problem(problems, p);
   sum.problems = std::move(problems);
   return sum;

@@ -109,11 +109,11 @@ struct SweepPreview {
   std::vector<std::string> problems;
 };
 
-// The summary of a sweep whose meter is open and whose total rails are
-// selected (select_total_rails). Collects, without throwing, every
-// machine-level problem a device entry or a study's check() reveals; may
-// start the meter's sampler (interval probe) and backends (calibration).
-SweepPreview preview_sweep(Sweep& s, const PreviewOptions& options = {});
+// The summary of a sweep of `cfg` measured by `session`. Collects, without
+// throwing, every machine-level problem a device entry or a study's check()
+// reveals; may start the session's sampler (interval probe) and backends
+// (calibration).
+SweepPreview preview_sweep(const Config& cfg, Session& session, const PreviewOptions& options = {});
 
 // Everything `plan` does: probes the platform, opens the sensors and
 // selects the total rails as `run` does, collecting their usage errors

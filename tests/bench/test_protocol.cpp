@@ -190,9 +190,9 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   std::vector<std::unique_ptr<power::Sensor>> sensors;
   sensors.push_back(power::open_trace(trace, true, &log));
   const bench::Config cfg = config();
-  bench::Sweep sweep(cfg, platform::Prober(""),
-                     power::EnergyMeter::from_sensors(std::move(sensors), {}));
-  bench::select_total_rails(sweep);
+  bench::Session session(bench::session_options(cfg, ""), platform::Prober(""),
+                         power::EnergyMeter::from_sensors(std::move(sensors), {}));
+  bench::Sweep sweep(cfg, session);
   Fixture f;
   bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", {300})});
   it.settings.warmup_steps = 1;
@@ -205,9 +205,9 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   const std::string dir = testing::temp_dir("run-vs-measure");
   bench::MeasureOptions opt;
   opt.command = {"sleep", "0.3"};
-  opt.power.source = "trace";
-  opt.power.trace_file = trace;
-  opt.total_rails = {"VDD_IN"};
+  opt.session.power.source = "trace";
+  opt.session.power.trace.file = trace;
+  opt.session.power.total_rails = {"VDD_IN"};
   opt.csv_path = dir + "/m.csv";
   REQUIRE(bench::run_measure(opt) == 0);
   const report::CsvTable m = report::read_csv_file(dir + "/m.csv");
