@@ -2,7 +2,6 @@
 #include "bench/protocol.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "bench/backend_setup.h"
@@ -11,18 +10,14 @@
 #include "bench/signals.h"
 #include "bench/step_timing.h"
 #include "bench/window.h"
+#include "common/elapsed.h"
 #include "platform/peaks.h"
 #include "report/stats.h"
 #include "workloads/cuda_factory.h"
+#include "workloads/step_loop.h"
 
 namespace edp::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 void append(std::string& note, const std::string& text) {
   if (text.empty() || note.find(text) != std::string::npos) return;
@@ -55,19 +50,21 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   const double progress_units = wl.flop_per_step();
   const std::unique_ptr<RunWindow> opened = session.open_window(window, /*probe_activity=*/true);
   RunWindow& win = *opened;
-  int blocks = 0;
-  double device_s = 0;  // device time of the steps alone, summed over the blocks
-  do {
-    be.start_device_timer();
-    for (int i = 0; i < set.steps; ++i) {
-      throw_if_stop_requested();
-      wl.step();
-      if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
-    }
-    device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
-    ++blocks;
-    be.synchronize();
-  } while (fixed_blocks > 0 ? blocks < fixed_blocks : win.elapsed_s() < min_run_s);
+  // Blocks of steps, each bracketed by the device timer (the steps alone),
+  // until the window is long enough.
+  StepLoop loop;
+  loop.steps_per_block = set.steps;
+  loop.device_timer = true;
+  loop.before_step = throw_if_stop_requested;
+  loop.after_step = [&](const StepLoopResult& done) {
+    if (s.progress) s.progress->advance(done.blocks == 0 ? progress_units : 0, label);
+  };
+  loop.another = [&](const StepLoopResult& done) {
+    return fixed_blocks > 0 ? done.blocks < fixed_blocks : win.elapsed_s() < min_run_s;
+  };
+  const StepLoopResult steps = run_steps(wl, loop);
+  const int blocks = steps.blocks;
+  const double device_s = steps.device_s;
   // A stop taken during the last step (a command's wait forwards it): the run
   // in progress is not one of the runs done.
   throw_if_stop_requested();
@@ -167,7 +164,7 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
   }
 
   const double min_run_s = min_window_s(s.session, set);
-  const auto t_runs = Clock::now();
+  const auto t_runs = SteadyClock::now();
   std::string why;
   int blocks = 0;  // found by the first run, kept for the others
   for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
