@@ -6,13 +6,13 @@
 
 #include "bench/backend_setup.h"
 #include "bench/device_clocks.h"
+#include "bench/engine/rules.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "bench/step_timing.h"
 #include "bench/window.h"
 #include "common/elapsed.h"
 #include "platform/peaks.h"
-#include "report/stats.h"
 #include "workloads/cuda_factory.h"
 #include "workloads/step_loop.h"
 
@@ -28,14 +28,32 @@ int severity(const std::string& status) {
   return status == "failed" ? 2 : status == "skipped" ? 1 : 0;
 }
 
+// The rules of a part's runs (bench/engine/rules.h), from its settings and
+// the total rails' update interval: the runs and `plan`'s dry run
+// (forecast_part) ask the same objects.
+struct PartRules {
+  WindowPolicy window;
+  std::unique_ptr<StoppingCriterion> criterion;
+  StopCaps caps;
+};
+
+PartRules part_rules(const ProtocolSettings& set, double update_interval_s) {
+  PartRules r{WindowPolicy(set.min_run_s, set.min_run_auto, update_interval_s),
+              stopping_criterion(set.runs, set.max_rel_ci),
+              StopCaps{set.runs, set.max_runs, set.time_limit_s}};
+  r.criterion->start();
+  return r;
+}
+
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
-// steps, synchronise, close, judge. The first run repeats blocks until the
-// window lasts min_run_s (`blocks` = 0); later runs repeat the count it
-// found, as google/benchmark keeps its iteration count, so every run of a
-// part does the same work and its time and energy are comparable.
-report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
-                            int fixed_blocks, const std::vector<int>& cpus, double baseline_w,
-                            report::PartRecord& rec) {
+// steps, synchronise, close, judge. The window policy says when the window
+// has enough blocks: the first run repeats them until the window is long
+// enough, later runs repeat the count it found (WindowPolicy::fix_blocks),
+// so every run of a part does the same work and its time and energy are
+// comparable.
+report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run,
+                            const WindowPolicy& policy, const std::vector<int>& cpus,
+                            double baseline_w, report::PartRecord& rec) {
   Session& session = s.session;
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
@@ -60,7 +78,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     if (s.progress) s.progress->advance(done.blocks == 0 ? progress_units : 0, label);
   };
   loop.another = [&](const StepLoopResult& done) {
-    return fixed_blocks > 0 ? done.blocks < fixed_blocks : win.elapsed_s() < min_run_s;
+    return policy.another_block(done.blocks, win.elapsed_s());
   };
   const StepLoopResult steps = run_steps(wl, loop);
   const int blocks = steps.blocks;
@@ -110,37 +128,6 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   return r;
 }
 
-// Whether the runs may stop (nvbench's criterion on whole runs): the
-// minimum count, then the relative CI of the time, a run cap, a time limit.
-bool runs_done(const ProtocolSettings& set, const report::PartRecord& rec, double elapsed_s,
-               std::string* why) {
-  const int n = static_cast<int>(rec.run_records.size());
-  if (n < set.runs) return false;
-  if (set.max_rel_ci <= 0) {
-    *why = std::to_string(n) + " runs";
-    return true;
-  }
-  std::vector<double> t;
-  for (const auto& r : rec.run_records) t.push_back(r.time_s);
-  const report::Summary sum = report::summarize(t);
-  const double rel = sum.mean > 0 ? sum.ci95 / sum.mean : NAN;
-  if (n >= 2 && rel < set.max_rel_ci) {
-    *why = "relative CI " + fmt("%.2g", rel) + " < " + fmt("%.2g", set.max_rel_ci) + " after " +
-           std::to_string(n) + " runs";
-    return true;
-  }
-  if (set.max_runs > 0 && n >= set.max_runs) {
-    *why = "run cap " + std::to_string(n) + " reached with relative CI " + fmt("%.2g", rel);
-    return true;
-  }
-  if (set.time_limit_s > 0 && elapsed_s >= set.time_limit_s) {
-    *why = "time limit " + fmt("%.3g s", set.time_limit_s) + " reached after " + std::to_string(n) +
-           " runs, relative CI " + fmt("%.2g", rel);
-    return true;
-  }
-  return false;
-}
-
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
 void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
                   const std::vector<int>& cpus, double baseline_w, report::PartRecord& rec) {
@@ -163,14 +150,18 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
     return;
   }
 
-  const double min_run_s = min_window_s(s.session, set);
+  // The window's minimum from the sensor's model: its update interval as
+  // observed, else as the sensor states it (DESIGN §3).
+  PartRules rules = part_rules(set, s.session.update_interval_s());
   const auto t_runs = SteadyClock::now();
   std::string why;
-  int blocks = 0;  // found by the first run, kept for the others
-  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
-    rec.run_records.push_back(
-        run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline_w, rec));
-    blocks = rec.run_records.front().blocks;
+  for (int run = 1;
+       !runs_done(*rules.criterion, rules.caps, static_cast<int>(rec.run_records.size()),
+                  seconds_since(t_runs), &why);
+       ++run) {
+    rec.run_records.push_back(run_trial(s, item, *wl, run, rules.window, cpus, baseline_w, rec));
+    rules.criterion->add(rec.run_records.back());
+    if (run == 1) rules.window.fix_blocks(rec.run_records.front().blocks);
     const std::string failed = wl->step_failure();
     if (!failed.empty()) {  // the run is kept, with why; no more runs
       rec.status = "failed";
@@ -202,10 +193,8 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
                          " run(s) disturbed (see runs.csv: the threads waited for a CPU or the "
                          "sampler ran late; measure on a quiet machine)");
   if (low)
-    append(rec.note, std::to_string(low) +
-                         " run(s) low_confidence (see runs.csv: shorter than 10 sensor updates, "
-                         "frozen, anomalies or an unknown update interval; raise power.min_run_s "
-                         "or use auto)");
+    append(rec.note, std::to_string(low) + " run(s) low_confidence (see runs.csv: " +
+                         low_confidence_causes() + "; raise power.min_run_s or use auto)");
 }
 
 // The device's nominal ceilings (DESIGN §9.1), for the studies that report

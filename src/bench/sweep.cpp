@@ -63,11 +63,4 @@ std::vector<std::string> machine_problems(const Config& cfg, const Session& sess
   return out;
 }
 
-// power.min_run_s, or with `auto` 20 update intervals of the total rails
-// (DESIGN §3), as measured so far (0 while unknown).
-double min_window_s(const Session& s, const ProtocolSettings& settings) {
-  if (!settings.min_run_auto) return settings.min_run_s;
-  return 20 * s.meter().observed_update_interval_s();
-}
-
 }  // namespace edp::bench

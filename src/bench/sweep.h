@@ -51,9 +51,6 @@ std::vector<std::string> session_problems(const Config& cfg, const Session& sess
 // session's problems, the device entries, the sizes against memory.
 std::vector<std::string> machine_problems(const Config& cfg, const Session& session);
 
-// power.min_run_s, or with `auto` 20 update intervals of the total rails.
-double min_window_s(const Session& s, const ProtocolSettings& settings);
-
 // "VDD_IN+VDD_SYS_GPU", or "(none)".
 std::string join_rails(const std::vector<std::string>& rails);
 

@@ -33,6 +33,27 @@ TEST_CASE("protocol: the first run fixes the block count for the others", "[benc
   CHECK(runs[1].time_s < runs[0].time_s / 2);  // per block: the work really differs
 }
 
+TEST_CASE("protocol: min_run_s auto uses the sensor's stated interval from the first window",
+          "[bench][protocol]") {
+  // The fixture's trace states a 10 ms update interval and never changes, so
+  // the sampler never observes one. `auto` asked for 20 x the observed
+  // interval, 0 while unknown: one block, whatever the sensor said (DESIGN
+  // §3: the stated interval counts from the first window on).
+  Fixture f;
+  REQUIRE(f.session.meter().observed_update_interval_s() == 0);
+  REQUIRE(f.session.update_interval_s() == Approx(0.01));
+  bench::PlanItem it = f.item("ops", {{"op", "sleep"}}, {sleep_part("sleep", {5})});
+  it.settings.steps = 1;
+  it.settings.runs = 2;
+  it.settings.min_run_auto = true;
+  const auto rec = bench::measure_item(f.sweep, it);
+  REQUIRE(rec.status == "ok");
+  for (const auto& r : rec.parts[0].run_records) {
+    CHECK(r.blocks >= 2);
+    CHECK(r.time_s * r.blocks >= 0.2 * 0.95);
+  }
+}
+
 TEST_CASE("window: with a meter, time is the energy window's own span", "[bench][protocol]") {
   power::EnergyMeter meter = Fixture::meter();
   bench::RunWindow win(meter, "w#1", false);

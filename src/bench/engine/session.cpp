@@ -126,7 +126,15 @@ bool Session::settle() {
 
 double Session::update_interval_s() const {
   const double observed = meter_.observed_update_interval_s();
-  return observed > 0 ? observed : meter_.reported_update_interval_s();
+  return observed > 0 ? observed : stated_update_interval_s();
+}
+
+double Session::stated_update_interval_s() const {
+  double stated = meter_.reported_update_interval_s();
+  for (const auto& r : meter_.rails())
+    if (std::find(total_rails_.begin(), total_rails_.end(), r.info.rail) != total_rails_.end())
+      stated = std::max(stated, r.info.averaging_s);
+  return stated;
 }
 
 std::optional<Baseline> Session::baseline_for(const std::string& state, const std::string& before) {

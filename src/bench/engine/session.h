@@ -133,8 +133,11 @@ class Session {
   // is. Starts the sampler.
   bool settle();
   // The total rails' update interval as the window rules read it: observed
-  // by the sampler, else stated by the sensor; 0 while unknown.
+  // by the sampler, else stated; 0 while unknown.
   double update_interval_s() const;
+  // As the sensors state it: the largest of their own update intervals and
+  // the total rails' stated averaging periods; 0 when none states one.
+  double stated_update_interval_s() const;
 
   // The baseline for `state` by the cadence: measured now (for
   // power.baseline_s) when there is none yet or power.baseline_every items
