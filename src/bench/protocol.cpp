@@ -289,4 +289,51 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
   return rec;
 }
 
+PartForecast forecast_part(const ProtocolSettings& set, double step_s, const SensorForecast& sensor,
+                           double run_overhead_s) {
+  PartForecast f;
+  PartRules rules = part_rules(set, sensor.window_interval_s);
+  const double block_s = set.steps * step_s;
+  const bool known = block_s > 0;  // NaN or 0: the step time is unknown
+  if (known) {
+    f.blocks = rules.window.blocks_for(block_s);
+    f.window_s = f.blocks * block_s;
+  } else if (rules.window.min_window_s() > 0) {
+    f.window_s = rules.window.min_window_s();  // a lower bound: the blocks may make it longer
+  }
+  f.sized_by = rules.window.sized_by(f.blocks);
+
+  // The confidence rule on the window, judged as the run's sampler will
+  // judge it: by length only when it sees the interval.
+  ConfidenceEvidence ev;
+  ev.window_s = f.window_s;
+  if (!sensor.measures_energy) {
+    f.low_confidence = "-";
+  } else if (sensor.judged_interval_s <= 0 && sensor.interval_seen_static) {
+    ev.averaging_uncorrected = sensor.averaging;  // no period: no lag correction
+    f.low_confidence = judge_confidence(ev).low ? "yes" : "no";
+  } else if (std::isnan(f.window_s) || sensor.judged_interval_s <= 0) {
+    f.low_confidence = "?";
+  } else {
+    ev.update_interval_s = sensor.judged_interval_s;
+    f.updates = f.window_s / sensor.judged_interval_s;
+    f.low_confidence = judge_confidence(ev).low ? "yes" : "no";
+  }
+
+  // The runs, as the stopping criterion and the caps end them, of identical
+  // estimated runs (a CI target is met as soon as the criterion has two).
+  const double run_s = std::isnan(f.window_s) ? 0 : f.window_s + run_overhead_s;
+  double elapsed_s = 0;
+  while (!runs_done(*rules.criterion, rules.caps, f.runs, elapsed_s, &f.stop_reason)) {
+    report::RunRecord r;
+    r.run = ++f.runs;
+    r.blocks = std::max(1, f.blocks);
+    r.time_s = known ? block_s : 1;  // any equal times when unknown
+    rules.criterion->add(r);
+    elapsed_s += run_s;
+    if (f.runs == 1) rules.window.fix_blocks(r.blocks);
+  }
+  return f;
+}
+
 }  // namespace edp::bench

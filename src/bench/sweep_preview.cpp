@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "bench/backend_setup.h"
+#include "bench/engine/rules.h"
 #include "bench/protocol.h"
 #include "bench/step_timing.h"
 #include "bench/study.h"
@@ -59,20 +60,18 @@ void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) 
     return;
   }
   bool all_counters = !total.empty();
-  double stated = 0;
   for (const auto& r : meter.rails()) {
     if (std::find(total.begin(), total.end(), r.info.rail) == total.end()) continue;
     out.rail_timing.push_back(
         {r.info.rail, r.sensor, power::timing_name(r.info.timing), r.info.averaging_s});
     out.averaging |= r.info.timing == power::Timing::averaging;
     all_counters &= r.info.timing == power::Timing::counter;
-    stated = std::max(stated, r.info.averaging_s);
   }
   if (total.empty()) {
     out.update_interval_how = "unknown: no total rail";
     return;
   }
-  stated = std::max(stated, meter.reported_update_interval_s());
+  const double stated = s.stated_update_interval_s();
   if (stated > 0) {
     out.update_interval_s = stated;
     out.interval_state = "known";
@@ -120,6 +119,14 @@ void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) 
 double step_flop(const PlanItem& item) {
   const double steps = static_cast<double>(item.settings.steps) * item.settings.runs;
   return steps > 0 ? item.flop_estimate / steps : 0;
+}
+
+// One step of all of `item`'s parts: given (PreviewOptions::step_s), else
+// the device's calibrated rate scaled by the item's FLOPs; NaN unknown.
+double item_step_s(const PlanItem& item, const DeviceRate& dev, const PreviewOptions& opt) {
+  if (opt.step_s) return opt.step_s(item);
+  if (dev.gflops > 0 && item.flop_estimate > 0) return step_flop(item) / (dev.gflops * 1e9);
+  return NAN;
 }
 
 std::string workload_of(const PlanItem& item) {
@@ -205,46 +212,38 @@ std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Config& cfg, c
 
 // --- the estimate ----------------------------------------------------------
 
-void estimate_row(const PlanItem& item, const DeviceRate& dev, const SweepPreview& sum,
-                  double cooldown_s, double tail_s, PreviewRow& row) {
+// The sensor as the dry run sees it (protocol.h SensorForecast): the
+// interval the window policy reads and the one the runs are judged by.
+SensorForecast sensor_forecast(const SweepPreview& sum) {
+  SensorForecast f;
+  f.measures_energy = sum.measures_energy && !sum.total_rails.empty();
+  f.averaging = sum.averaging;
+  const double interval = std::isnan(sum.update_interval_s) ? 0 : sum.update_interval_s;
+  f.window_interval_s = sum.interval_state == "unknown" ? 0 : interval;
+  f.judged_interval_s = sum.interval_state == "known" ? interval : 0;
+  f.interval_seen_static = sum.interval_state == "static";
+  return f;
+}
+
+// One row: a dry run of the item's protocol (forecast_part, the same rules
+// the runs ask) fed with its estimated step time.
+void estimate_row(const PlanItem& item, double item_step_s, double setup_s,
+                  const SensorForecast& sensor, double cooldown_s, double tail_s, PreviewRow& row) {
   const ProtocolSettings& set = item.settings;
   const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
-  if (dev.gflops > 0 && item.flop_estimate > 0) row.step_s = step_flop(item) / (dev.gflops * 1e9);
+  row.step_s = item_step_s;
   const double part_step_s = row.step_s / parts;
-  const double block_s = set.steps * part_step_s;
-
-  double min_s = set.min_run_s;
-  if (set.min_run_auto) {
-    row.window_rule = "auto";
-    min_s = sum.interval_state == "known" ? 20 * sum.update_interval_s : 0;
-  }
-  if (std::isnan(block_s)) {
-    if (min_s > 0) {
-      row.window_s = min_s;  // a lower bound: the blocks may make it longer
-      if (!set.min_run_auto) row.window_rule = "min_run_s";
-    }
-  } else if (min_s > block_s && block_s > 0) {
-    row.window_s = std::ceil(min_s / block_s) * block_s;  // whole blocks until long enough
-    if (!set.min_run_auto) row.window_rule = "min_run_s";
-  } else {
-    row.window_s = block_s;
-    row.window_rule = "steps";
-  }
-  if (!sum.measures_energy || sum.total_rails.empty()) {
-    row.low_confidence = "-";
-  } else if (sum.interval_state == "static") {
-    // judge_window: no interval; only an averaging rail is then flagged.
-    row.low_confidence = sum.averaging ? "yes" : "no";
-  } else if (std::isnan(row.window_s) || sum.interval_state != "known") {
-    row.low_confidence = "?";
-  } else {
-    row.updates = row.window_s / sum.update_interval_s;
-    row.low_confidence = row.updates < 10 ? "yes" : "no";
-  }
+  const PartForecast f = forecast_part(set, part_step_s, sensor, tail_s + cooldown_s);
+  row.blocks = f.blocks;
+  row.window_s = f.window_s;
+  row.window_rule = f.sized_by;
+  row.updates = f.updates;
+  row.low_confidence = f.low_confidence;
+  row.runs = f.runs;
   if (std::isnan(row.window_s) || std::isnan(part_step_s)) return;
-  row.setup_s = std::isnan(dev.setup_s) ? 0 : dev.setup_s;
+  row.setup_s = std::isnan(setup_s) ? 0 : setup_s;
   row.item_s = parts * (row.setup_s + set.warmup_steps * part_step_s +
-                        set.runs * (row.window_s + tail_s + cooldown_s));
+                        row.runs * (row.window_s + tail_s + cooldown_s));
 }
 
 // The idle baselines run would take, by the runner's own rules (sweep.h:
@@ -293,7 +292,7 @@ void estimate_sweep(const Config& cfg, const std::vector<PlanItem>& items, Sweep
     }
     ++sum.items;
     const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
-    const int runs = item.settings.runs * static_cast<int>(parts);
+    const int runs = row.runs * static_cast<int>(parts);
     sum.total_runs += runs;
     if (row.low_confidence == "yes") sum.low_confidence_runs += runs;
     adaptive |= item.settings.max_rel_ci > 0;
@@ -377,6 +376,7 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
   }
 
   const double tail_s = run_tail_s(sum, cfg.power.rate_hz);
+  const SensorForecast sensor = sensor_forecast(sum);
   for (const auto& item : items) {
     PreviewRow row;
     row.study = item.study;
@@ -400,7 +400,8 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
     else if (!dev.skipped.empty())
       row.status = "skipped: " + dev.skipped;
     else
-      estimate_row(item, dev, sum, cfg.cooldown_s, tail_s, row);
+      estimate_row(item, item_step_s(item, dev, opt), dev.setup_s, sensor, cfg.cooldown_s, tail_s,
+                   row);
     sum.rows.push_back(std::move(row));
   }
   estimate_sweep(cfg, items, sum);
