@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "bench/board_rails.h"
-#include "bench/signals.h"
+#include "bench/engine/interrupted.h"
 #include "common/elapsed.h"
 #include "common/errors.h"
 #include "common/text.h"

@@ -119,7 +119,8 @@ class Session {
 
   // Stop requests: `stop_signal` is polled during every wait (settling,
   // baselines, cool-down); a non-zero signal number ends the wait with
-  // Interrupted{signal} (bench/signals.h). Default: never.
+  // Interrupted{signal} (engine/interrupted.h; the CLI's signal handling is
+  // bench/signals.h). Default: never.
   void stop_on(std::function<int()> stop_signal);
   // Where the session's status lines go ("edpbench: measuring idle power
   // ..."); nowhere by default.
