@@ -73,14 +73,14 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   StepLoop loop;
   loop.steps_per_block = set.steps;
   loop.device_timer = true;
-  loop.before_step = throw_if_stop_requested;
-  loop.after_step = [&](const StepLoopResult& done) {
-    if (s.progress) s.progress->advance(done.blocks == 0 ? progress_units : 0, label);
-  };
   loop.another = [&](const StepLoopResult& done) {
     return policy.another_block(done.blocks, win.elapsed_s());
   };
-  const StepLoopResult steps = run_steps(wl, loop);
+  const auto advance = [&](const StepLoopResult& done) {
+    if (s.progress) s.progress->advance(done.blocks == 0 ? progress_units : 0, label);
+  };
+  const StepLoopResult steps = run_steps(
+      be, loop, [&wl] { wl.step(); }, throw_if_stop_requested, advance);
   const int blocks = steps.blocks;
   const double device_s = steps.device_s;
   // A stop taken during the last step (a command's wait forwards it): the run

@@ -214,15 +214,14 @@ StageProfile profile_mlp_stages(MlpWorkload& mlp_ref, const MlpData& init, int s
   double readback = 0;
   StepLoop loop;
   loop.synchronize_blocks = false;
-  loop.before_step = start;
-  loop.after_step = [&](const StepLoopResult&) {
+  loop.another = [&](const StepLoopResult& done) { return done.blocks < p.steps; };
+  const auto read_loss = [&](const StepLoopResult&) {
     const auto r0 = SteadyClock::now();
     (void)be.read_scalar(mlp->loss());
     readback += seconds_since(r0);
   };
-  loop.another = [&](const StepLoopResult& done) { return done.blocks < p.steps; };
   const double wall = run_steps(
-                          be, [mlp] { mlp->step(); }, loop)
+                          be, loop, [mlp] { mlp->step(); }, start, read_loss)
                           .elapsed_s;
   mlp->set_stage_hook(nullptr);
   be.synchronize();

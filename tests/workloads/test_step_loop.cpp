@@ -23,22 +23,21 @@ TEST_CASE("step loop: blocks of steps, synchronised, until the caller's rule say
   StepLoop loop;
   loop.steps_per_block = 3;
   loop.synchronize_first = true;
-  loop.before_step = [&] { trace.push_back("before"); };
-  loop.after_step = [&](const StepLoopResult& done) {
-    trace.push_back("after " + std::to_string(done.steps) + "/" + std::to_string(done.blocks));
-  };
   std::vector<int> asked;
   loop.another = [&](const StepLoopResult& done) {
     asked.push_back(done.blocks);
     return done.blocks < 4;
   };
   const StepLoopResult r = run_steps(
-      be,
+      be, loop,
       [&] {
         ++steps;
         trace.push_back("step");
       },
-      loop);
+      [&] { trace.push_back("before"); },
+      [&](const StepLoopResult& done) {
+        trace.push_back("after " + std::to_string(done.steps) + "/" + std::to_string(done.blocks));
+      });
   CHECK(r.blocks == 4);
   CHECK(r.steps == 12);
   CHECK(steps == 12);
@@ -59,8 +58,8 @@ TEST_CASE("step loop: one block without a rule; elapsed covers the steps",
   StepLoop loop;
   loop.steps_per_block = 2;
   loop.synchronize_blocks = false;  // the caller's hooks wait (a loss readback)
-  const StepLoopResult r = run_steps(
-      be, [] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); }, loop);
+  const StepLoopResult r =
+      run_steps(be, loop, [] { std::this_thread::sleep_for(std::chrono::milliseconds(10)); });
   CHECK(r.blocks == 1);
   CHECK(r.steps == 2);
   CHECK(be.counts().synchronize == 0);
