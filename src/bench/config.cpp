@@ -216,6 +216,26 @@ void set_config_list(Config& c, const std::string& path, const std::vector<std::
   set_config_node(c, path, list, option + " " + join(values, ","));
 }
 
+std::vector<std::string> config_value_problems(
+    const Config& c, const std::vector<std::string>& paths,
+    const std::function<std::string(const std::string& path)>& option) {
+  std::vector<std::string> problems;
+  for (const auto& path : paths) {
+    const ConfigKey* key = find_config_key(path);
+    if (!key) throw std::logic_error("config_value_problems: no config key " + path);
+    // The value as to_yaml writes it, read back as a config file's value.
+    YAML::Emitter e;
+    e.SetDoublePrecision(15);
+    emit_config_value(e, *key, c);
+    const YAML::Node value = YAML::Load(e.c_str());
+    Config scratch = c;
+    ConfigReader r(option(path) + " " + e.c_str(), false);
+    r.guard([&] { read_config_key(r, *key, value, scratch); });
+    for (const auto& error : r.errors()) problems.push_back(error);
+  }
+  return problems;
+}
+
 namespace {
 template <class T, class Name>
 void keep_only(std::vector<T>& items, const std::vector<std::string>& wanted, Name name_of,

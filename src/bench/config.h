@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct PowerConfig {
   double min_run_s = 0;
   bool min_run_auto = false;  // min_run_s: auto = at least 20 sensor updates per window
   int sampler_cpu = -1;       // pin the sampler thread; -1 = not pinned
+  // How long to wait, at most, for an averaging sensor's update interval to
+  // be known before the first window, so that it is lag-corrected.
+  double settle_s = 5;
   Ina226Config ina226;
   TraceConfig trace;
 };
@@ -123,6 +127,14 @@ void set_config_value(Config& c, const std::string& path, const std::string& val
                       const std::string& option);
 void set_config_list(Config& c, const std::string& path, const std::vector<std::string>& values,
                      const std::string& option);
+// Reads the values `c` holds for `paths` back through the key table, as a
+// config file's are read: every problem, each "OPTION VALUE: message" with
+// OPTION = option(path) ("--rate-hz", "rate_hz"). For surfaces that take
+// typed values (the monitor's options, measure's flags), so that they accept
+// exactly what a config accepts, with the same messages.
+std::vector<std::string> config_value_problems(
+    const Config& c, const std::vector<std::string>& paths,
+    const std::function<std::string(const std::string& path)>& option);
 
 // Applies the CLI filters of `run` (--workloads, --sizes, --devices, --runs,
 // --iterations); unknown names throw UsageError listing the valid ones.

@@ -78,6 +78,14 @@ KeyTable build_table() {
   t.push_back(integer_key(
       "power.sampler_cpu", -1, 4095, "Pin the sampler thread (-1: not pinned)",
       [](auto& c) -> auto& { return c.power.sampler_cpu; }));
+  // Written only when not the default, so that a config.yaml of a sweep
+  // started before the key existed still matches on --resume.
+  ConfigKey settle = number_key(
+      "power.settle_s", 0, 600,
+      "Wait at most this long for an averaging sensor's update interval before the first window",
+      [](auto& c) -> auto& { return c.power.settle_s; });
+  settle.emitted = [](const Config& c) { return c.power.settle_s != PowerConfig().settle_s; };
+  t.push_back(settle);
   t.push_back(section_key("power.ina226", true, "An INA226 on an I2C bus"));
   t.push_back(text_key(
       "power.ina226.bus", {}, "The I2C bus (/dev/i2c-N or N)",
@@ -278,6 +286,10 @@ void read_config_section(ConfigReader& r, const std::string& section, const YAML
     const YAML::Node value = node[k->name()];
     if (value) r.guard([&] { read_config_key(r, *k, value, c); });
   }
+}
+
+void emit_config_value(YAML::Emitter& e, const ConfigKey& k, const Config& c) {
+  emit_value(e, k, c);
 }
 
 void emit_config_section(YAML::Emitter& e, const std::string& section, const Config& c) {

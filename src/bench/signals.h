@@ -9,6 +9,8 @@
 
 #include <signal.h>
 
+#include "bench/engine/interrupted.h"
+
 namespace edp::bench {
 
 // Idempotent. A second SIGINT/SIGTERM/SIGHUP takes the default action (the
@@ -55,11 +57,6 @@ class SynchronousStops {
 // Records `sig` as the stop signal when none is yet (a synchronous waiter
 // that took it itself).
 void record_stop_signal(int sig);
-
-// Thrown inside a configuration when a stop was requested.
-struct Interrupted {
-  int signal;
-};
 
 inline void throw_if_stop_requested() {
   if (const int s = stop_signal()) throw Interrupted{s};

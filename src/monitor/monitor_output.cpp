@@ -201,8 +201,8 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
     // 0: the threads the window counted (WindowResult::threads), if any.
     c.threads = label.threads > 0 ? label.threads : result.threads;
     c.iterations = label.iterations;
-    c.power_source = impl_->meter.source_name();
-    c.energy_rails = edp::join(impl_->total, "+");
+    c.power_source = impl_->session.meter().source_name();
+    c.energy_rails = edp::join(impl_->session.total_rails(), "+");
     c.stop_reason = "windows recorded by the monitor API";
     item.parts.push_back(c);
     configs.push_back(item);
@@ -284,23 +284,23 @@ void Monitor::write(const std::string& dir) const {
       ctx["complete"] = true;
       ctx["start_time"] = utc_now();
       nlohmann::json pw;
-      pw["source"] = impl_->meter.source_name();
-      pw["rails"] = edp::join(impl_->meter.rail_names(), ",");
-      pw["total_rails"] = edp::join(impl_->total, "+");
+      pw["source"] = impl_->session.meter().source_name();
+      pw["rails"] = edp::join(impl_->session.meter().rail_names(), ",");
+      pw["total_rails"] = edp::join(impl_->session.total_rails(), "+");
       pw["total_rails_why"] = impl_->why;
-      pw["update_interval_s"] = impl_->meter.observed_update_interval_s();
+      pw["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
       pw["rate_hz"] = impl_->options.rate_hz;
       if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = idle.power_w;
       ctx["power"] = pw;
     }
     ctx["end_time"] = utc_now();
     nlohmann::json mon;
-    mon["source"] = impl_->meter.source_name();
-    mon["total_rails"] = impl_->total;
+    mon["source"] = impl_->session.meter().source_name();
+    mon["total_rails"] = impl_->session.total_rails();
     mon["total_rails_why"] = impl_->why;
-    mon["discovery_log"] = impl_->meter.discovery_log();
+    mon["discovery_log"] = impl_->session.meter().discovery_log();
     mon["rate_hz"] = impl_->options.rate_hz;
-    mon["update_interval_s"] = impl_->meter.observed_update_interval_s();
+    mon["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
     if (have_idle) mon["idle_baseline"] = idle_json(idle);
     nlohmann::json cfgs = ctx.contains("monitor") && ctx["monitor"].is_object() &&
                                   ctx["monitor"].contains("configurations") &&

@@ -109,7 +109,19 @@ TEST_CASE("C++ API: options and results files are checked", "[monitor]") {
   bad.trace_file = kTrace;
   bad.rate_hz = 0;
   CHECK_THROWS_AS(edpbench::Monitor(bad), edpbench::Error);
+  // The config's key table checks the options: its ranges and messages
+  // (the monitor took (0, 10000] Hz before; the config takes [1, 10000]).
+  bad.rate_hz = 0.5;
+  CHECK_THROWS_WITH(edpbench::Monitor(bad),
+                    Catch::Contains("rate_hz 0.5: 'rate_hz' = 0.5 is out of range [1, 10000]"));
   bad.rate_hz = 100;
+  bad.await_period_s = -1;
+  CHECK_THROWS_WITH(edpbench::Monitor(bad), Catch::Contains("await_period_s -1: 'settle_s' = -1"));
+  bad.await_period_s = 5;
+  bad.ina226_address = 0x50;  // INA226 addresses are 0x40-0x4F
+  CHECK_THROWS_WITH(edpbench::Monitor(bad),
+                    Catch::Contains("ina226_address 80: 'address' = 80 is out of range [64, 79]"));
+  bad.ina226_address = 0x40;
   bad.total_rails = {"VDD_IN", "VDD_SYS_GPU"};  // nested
   CHECK_THROWS_AS(edpbench::Monitor(bad), edpbench::Error);
 
