@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI stage of the monitor API (issue 24, DESIGN §11), at most ~5 minutes:
-#  1. installs python3-torch when missing (about 1 minute; skipped with a
-#     message when apt cannot), so the seed paper's example really runs;
+#  1. installs python3-torch when missing (about 1 minute; scripts/setup-deps.sh
+#     --torch), so the seed paper's example really runs;
 #  2. builds the monitor targets in the native build (no-op after test.sh) and
 #     runs the monitor tests there: the Python module against the trace source
 #     and the simulated INA3221, the example's output read back by recommend,
@@ -23,18 +23,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 start=$(date +%s)
-sudo_cmd=()
-[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo -n)
-
+# The tests' packages, and python3-torch so that the example really runs
+# (--no-torch: it skips, saying so).
 if [ "$torch" = 1 ] && ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  t0=$(date +%s)
-  if "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1 \
-     || { "${sudo_cmd[@]}" apt-get update -qq >/dev/null 2>&1 &&
-          "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1; }; then
-    echo "ci-monitor: installed python3-torch in $(( $(date +%s) - t0 )) s"
-  else
-    echo "ci-monitor: python3-torch could not be installed; the example test skips"
-  fi
+  "$root/scripts/setup-deps.sh" --torch
+else
+  "$root/scripts/setup-deps.sh"
 fi
 
 [ -f "$build/CMakeCache.txt" ] \
