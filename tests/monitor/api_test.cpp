@@ -314,14 +314,21 @@ TEST_CASE("C++ API: the shares cover the window, not end_window's wait for the l
   });
   mon.begin_window("short");
   sleep_s(0.1);
+  const auto t_end = std::chrono::steady_clock::now();
   const auto w = mon.end_window("short");
+  const double end_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_end).count();
   stop = true;
   worker.join();
-  INFO("cpu_share " << w.cpu_share << ", time_s " << w.time_s << ", note: " << w.note);
+  INFO("cpu_share " << w.cpu_share << ", preempted_share " << w.preempted_share << ", time_s "
+                    << w.time_s << ", end_window " << end_s << " s, note: " << w.note);
   CHECK(w.lag_correction_s > 0);
-  // One thread cannot run for longer than the window (ticks and the edges'
-  // own bookkeeping aside).
-  CHECK(w.cpu_share + w.preempted_share < 1.2);
+  // One thread cannot run for longer than the window: counted over the wait
+  // for the lag tail as well (end_s, ~2 periods), the worker read about
+  // 1 + end_s / time_s. The window's edges (snapshots, the sampler's lock)
+  // add a little more than 1, and more on a busy machine or under qemu (1.25
+  // was seen there, with 1.2 as the bound), but never half the wait.
+  CHECK(w.cpu_share + w.preempted_share < 1 + 0.5 * end_s / w.time_s);
 }
 
 TEST_CASE("C++ API: labels cannot make two configurations share a key", "[monitor]") {
