@@ -5,7 +5,7 @@
 # cloned into /root/edpbench, and each step run there as root with chroot
 # (proc, sys, dev and a fresh /run mounted in a private mount namespace, so
 # nothing stays mounted when a step ends). Prints each step's exit status,
-# seconds and load average, then the stage table .ci/run printed. Not part of
+# seconds (wall, and the CPU seconds of its processes) and load average, then the stage table .ci/run printed. Not part of
 # .ci/run (it takes as long as CI does and more); run it when set-up, build
 # or CI scripts change (docs/ci.md).
 #
@@ -69,7 +69,11 @@ fi
 mkdir -p "$logs"
 
 rows=()
-row() { rows+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"); }
+row() { rows+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"$'\t'"$5"); }
+tck="$(getconf CLK_TCK)"
+cpu_children() {  # CPU seconds (user + system) of this shell's finished children
+  awk -v t="$tck" '{ printf "%d", ($16 + $17) / t }' "/proc/$$/stat"
+}
 # The load average over a step: the 1-minute figure sampled every 15 s,
 # averaged, with its peak (this machine may be shared).
 load_sampler() {
@@ -79,17 +83,19 @@ load_summary() {
   awk '{ s += $1; n++; if ($1 > m) m = $1 } END { if (n) printf "%.2f (peak %.2f)", s / n, m }' "$1"
 }
 timed() {  # timed NAME LOGFILE COMMAND...: runs it, adds a row, returns its status
-  local name="$1" out="$2" t0 rc=0 pid samples
+  local name="$1" out="$2" t0 c0 rc=0 pid samples
   shift 2
   samples="$(mktemp)"
   load_sampler "$samples" &
   pid=$!
   t0=$(date +%s)
+  c0=$(cpu_children)
   "$@" > >(tee "$out") 2>&1 || rc=$?
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   cut -d' ' -f1 /proc/loadavg >>"$samples"
-  row "$name" "$rc" "$(( $(date +%s) - t0 ))" "$(load_summary "$samples")"
+  row "$name" "$rc" "$(( $(date +%s) - t0 ))" "$(( $(cpu_children) - c0 ))" \
+    "$(load_summary "$samples")"
   rm -f "$samples"
   return $rc
 }
@@ -139,10 +145,13 @@ done
 
 echo
 echo "fresh Debian 12 root ($dir), commit ${commit:0:12}, $(nproc) CPUs:"
-printf '%s\n' "step"$'\t'"exit"$'\t'"seconds"$'\t'"load average (1 min: mean, peak)" "${rows[@]}" |
-  awk -F'\t' '{ n[NR] = $1; e[NR] = $2; s[NR] = $3; l[NR] = $4; if (length($1) > w) w = length($1) }
+printf '%s\n' "step"$'\t'"exit"$'\t'"seconds"$'\t'"cpu_s"$'\t'"load average (1 min: mean, peak)" \
+  "${rows[@]}" |
+  awk -F'\t' '{ n[NR] = $1; e[NR] = $2; s[NR] = $3; c[NR] = $4; l[NR] = $5
+                 if (length($1) > w) w = length($1) }
     END { if (w > 60) w = 60
-          for (i = 1; i <= NR; i++) printf "%-" w "." w "s %5s %8s   %s\n", n[i], e[i], s[i], l[i] }'
+          for (i = 1; i <= NR; i++)
+            printf "%-" w "." w "s %5s %8s %6s   %s\n", n[i], e[i], s[i], c[i], l[i] }'
 for s in "${steps[@]}"; do
   name="$(echo "$s" | tr -c 'A-Za-z0-9._-' '_' | sed 's/_*$//')"
   # .ci/run ends with its stage table; show it again here.
