@@ -257,7 +257,20 @@ TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not 
     const std::string fifo = b.dir + "/config.yaml";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     const pid_t pid = spawn_run(b, fifo, b.dir + "/out");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // Until run is blocked opening the config (its handlers are installed
+    // before it reads the config): the kernel names fifo_open's wait in
+    // wchan. A fixed sleep was too short for a busy machine, and the signal
+    // then found the process before its handlers. (Opening the FIFO for
+    // writing would move run on into read(), which libstdc++ restarts after
+    // the signal.)
+    const std::string wchan = "/proc/" + std::to_string(pid) + "/wchan";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::string where;
+    while ((where = edp::testing::slurp(wchan)) != "wait_for_partner" &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    INFO("wchan: " << where);
+    CHECK(where == "wait_for_partner");
     ::kill(pid, sig);
     int status = 0;
     ::waitpid(pid, &status, 0);
