@@ -1,11 +1,11 @@
 #include "report/csv.h"
 
+#include "common/safe_file.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace edp::report {
@@ -109,11 +109,7 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_csv(ss.str(), path);
+  return parse_csv(read_untrusted_file(path, file_kind::results_csv), path);
 }
 
 std::string fmt_double(double v) {

@@ -28,6 +28,8 @@ struct CsvTable {
 // Throws std::runtime_error with file and line on malformed input (an
 // unterminated quote, a row with the wrong number of fields).
 CsvTable parse_csv(const std::string& text, const std::string& origin = "<csv>");
+// Through read_untrusted_file (common/safe_file.h): a link, FIFO, device or a
+// file over the results cap is a UsageError before anything is read.
 CsvTable read_csv_file(const std::string& path);
 
 // Formats a double with enough digits to round-trip ("%.9g"); NaN -> "".

@@ -19,6 +19,7 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/recommend.h"
@@ -101,11 +102,6 @@ svg.chart { max-width: none; width: 680px; }
 namespace {
 
 using namespace html;
-
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 bool is_dir(const std::string& path) {
   struct stat st {};
@@ -280,14 +276,18 @@ ReportData load_report_data(const std::string& dir) {
   char resolved[PATH_MAX];
   d.title = base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
   const std::string results = dir + "/results.csv";
-  if (!is_file(results))
+  if (!path_present(results))
     throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");
   d.results = load_results_csv(results);
 
+  // Presence by lstat: a link (even dangling), a FIFO or a device goes to the
+  // reader, which refuses it (exit 2) instead of following or skipping it.
   const std::string runs = dir + "/runs.csv";
-  if (is_file(runs)) {
+  if (path_present(runs)) {
     try {
       d.runs = read_csv_file(runs);
+    } catch (const UsageError&) {
+      throw;
     } catch (const std::exception& e) {
       d.warnings.push_back(std::string("runs.csv is unreadable, per-run ranges are left out: ") +
                            e.what());
@@ -297,9 +297,11 @@ ReportData load_report_data(const std::string& dir) {
   }
 
   const std::string context = dir + "/context.json";
-  if (is_file(context)) {
+  if (path_present(context)) {
     try {
       d.context = read_json_file(context);
+    } catch (const UsageError&) {
+      throw;
     } catch (const std::exception& e) {
       d.warnings.push_back(std::string("context.json is unreadable, the context is left out: ") +
                            e.what());
