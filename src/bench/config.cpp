@@ -115,10 +115,14 @@ std::string in_file_order(std::vector<std::string> errors) {
 }  // namespace
 
 std::string trace_file_problem(const std::string& file) {
+  // lstat: a link is not followed (the trace is read with O_NOFOLLOW).
   struct stat st {};
-  if (::stat(file.c_str(), &st) != 0)
+  if (::lstat(file.c_str(), &st) != 0)
     return "trace file '" + file + "' cannot be read (" + std::strerror(errno) +
            "); a relative path is relative to the config file's directory";
+  if (S_ISLNK(st.st_mode))
+    return "trace file '" + file +
+           "' is a symbolic link; name the file itself (links are not followed)";
   if (!S_ISREG(st.st_mode))
     return "trace file '" + file + "' is not a regular file (expected a CSV t_s,<rail>_w,...)";
   return "";

@@ -5,21 +5,20 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/results_csv.h"
 
 namespace edp::bench {
 
 namespace {
 
-bool exists(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0;
-}
+// lstat: a planted link (dangling or not), FIFO or device counts as there,
+// and the reader then refuses it rather than following or skipping it.
+bool exists(const std::string& p) { return path_present(p); }
 
 void make_dirs(const std::string& dir) {
   std::string partial;
@@ -32,13 +31,6 @@ void make_dirs(const std::string& dir) {
     if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
       throw std::runtime_error("cannot create directory " + partial + ": " + std::strerror(errno));
   }
-}
-
-std::string read_all(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Loads a CSV written by an earlier run into this version's columns, by
@@ -60,7 +52,7 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
   for (const auto& c : columns) from.push_back(old.column(c));
   for (const auto& c : old.header)
     if (std::find(columns.begin(), columns.end(), c) == columns.end())
-      throw UsageError(path + " has a column '" + c +
+      throw UsageError(path + " has a column '" + escaped_excerpt(c) +
                        "' this edpbench version does not write (it was written by a different "
                        "version); resume into a new --out directory instead");
   if (old.column("key") < 0)
@@ -87,7 +79,8 @@ std::string first_difference(const std::string& a, const std::string& b) {
     if (!ga) la = "<end>";
     if (!gb) lb = "<end>";
     if (la != lb)
-      return "line " + std::to_string(line) + ": sweep has '" + la + "', now '" + lb + "'";
+      return "line " + std::to_string(line) + ": sweep has '" + escaped_excerpt(la, 60) +
+             "', now '" + escaped_excerpt(lb, 60) + "'";
   }
 }
 
@@ -125,7 +118,7 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
                      " already holds a sweep; use --resume to continue it, or choose "
                      "another --out directory");
   if (resume && exists(cfg_path)) {
-    const std::string old = read_all(cfg_path);
+    const std::string old = read_untrusted_file(cfg_path, file_kind::sweep_config);
     if (old != config_yaml)
       throw UsageError("--resume: the configuration differs from the one the sweep in " + dir_ +
                        " used (" + first_difference(old, config_yaml) +

@@ -74,3 +74,86 @@ TEST_CASE("compare and recommend refuse planted links too", "[cli][untrusted]") 
   CHECK(r.err.find("results.csv: not read: it is a symbolic link") != std::string::npos);
   CHECK((r.out + r.err).find("SECRET") == std::string::npos);
 }
+
+namespace {
+
+const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";
+
+// A finished two-item sweep (reference device, trace power: a second).
+std::string finished_sweep(const std::string& root, const std::string& name) {
+  const std::string cfg = root + "/" + name + ".yaml";
+  write_text(cfg,
+             "iterations: 3\nruns: 2\nwarmup_iterations: 1\nworkloads: [tensors]\n"
+             "devices: [{kind: reference}]\n"
+             "sizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}, u: {n: 3, d_in: 4, h: 4, "
+             "d_out: 2}}\n"
+             "power: {source: trace, trace: {file: " +
+                 kTrace + "}, baseline_s: 0}\n");
+  const std::string out = root + "/" + name;
+  const auto r = edpbench("run --config " + cfg + " --out " + out);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return out;
+}
+
+std::string resume(const std::string& out) {
+  return "run --config " + out + ".yaml --out " + out + " --resume";
+}
+
+}  // namespace
+
+TEST_CASE("run --resume refuses planted result files instead of reading through them",
+          "[cli][untrusted]") {
+  const std::string root = edp::testing::temp_dir("resume-links");
+  const std::string other = finished_sweep(root, "other");
+  const std::string secret = root + "/secret";
+  write_text(secret, "root:SECRET-HASH:19000:0:99999:7:::\n");
+  for (const char* name : {"runs.csv", "results.csv", "rails.csv", "config.yaml"}) {
+    const std::string out = finished_sweep(root, std::string("o-") + name);
+    const std::string before = slurp(other + "/runs.csv");
+    ::unlink((out + "/" + name).c_str());
+    // The audit's cases: another sweep's runs.csv (its 3 runs replaced O's
+    // 2), /etc/shadow at results.csv (its first line printed as a column).
+    const std::string target = std::string(name) == "runs.csv" ? other + "/runs.csv" : secret;
+    REQUIRE(::symlink(target.c_str(), (out + "/" + name).c_str()) == 0);
+    const auto r = edpbench(resume(out));
+    INFO(name << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(out + "/" + name + ": not read: it is a symbolic link") != std::string::npos);
+    CHECK(r.err.find("SECRET") == std::string::npos);
+    CHECK(slurp(other + "/runs.csv") == before);
+    struct stat st {};
+    CHECK(::lstat((out + "/" + name).c_str(), &st) == 0);
+    CHECK(S_ISLNK(st.st_mode));  // left as it was: nothing rewritten
+  }
+}
+
+TEST_CASE("a trace reached through a link is refused, its first line never echoed",
+          "[cli][untrusted]") {
+  const std::string root = edp::testing::temp_dir("trace-link");
+  const std::string secret = root + "/secret";
+  write_text(secret, "root:SECRET-HASH:19000:0:99999:7:::\n");
+  const std::string link = root + "/trace.csv";
+  REQUIRE(::symlink(secret.c_str(), link.c_str()) == 0);
+  write_text(root + "/c.yaml",
+             "workloads: [tensors]\ndevices: [{kind: reference}]\n"
+             "sizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}}\n"
+             "power: {source: trace, trace: {file: trace.csv}}\n");
+  auto r = edpbench("plan --no-calibrate --config " + root + "/c.yaml");
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("c.yaml:4:") != std::string::npos);
+  CHECK(r.err.find("is a symbolic link") != std::string::npos);
+  CHECK(r.err.find("SECRET") == std::string::npos);
+  r = edpbench("measure --runs 1 --warmup 0 --trace " + link + " -- true");
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("not read: it is a symbolic link") != std::string::npos);
+  CHECK(r.err.find("SECRET") == std::string::npos);
+  // A trace that is not one (a regular file): its line is shown short and escaped.
+  write_text(root + "/bad.csv", "\x1b]0;owned\x07" + std::string(200, 'A') + "\n");
+  r = edpbench("measure --runs 1 --warmup 0 --trace " + root + "/bad.csv -- true");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("\x1b") == std::string::npos);
+  CHECK(r.err.find(std::string(40, 'A')) == std::string::npos);
+}
