@@ -8,7 +8,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,6 +16,7 @@
 #include "bench/config_keys.h"
 #include "bench/config_reader.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
 
 namespace edp::bench {
 
@@ -65,9 +65,6 @@ YAML::Mark second_document(const std::string& text) {
   if (starts.marks.size() < 2) return YAML::Mark::null_mark();
   return starts.marks[1];
 }
-
-// A config is a page of settings; anything much larger is not one.
-constexpr long long kMaxConfigBytes = 4LL << 20;
 
 // Where `path` was read, or the document's start when it was not given.
 std::string place(const Config& c, const ConfigReader& r, const YAML::Node& root,
@@ -172,22 +169,15 @@ Config parse_config(const std::string& text, const std::string& origin) {
 }
 
 Config load_config(const std::string& path) {
-  // A regular file or a pipe (`--config <(...)`); a device such as /dev/zero
-  // or a directory is refused, and no more than kMaxConfigBytes is read.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-    throw UsageError("config '" + path + "' is not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  // Through the one reader of untrusted files: a regular file, or a pipe the
+  // shell handed over (`--config <(...)`, /dev/fd/N), read interruptibly; a
+  // link, a named FIFO (it blocked the open), a device such as /dev/zero or a
+  // directory is refused, and no more than the config cap is read.
+  const auto text = read_untrusted_file_if_present(path, file_kind::config);
+  if (!text)
     throw UsageError("cannot read config file '" + path +
                      "' (check the path; examples are in configs/ or /etc/edpbench/)");
-  std::string text(static_cast<size_t>(kMaxConfigBytes) + 1, '\0');
-  in.read(&text[0], static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > static_cast<size_t>(kMaxConfigBytes))
-    throw UsageError("config '" + path + "' is more than " + std::to_string(kMaxConfigBytes >> 20) +
-                     " MB; a config is a page of settings");
-  return parse_config(text, path);
+  return parse_config(*text, path);
 }
 
 std::string to_yaml(const Config& c) {

@@ -11,6 +11,8 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "common/safe_file.h"
+
 namespace edp::bench {
 
 namespace {
@@ -74,6 +76,9 @@ void install_stop_handlers() {
   sa.sa_flags = 0;  // no SA_RESTART: a sleeping wait returns early
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
     if (s != SIGHUP || !g_hup_ignored) sigaction(s, &sa, nullptr);
+  // A long read of an untrusted file (a config on a pipe that never ends)
+  // stops at the signal, as the sweep's own waits do.
+  set_read_interrupt_check([] { throw_if_stop_requested(); });
 }
 
 sigset_t stop_signals() { return stop_set(); }

@@ -253,14 +253,18 @@ TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not 
           "[cli][points][signals]") {
   for (int sig : {SIGTERM, SIGHUP}) {
     Board b("points-early");
-    // A config on a FIFO that nobody writes: run blocks reading it.
-    const std::string fifo = b.dir + "/config.yaml";
-    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    const pid_t pid = spawn_run(b, fifo, b.dir + "/out");
+    // A config on a pipe whose writer never writes (`--config <(slow)`): run
+    // waits reading it. (A named FIFO is refused at once: issue 33.)
+    int p[2];
+    REQUIRE(::pipe(p) == 0);
+    ::fcntl(p[1], F_SETFD, FD_CLOEXEC);  // the writer stays here, open
+    const pid_t pid = spawn_run(b, "/dev/fd/" + std::to_string(p[0]), b.dir + "/out");
+    ::close(p[0]);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     ::kill(pid, sig);
     int status = 0;
     ::waitpid(pid, &status, 0);
+    ::close(p[1]);
     INFO("signal " << sig);
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 128 + sig);

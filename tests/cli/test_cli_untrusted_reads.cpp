@@ -157,3 +157,61 @@ TEST_CASE("a trace reached through a link is refused, its first line never echoe
   CHECK(r.err.find("\x1b") == std::string::npos);
   CHECK(r.err.find(std::string(40, 'A')) == std::string::npos);
 }
+
+TEST_CASE("FIFOs and devices where a file is read: refused at once, never waited on",
+          "[cli][untrusted]") {
+  // `timeout -k 5 20`: before, each of these hung (exit 124; measure ignored
+  // timeout's SIGTERM, hence -k) or read /dev/zero until bad_alloc (the 4 GiB
+  // address-space limit keeps that from hurting the machine).
+  const std::string root = edp::testing::temp_dir("fifos");
+  for (const char* name : {"results.csv", "runs.csv", "rails.csv", "config.yaml"}) {
+    const std::string out = finished_sweep(root, std::string("o-") + name);
+    ::unlink((out + "/" + name).c_str());
+    REQUIRE(::mkfifo((out + "/" + name).c_str(), 0644) == 0);
+    const auto r =
+        edp::testing::run("ulimit -v 4194304; timeout -k 5 20 " EDPBENCH_BINARY " " + resume(out));
+    INFO(name << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(out + "/" + name + ": not read: it is a FIFO") != std::string::npos);
+  }
+  const std::string fifo = root + "/fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  for (const std::string& args :
+       {"run --config " + fifo + " --out " + root + "/x", "plan --config " + fifo,
+        "measure --runs 1 --warmup 0 --trace " + fifo + " -- true",
+        "sensors --source trace --trace " + fifo,
+        std::string("measure --runs 1 --trace /dev/zero -- true"), "report " + root + "/o-runs.csv",
+        "recommend " + fifo}) {
+    const auto r =
+        edp::testing::run("ulimit -v 4194304; timeout -k 5 20 " EDPBENCH_BINARY " " + args);
+    INFO(args << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("not read: it is a") != std::string::npos);
+  }
+}
+
+TEST_CASE("a 3 GB sparse runs.csv is refused from its size, not read", "[cli][untrusted]") {
+  Planted p;
+  const std::string runs = p.dir + "/runs.csv";
+  REQUIRE(::truncate(runs.c_str(), 3LL << 30) == 0);
+  // Before, report and compare read it (2.8 GB resident).
+  for (const std::string& cmd : {"report " + p.dir, "compare " + kTx2 + " " + p.dir}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r =
+        edp::testing::run("ulimit -v 4194304; timeout -k 5 60 " EDPBENCH_BINARY " " + cmd);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+    INFO(cmd << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("runs.csv: not read: 3072.0 MiB, more than the 64.0 MiB a results CSV") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a config handed over as a pipe (--config <(...)) is still read", "[cli][untrusted]") {
+  const auto r = edp::testing::run(
+      "bash -c '" EDPBENCH_BINARY
+      " plan --no-calibrate --config <(printf \"workloads: [tensors]\\ndevices: [{kind: "
+      "reference}]\\nsizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}}\\npower: {source: none}\\n\")'");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+}
