@@ -20,6 +20,7 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "report/compare.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/recommend.h"
@@ -316,6 +317,9 @@ std::string render_html_report(const ReportData& data) { return Page(data).rende
 
 ReportSummary write_html_report(const std::string& dir, const std::string& out_path) {
   const ReportData data = load_report_data(dir);
+  // runs.csv must belong to results.csv, as compare requires (issue 33: a
+  // runs.csv of another sweep was drawn as this one's ranges).
+  if (data.runs && !data.results.rows.empty()) make_sweep(data);
   write_file_atomic(out_path, render_html_report(data));
   return {data.results.rows.size(), data.warnings};
 }

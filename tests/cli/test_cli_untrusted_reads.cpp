@@ -215,3 +215,74 @@ TEST_CASE("a config handed over as a pipe (--config <(...)) is still read", "[cl
   INFO(r.err);
   CHECK(r.exit_code == 0);
 }
+
+TEST_CASE("resume refuses a damaged directory and says which file is short", "[cli][untrusted]") {
+  const std::string root = edp::testing::temp_dir("damaged");
+  struct Damage {
+    const char* what;
+    std::function<void(const std::string&)> apply;
+    const char* expected;
+  };
+  const std::vector<Damage> damages{
+      // The audit: resume said all done and the runs were gone.
+      {"runs.csv deleted", [](const std::string& o) { ::unlink((o + "/runs.csv").c_str()); },
+       "/runs.csv has 0 of the 2 runs that results.csv row 1 commits"},
+      {"runs.csv cut short",
+       [](const std::string& o) {
+         std::string t = slurp(o + "/runs.csv");
+         t.resize(t.rfind('\n', t.size() - 2) + 1);  // the last run gone
+         write_text(o + "/runs.csv", t);
+       },
+       "/runs.csv has 1 of the 2 runs that results.csv row 2 commits"},
+      // A duplicated results.csv row was kept.
+      {"a results.csv row twice",
+       [](const std::string& o) {
+         std::string t = slurp(o + "/results.csv");
+         const size_t first = t.find('\n') + 1;
+         const size_t second = t.find("\r\ntensors,", first) + 2;
+         write_text(o + "/results.csv", t + t.substr(first, second - first));
+       },
+       "/results.csv row 3 repeats row 1"},
+      {"a rails.csv row of no run",
+       [](const std::string& o) {
+         std::string t = slurp(o + "/rails.csv");
+         const size_t first = t.find('\n') + 1;
+         std::string row = t.substr(first, t.find('\n', first) + 1 - first);
+         row.replace(row.find(",1,"), 3, ",9,");
+         write_text(o + "/rails.csv", t + row);
+       },
+       "rails.csv row 9 is a rail of run 9"},
+      {"context.json deleted",
+       [](const std::string& o) { ::unlink((o + "/context.json").c_str()); },
+       "/context.json is missing but 2 configuration(s) are committed"},
+      // Deleting config.yaml skipped the config check.
+      {"config.yaml deleted", [](const std::string& o) { ::unlink((o + "/config.yaml").c_str()); },
+       "/config.yaml is missing but"},
+  };
+  int n = 0;
+  for (const auto& d : damages) {
+    const std::string out = finished_sweep(root, "d" + std::to_string(n++));
+    d.apply(out);
+    const std::string results = slurp(out + "/results.csv");
+    const auto r = edpbench(resume(out));
+    INFO(d.what << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(d.expected) != std::string::npos);
+    CHECK(slurp(out + "/results.csv") == results);  // nothing rewritten
+  }
+  // An intact directory still resumes (nothing left to do).
+  const std::string intact = finished_sweep(root, "intact");
+  const auto r = edpbench(resume(intact));
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("report on one directory refuses a runs.csv of another sweep, as compare does",
+          "[cli][untrusted]") {
+  Planted p;
+  write_text(p.dir + "/runs.csv", slurp(EDPBENCH_FIXTURES "/report/orin_nx_sweep/runs.csv"));
+  const auto r = edpbench("report " + p.dir);
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("has runs=10 but runs.csv has 0") != std::string::npos);
+}
