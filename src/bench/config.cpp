@@ -91,8 +91,8 @@ void check_whole(ConfigReader& r, const YAML::Node& root, Config& c) {
   if (!problem.empty()) r.error_at(place(c, r, root, "power.trace.file"), problem);
 }
 
-// The errors sorted by line and column, one per line.
-std::string in_file_order(std::vector<std::string> errors) {
+// The errors sorted by line and column.
+std::vector<std::string> sorted_by_place(std::vector<std::string> errors) {
   auto position = [](const std::string& e) {
     // "FILE:LINE:COL: ..." -> (LINE, COL); the file name may hold colons.
     const auto end = e.find(": ");
@@ -106,7 +106,12 @@ std::string in_file_order(std::vector<std::string> errors) {
   std::stable_sort(errors.begin(), errors.end(), [&](const std::string& a, const std::string& b) {
     return position(a) < position(b);
   });
-  return join(errors, "\n");
+  return errors;
+}
+
+// The same, one per line.
+std::string in_file_order(std::vector<std::string> errors) {
+  return join(sorted_by_place(std::move(errors)), "\n");
 }
 
 }  // namespace
@@ -131,7 +136,7 @@ std::string Config::at(const std::string& path) const {
   return source_path.empty() ? "(config)" : source_path;
 }
 
-Config parse_config(const std::string& text, const std::string& origin) {
+Config parse_config(const std::string& text, const std::string& origin, bool keep_going) {
   ConfigReader r(origin);
   YAML::Node root;
   try {
@@ -164,11 +169,14 @@ Config parse_config(const std::string& text, const std::string& origin) {
       origin.find('/') != std::string::npos)
     c.power.trace.file = directory_of(origin) + "/" + c.power.trace.file;
   check_whole(r, root, c);
-  if (!r.errors().empty()) throw UsageError(in_file_order(r.errors()));
+  if (!r.errors().empty()) {
+    if (!keep_going) throw UsageError(in_file_order(r.errors()));
+    c.problems = sorted_by_place(r.errors());
+  }
   return c;
 }
 
-Config load_config(const std::string& path) {
+Config load_config(const std::string& path, bool keep_going) {
   // Through the one reader of untrusted files: a regular file, or a pipe the
   // shell handed over (`--config <(...)`, /dev/fd/N), read interruptibly; a
   // link, a named FIFO (it blocked the open), a device such as /dev/zero or a
@@ -177,7 +185,7 @@ Config load_config(const std::string& path) {
   if (!text)
     throw UsageError("cannot read config file '" + path +
                      "' (check the path; examples are in configs/ or /etc/edpbench/)");
-  return parse_config(*text, path);
+  return parse_config(*text, path, keep_going);
 }
 
 std::string to_yaml(const Config& c) {

@@ -67,12 +67,25 @@ PlanItem command_item(const MeasureOptions& opt, const sigset_t& child_mask, boo
   return item;
 }
 
+void check_measure_values(const MeasureOptions& opt) {
+  // The config's ranges, through its key table (one validation path): nan,
+  // inf and --rate-hz 50000 were accepted.
+  Config ranges;
+  const auto text = [](double v) { return fmt("%.15g", v); };
+  set_config_value(ranges, "power.rate_hz", text(opt.power.rate_hz), "--rate-hz");
+  set_config_value(ranges, "power.baseline_s", text(opt.baseline_s), "--baseline-s");
+  set_config_value(ranges, "cooldown_s", text(opt.cooldown_s), "--cooldown-s");
+  // The label goes into runs.csv, the JSON and the terminal, as the monitor's do.
+  if (!opt.label.empty())
+    if (const std::string why = label_problem(opt.label); !why.empty())
+      throw UsageError("--label " + why);
+}
+
 int run_measure(const MeasureOptions& opt) {
   if (opt.command.empty()) throw UsageError("measure needs a command after --");
   if (opt.runs < 1) throw UsageError("--runs must be at least 1");
   if (opt.warmup < 0) throw UsageError("--warmup must not be negative");
-  if (!(opt.baseline_s >= 0)) throw UsageError("--baseline-s must not be negative");
-  if (!(opt.cooldown_s >= 0)) throw UsageError("--cooldown-s must not be negative");
+  check_measure_values(opt);
 
   // Before the meter exists: its sampler thread must inherit the block.
   const SynchronousStops stops;

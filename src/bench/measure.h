@@ -32,6 +32,10 @@ struct MeasureOptions {
   std::string label;                     // "" = the command line
 };
 
+// The options' values against the config's ranges (--rate-hz, --baseline-s,
+// --cooldown-s) and --label against label_problem: UsageError naming the option.
+void check_measure_values(const MeasureOptions& opt);
+
 // measure's session config: the power options, total rails, idle baseline
 // and cool-down of `opt` (the rest at their defaults: nothing else is read).
 Config measure_config(const MeasureOptions& opt);

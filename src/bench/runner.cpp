@@ -145,7 +145,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   // before the output directory is touched, so a fixed config can start
   // afresh in the same --out (and a usage error exits 2, not as a failed row).
   // Every problem is collected and reported at once, as `plan` does.
-  std::vector<std::string> problems;
+  std::vector<std::string> problems = cfg.problems;  // the config's own, if kept going
   Sweep s{cfg, platform::Prober(opt.sysfs_root), open_meter(cfg, opt.sysfs_root, problems)};
   s.start_time = utc_now();
   for (auto& p : machine_problems(s, opt.sysfs_root)) problems.push_back(std::move(p));

@@ -11,6 +11,8 @@
 #include "bench/signals.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
+#include "platform/cpu_list.h"
+#include "platform/operating_point.h"
 #include "power/total_rails.h"
 
 namespace edp::bench {
@@ -69,6 +71,68 @@ void validate_devices(const Config& cfg, const platform::Platform& platform) {
   if (!problems.empty()) throw UsageError(problems.front());
 }
 
+namespace {
+
+// power.sampler_cpu must be a CPU this process may run on (it was a warning
+// when the sampler started, and the sampler ran unpinned).
+std::vector<std::string> sampler_cpu_problems(const Config& cfg) {
+  const int cpu = cfg.power.sampler_cpu;
+  if (cpu < 0) return {};
+  const std::vector<int> allowed = platform::allowed_cpus();
+  if (allowed.empty() || std::find(allowed.begin(), allowed.end(), cpu) != allowed.end()) return {};
+  return {cfg.at("power.sampler_cpu") + ": power.sampler_cpu " + std::to_string(cpu) +
+          " is not a CPU this process may run on (" + platform::format_cpu_list(allowed) +
+          "); pick one of them, or -1 not to pin the sampler"};
+}
+
+// Each operating point against this board (DESIGN §10), every problem at
+// the place of the value that causes it: each setting is resolved on its
+// own, then the point whole (settings that contradict each other).
+std::vector<std::string> point_problems(const Config& cfg, const platform::Platform& p) {
+  using Point = platform::OperatingPoint;
+  const std::vector<std::pair<const char*, void (*)(const Point&, Point&)>> settings{
+      {"nvpmodel", [](const Point& a, Point& b) { b.nvpmodel = a.nvpmodel; }},
+      {"cpu_max_khz", [](const Point& a, Point& b) { b.cpu_max_khz = a.cpu_max_khz; }},
+      {"cpu_min_khz", [](const Point& a, Point& b) { b.cpu_min_khz = a.cpu_min_khz; }},
+      {"gpu_max_hz", [](const Point& a, Point& b) { b.gpu_max_hz = a.gpu_max_hz; }},
+      {"gpu_min_hz", [](const Point& a, Point& b) { b.gpu_min_hz = a.gpu_min_hz; }},
+      {"emc_max_hz", [](const Point& a, Point& b) { b.emc_max_hz = a.emc_max_hz; }},
+      {"cpus_online", [](const Point& a, Point& b) { b.cpus_online = a.cpus_online; }},
+      {"cpu_governor", [](const Point& a, Point& b) { b.cpu_governor = a.cpu_governor; }},
+  };
+  std::vector<std::string> out;
+  if (cfg.operating_points.empty()) return out;
+  // Root on the real board is refused before anything of the board is read
+  // (the order check_points keeps).
+  const platform::PrivilegeReport root = platform::check_privileges(p, {});
+  if (!root.ok()) return {root.message()};
+  for (const Point& point : cfg.operating_points) {
+    const std::string at = "operating_points." + point.name;
+    bool bad = false;
+    for (const auto& [key, copy] : settings) {
+      if (!cfg.where.count(at + "." + key)) continue;  // not given
+      Point one;
+      one.name = point.name;
+      copy(point, one);
+      try {
+        platform::validate_points(p, {one});
+      } catch (const UsageError& e) {
+        out.push_back(cfg.at(at + "." + key) + ": " + e.what());
+        bad = true;
+      }
+    }
+    if (bad) continue;
+    try {
+      platform::validate_points(p, {point});
+    } catch (const UsageError& e) {
+      out.push_back(cfg.at(at) + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> machine_problems(Sweep& s, const std::string& sysfs_root) {
   std::vector<std::string> out;
   try {
@@ -77,6 +141,8 @@ std::vector<std::string> machine_problems(Sweep& s, const std::string& sysfs_roo
     out.push_back(s.cfg.at("power.total_rails") + ": power.total_rails: " + e.what());
   }
   for (auto& p : device_problems(s.cfg, s.prober.platform())) out.push_back(std::move(p));
+  for (auto& p : sampler_cpu_problems(s.cfg)) out.push_back(std::move(p));
+  for (auto& p : point_problems(s.cfg, s.prober.platform())) out.push_back(std::move(p));
   // A Jetson's GPU allocates from the same DRAM as the CPU.
   for (auto& p : memory_problems(s.cfg, memory_limit(sysfs_root), s.prober.platform().is_jetson()))
     out.push_back(std::move(p));
@@ -89,6 +155,10 @@ power::EnergyMeter open_meter(const Config& cfg, const std::string& sysfs_root,
   try {
     return power::EnergyMeter::open(o);
   } catch (const UsageError& e) {
+    // A trace file the config check refused is reported once, from there.
+    if (cfg.power.source == "trace" && !cfg.problems.empty() &&
+        !trace_file_problem(cfg.power.trace.file).empty())
+      return power::EnergyMeter::from_sensors({}, o);
     const std::string key = cfg.power.source == "trace" && cfg.where.count("power.trace.file")
                                 ? "power.trace.file"
                                 : "power.source";

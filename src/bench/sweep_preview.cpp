@@ -415,8 +415,9 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
 
 SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
                             const PreviewOptions& opt) {
-  // Every problem at once, each with the config's place (as `run` checks).
-  std::vector<std::string> problems;
+  // Every problem at once, each with the config's place (as `run` checks),
+  // the config's own first when it was loaded with keep_going.
+  std::vector<std::string> problems = cfg.problems;
   Sweep s{cfg, platform::Prober(sysfs_root), open_meter(cfg, sysfs_root, problems)};
   for (auto& p : machine_problems(s, sysfs_root)) add_problem(problems, p);
   SweepPreview sum = preview_sweep(s, opt);

@@ -76,6 +76,9 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
         if (c.size() < 3 || c.compare(c.size() - 2, 2, "_w") != 0)
           throw UsageError(where + "trace column '" + escaped_excerpt(c) +
                            "' must be <rail>_w (watts)");
+        if (std::find(data.columns.begin(), data.columns.end(), c) != data.columns.end())
+          throw UsageError(where + "trace column '" + escaped_excerpt(c) +
+                           "' is given twice; each rail has one column");
         data.columns.push_back(c);
         data.rails.push_back(c.substr(0, c.size() - 2));
       }

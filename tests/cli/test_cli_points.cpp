@@ -314,3 +314,34 @@ TEST_CASE("plan's baseline count and duration are what run then takes, with oper
   INFO("plan " << baselines_s << " s, run " << taken_s << " s");
   CHECK(baselines_s == Approx(taken_s).epsilon(0.25).margin(0.1));
 }
+
+TEST_CASE("plan and run check every operating point against the board, each value at its place",
+          "[cli][points]") {
+  // Issue 33: plan exited 0 for all of these; run then exited 2 without a
+  // place, naming only the first bad point.
+  Board b("points-bad");
+  std::string text = edp::testing::slurp(points_config(b, 2));
+  text = text.substr(0, text.find("operating_points:")) + R"(operating_points:
+  - {name: a, cpu_max_khz: 12345}
+  - {name: b, cpu_governor: "evil gov"}
+  - {name: c, nvpmodel: 99, gpu_max_hz: 5, cpus_online: "abc"}
+)";
+  const std::string cfg = b.dir + "/bad-points.yaml";
+  edp::testing::write_text(cfg, text);
+  const std::string a57 = b.read(kA57Max);
+  for (const std::string& cmd :
+       {std::string("plan --no-calibrate"), std::string("run --out ") + b.dir + "/out"}) {
+    const auto r = edp::testing::edpbench(cmd + " --config " + cfg + " --sysfs-root " + b.root);
+    INFO(cmd << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    for (const char* expected :
+         {"bad-points.yaml:16:28: operating point 'a': cpu_max_khz 12345 is not a rate",
+          "bad-points.yaml:17:29: operating point 'b': cpu_governor 'evil gov' is not offered",
+          "bad-points.yaml:18:25: operating point 'c': nvpmodel: 99 is not a mode",
+          "bad-points.yaml:18:41: operating point 'c': gpu_max_hz 5 is not a rate",
+          "bad-points.yaml:18:57: operating point 'c': cpus_online 'abc'"})
+      CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(b.read(kA57Max) == a57);
+    CHECK_FALSE(fs::exists(b.dir + "/out/results.csv"));
+  }
+}
