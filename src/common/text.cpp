@@ -2,6 +2,8 @@
 #include "common/text.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace edp {
 
@@ -45,6 +47,28 @@ std::size_t utf8_length(const std::string& text, std::size_t i) {
   return n;
 }
 }  // namespace
+
+std::string csv_field(const std::string& cell) {
+  std::string text = cell;
+  if (!cell.empty() && std::strchr("=+-@\t\r'", cell[0]) != nullptr) {
+    // A number ("-0.5", "+1e3", "-inf") starts with its sign (strtod would
+    // also skip a leading tab).
+    char* end = nullptr;
+    const bool sign = cell[0] == '-' || cell[0] == '+';
+    if (sign) std::strtod(cell.c_str(), &end);
+    const bool number = sign && end == cell.c_str() + cell.size();
+    if (!number) text = "'" + cell;
+  }
+  const bool guarded = text.size() != cell.size();
+  if (!guarded && text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
 
 std::string label_problem(const std::string& text, std::size_t max_bytes) {
   if (text.empty()) return "is empty";

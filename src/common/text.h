@@ -21,6 +21,15 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 // can be one. The reason reads after the label's name: "'name' contains ...".
 std::string label_problem(const std::string& text, std::size_t max_bytes = 200);
 
+// One CSV field (RFC 4180), safe to open in a spreadsheet: a text cell that
+// starts with =, +, -, @, a tab or a CR (a formula to Excel, LibreOffice and
+// Google Sheets: "CSV injection", OWASP) or with an apostrophe gets one
+// leading apostrophe and quotes, so the spreadsheet shows it as text. A cell
+// that is a number ("-0.5", "-inf") is never changed. Readers of our own
+// files (report::parse_csv) drop that apostrophe from a quoted field, so
+// every cell reads back as it was written.
+std::string csv_field(const std::string& cell);
+
 // The same for integers (CPU numbers, frequencies in kHz).
 template <class Int, class = std::enable_if_t<std::is_integral_v<Int>>>
 std::string join(const std::vector<Int>& items, const std::string& sep = ", ") {
