@@ -218,6 +218,22 @@ TEST_CASE("SIGHUP and SIGPIPE at a point restore the clocks and exit 129 / 141",
   }
 }
 
+TEST_CASE("every signal that ends a run restores the clocks: SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT",
+          "[cli][points][signals]") {
+  // Issue 33: SIGUSR1 at an operating point exited 138 with the clocks left
+  // changed (and the state file left for the next sweep to restore).
+  for (int sig : {SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGRTMIN + 1}) {
+    Board b("points-usr-" + std::to_string(sig));
+    const std::string a57 = b.read(kA57Max), gpu = b.read(kGpuMax);
+    const std::string out = b.dir + "/out";
+    INFO("signal " << sig);
+    CHECK(stop_at_first_point(b, points_config(b, 200), out, sig) == 128 + sig);
+    CHECK(b.read(kA57Max) == a57);
+    CHECK(b.read(kGpuMax) == gpu);
+    CHECK_FALSE(fs::exists(out + "/clock-state.txt"));
+  }
+}
+
 TEST_CASE("a closed stderr pipe (run 2>&1 | head) restores the clocks and exits 141",
           "[cli][points][signals]") {
   Board b("points-epipe");
