@@ -155,6 +155,33 @@ TEST_CASE("a crash at a point is repaired at the next start", "[cli][points]") {
   CHECK(b.read(kA57Max) == a57);
 }
 
+TEST_CASE(
+    "restore --state removes every copy of the state, so the next sweep keeps a later setting",
+    "[cli][points]") {
+  // Issue 33: restore --state O/clock-state.txt left the state directory's
+  // copy, and the next sweep "restored" it over the administrator's setting.
+  Board b("points-copies");
+  const std::string cfg = points_config(b, 200), out = b.dir + "/out";
+  CHECK(stop_at_first_point(b, cfg, out, SIGKILL) == 128 + SIGKILL);
+  const std::string state_copy = b.dir + "/state/edpbench/clock-state.txt";
+  REQUIRE(fs::exists(out + "/clock-state.txt"));
+  REQUIRE(fs::exists(state_copy));
+  const auto r =
+      edp::testing::edpbench("restore --state " + out + "/clock-state.txt --sysfs-root " + b.root);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(out + "/clock-state.txt"));
+  CHECK_FALSE(fs::exists(state_copy));
+  // The administrator caps the A57s later; a new sweep must leave that.
+  edp::testing::write_text(b.root + kA57Max, "1420800\n");
+  const auto next = edp::testing::edpbench("run --config " + points_config(b, 1) + " --out " +
+                                           b.dir + "/out2 --sysfs-root " + b.root);
+  INFO(next.err);
+  CHECK(next.exit_code == 0);
+  CHECK(next.err.find("restored the clocks a crashed sweep left") == std::string::npos);
+  CHECK(b.read(kA57Max) == "1420800\n");
+}
+
 TEST_CASE("a point the board does not offer is exit 2 before anything changes", "[cli][points]") {
   Board b("points-bad");
   std::string cfg = edp::testing::slurp(points_config(b, 2));
