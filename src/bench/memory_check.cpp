@@ -134,12 +134,14 @@ std::vector<std::string> memory_problems(const Config& cfg, const MemoryLimit& l
   for (const auto& dev : cfg.devices) {
     if (dev.kind == "gpu" && !gpu_shares_host_memory) continue;  // its own memory: not known here
     for (const auto& need : needs) {
-      if (need.bytes <= limit.bytes) continue;
+      const int64_t bytes = need.bytes + kRunAllowanceBytes;
+      if (bytes <= limit.bytes) continue;
       out.push_back(cfg.at(need.key) + ": " + need.item + " on " + dev.label + " needs " +
-                    std::to_string(need.bytes) + " bytes (" + mib(need.bytes) +
-                    "), more than the " + std::to_string(limit.bytes) + " bytes (" +
-                    mib(limit.bytes) + ") this process may use (" + limit.source + "); " +
-                    need.fix + " or free memory");
+                    std::to_string(bytes) + " bytes (" + mib(bytes) + ": " + mib(need.bytes) +
+                    " of tensors and host copies, " + mib(kRunAllowanceBytes) +
+                    " for the run itself), more than the " + std::to_string(limit.bytes) +
+                    " bytes (" + mib(limit.bytes) + ") this process may use (" + limit.source +
+                    "); " + need.fix + " or free memory");
     }
   }
   return out;
