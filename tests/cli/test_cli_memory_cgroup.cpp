@@ -85,7 +85,7 @@ TEST_CASE("in a 2 GiB cgroup the memory check holds: what plan passes, run compl
     r = cg.run(cmd + " --config " + big);
     INFO(cmd << ": " << r.err);
     CHECK(r.exit_code == 2);
-    CHECK(r.err.find("mlp tensors size wide (N=16384) on cpu needs 2735227716 bytes") !=
+    CHECK(r.err.find("mlp tensors size wide (N=16384) on cpu needs 2684896068 bytes") !=
           std::string::npos);
     CHECK(r.err.find("this process may use (cgroup /edpbench-test-") != std::string::npos);
   }
