@@ -5,8 +5,10 @@
 // correction and a frozen sensor against the exact true energy.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <atomic>
 #include <chrono>
@@ -14,6 +16,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -151,6 +154,46 @@ TEST_CASE("C++ API: options and results files are checked", "[monitor]") {
   while (std::getline(runs, line)) ++lines;
   CHECK(lines == 3);  // header + 2 runs
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("C++ API: write refuses a FIFO planted in the directory instead of hanging on it",
+          "[monitor]") {
+  // Issue 33: a FIFO at runs.csv hung write() with the directory locked, and
+  // Ctrl-C could not stop it. Now it is refused before anything is written.
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "x";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  for (const char* name : {"runs.csv", "results.csv", "context.json"}) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("edp-monitor-fifo-" + std::to_string(::getpid()) + "-" + name);
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / name).string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+    auto written = std::async(std::launch::async, [&] {
+      try {
+        mon.write(dir.string());
+      } catch (const edpbench::Error& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    });
+    if (written.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // let it go
+      if (fd >= 0) ::close(fd);
+      written.wait();
+      FAIL(name << ": write() blocked on the FIFO");
+    }
+    const std::string why = written.get();
+    INFO(name << ": " << why);
+    CHECK(why.find("not read: it is a FIFO") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir / "rails.csv"));  // nothing written
+    std::filesystem::remove_all(dir);
+  }
 }
 
 TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3221", "[monitor]") {
