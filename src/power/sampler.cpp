@@ -190,19 +190,25 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
       if (w.correctors[r]) w.correctors[r]->add(t, current_[r]);
     }
     if (t >= w.t0 && t <= w.t1) ++w.ticks;
-    // Failures count inside the window; after t1 (the lag correction's tail)
-    // a failed read is bridged like any other and shows in the largest gap.
-    if (t >= w.t0 && t <= w.t1) {
-      w.failures += failed;
-      if (failed > 0 && w.error.empty()) w.error = error;
-      if (failed > 0)
-        for (size_t r = 0; r < n; ++r)
-          if (std::isnan(current_[r])) ++w.rail_failures[r];
+    // Failures count inside the window, and after t1 for a rail whose window
+    // is not closed yet: the read that should cover its trailing edge failed,
+    // so a power rail is held from its last valid reading and a counter rail
+    // has no end at all until a later read (a counter read failing just
+    // after t1 lost up to a third of a short window's energy, unflagged).
+    // After that (the lag correction's tail) a failed read is bridged like
+    // any other and shows in the largest gap.
+    if (failed > 0 && t >= w.t0) {
+      size_t counted = 0;
+      for (size_t r = 0; r < n; ++r)
+        if (std::isnan(current_[r]) && (t <= w.t1 || !w.integrators[r].closed())) {
+          ++w.rail_failures[r];
+          ++counted;
+        }
+      w.failures += counted;
+      if (counted > 0 && w.error.empty()) w.error = error;
     }
-    // The first tick at or after t1 covers the trailing edge. A rail that
-    // failed in it is held from its last valid reading (and the window is
-    // marked incomplete by the failure). Averaging total rails keep the
-    // window open until their lag correction has what it needs.
+    // Averaging total rails keep the window open until their lag correction
+    // has what it needs.
     if (w.ending && t >= w.t1 && window_resolved(w, t)) w.done = true;
   }
 }
