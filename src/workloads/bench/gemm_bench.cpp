@@ -17,8 +17,10 @@
 //     --cpu-time: process CPU time instead of wall time (see below)
 //
 //   edp_gemm_bench --split SIZE [--threads N] [--gemm eigen|openblas] [--steps N]
-//     the tensors and autograd steps at SIZE on the cpu backend, the time of
-//     each backend call summed by call and shape (where a step's time goes).
+//                  [--programs tensors,autograd,custom_relu]
+//     the programs' steps (default tensors and autograd) at SIZE on the cpu
+//     backend, the time of each backend call summed by call and shape (where
+//     a step's time goes).
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -307,7 +309,18 @@ class TimingBackend final : public edp::Backend {
   edp::Backend& in_;
 };
 
-int split_step(const std::string& size, int threads, const std::string& gemm, int steps) {
+// The timed steps, on their own so that a simulator can count them alone:
+//   valgrind --tool=callgrind --toggle-collect='*measured_steps*' --cache-sim=yes ...
+// (valgrind has no AVX-512: use a build for AVX2, -DEDPBENCH_NATIVE=OFF
+// -DCMAKE_CXX_FLAGS="-mavx2 -mfma").
+[[gnu::noinline]] double measured_steps(edp::MlpWorkload& wl, int steps) {
+  const double t0 = now_s();
+  for (int i = 0; i < steps; ++i) wl.step();
+  return now_s() - t0;
+}
+
+int split_step(const std::string& size, int threads, const std::string& gemm, int steps,
+               const std::vector<std::string>& programs) {
   const auto it = sizes().find(size);
   if (it == sizes().end()) {
     std::fprintf(stderr, "edp_gemm_bench: --split takes small, medium or large\n");
@@ -317,14 +330,12 @@ int split_step(const std::string& size, int threads, const std::string& gemm, in
   const edp::MlpData init = edp::make_initial_data(it->second, 0, 0.01);
   const edp::MlpShape& s = it->second;
   const double flop = 4.0 * s.n * s.d_in * s.h + 6.0 * s.n * s.h * s.d_out;
-  for (const std::string program : {"tensors", "autograd"}) {
+  for (const std::string& program : programs) {
     TimingBackend timing(*backend);
     auto wl = edp::make_mlp_workload(program, timing, init, 1e-6f);
     for (int i = 0; i < 2; ++i) wl->step();  // warm-up: pool, first touch
     timing.totals.clear();
-    const double t0 = now_s();
-    for (int i = 0; i < steps; ++i) wl->step();
-    const double step_ms = 1e3 * (now_s() - t0) / steps;
+    const double step_ms = 1e3 * measured_steps(*wl, steps) / steps;
     std::printf("%s %s, %d threads, %s: %.3f ms per step, %.1f GFLOP/s\n", program.c_str(),
                 size.c_str(), threads, gemm.c_str(), step_ms, flop / step_ms / 1e6);
     std::vector<std::pair<double, std::string>> rows;
@@ -347,7 +358,7 @@ int split_step(const std::string& size, int threads, const std::string& gemm, in
 int main(int argc, char** argv) {
   int threads = 2, samples = 5, steps = 20;
   std::string impl, split, gemm = "eigen";
-  std::vector<std::string> shapes;
+  std::vector<std::string> shapes, programs{"tensors", "autograd"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool more = i + 1 < argc;
@@ -361,6 +372,13 @@ int main(int argc, char** argv) {
       split = argv[++i];
     } else if (a == "--gemm" && more) {
       gemm = argv[++i];
+    } else if (a == "--programs" && more) {
+      programs.clear();
+      for (std::string rest = argv[++i]; !rest.empty();) {
+        const size_t comma = rest.find(',');
+        programs.push_back(rest.substr(0, comma));
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+      }
     } else if (a == "--cpu-time") {
       g_cpu_time = true;
     } else if (a == "--steps" && more) {
@@ -372,7 +390,7 @@ int main(int argc, char** argv) {
                    "usage: edp_gemm_bench --impl edp-eigen|edp-openblas|eigen|openblas "
                    "[--threads N] [--samples N] SHAPE...\n"
                    "       edp_gemm_bench --split small|medium|large [--threads N] "
-                   "[--gemm eigen|openblas] [--steps N]\n");
+                   "[--gemm eigen|openblas] [--steps N] [--programs P,...]\n");
       return 2;
     }
   }
@@ -380,7 +398,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "edp_gemm_bench: --threads, --samples and --steps must be >= 1\n");
     return 2;
   }
-  if (!split.empty()) return split_step(split, threads, gemm, steps);
+  if (!split.empty()) return split_step(split, threads, gemm, steps, programs);
   if (impl.empty() || shapes.empty()) {
     std::fprintf(stderr, "edp_gemm_bench: give --impl and at least one shape (or --split)\n");
     return 2;
