@@ -164,7 +164,9 @@ PYBIND11_MODULE(_edpbench, m) {
       .def(py::init([](const std::string& source, const std::vector<std::string>& total_rails,
                        double rate_hz, const std::string& sysfs_root, const std::string& trace_file,
                        bool trace_loop, int sampler_cpu, double await_period_s, bool interference,
-                       int threads) {
+                       int threads, const std::string& ina226_bus, int ina226_address,
+                       double ina226_shunt_ohm, double ina226_max_current_a, int ina226_averages,
+                       int ina226_conversion_us, bool ina226_poll_ready, bool ina226_force) {
              MonitorOptions o;
              o.source = source;
              o.total_rails = total_rails;
@@ -176,12 +178,28 @@ PYBIND11_MODULE(_edpbench, m) {
              o.await_period_s = await_period_s;
              o.interference = interference;
              o.threads = threads;
+             o.ina226_bus = ina226_bus;
+             o.ina226_address = ina226_address;
+             o.ina226_shunt_ohm = ina226_shunt_ohm;
+             o.ina226_max_current_a = ina226_max_current_a;
+             o.ina226_averages = ina226_averages;
+             o.ina226_conversion_us = ina226_conversion_us;
+             o.ina226_poll_ready = ina226_poll_ready;
+             o.ina226_force = ina226_force;
              py::gil_scoped_release release;
              return std::unique_ptr<Monitor>(new Monitor(o));
            }),
            py::arg("source"), py::arg("total_rails"), py::arg("rate_hz"), py::arg("sysfs_root"),
            py::arg("trace_file"), py::arg("trace_loop"), py::arg("sampler_cpu"),
-           py::arg("await_period_s"), py::arg("interference"), py::arg("threads"))
+           py::arg("await_period_s"), py::arg("interference"), py::arg("threads"),
+           py::arg("ina226_bus") = MonitorOptions().ina226_bus,
+           py::arg("ina226_address") = MonitorOptions().ina226_address,
+           py::arg("ina226_shunt_ohm") = MonitorOptions().ina226_shunt_ohm,
+           py::arg("ina226_max_current_a") = MonitorOptions().ina226_max_current_a,
+           py::arg("ina226_averages") = MonitorOptions().ina226_averages,
+           py::arg("ina226_conversion_us") = MonitorOptions().ina226_conversion_us,
+           py::arg("ina226_poll_ready") = MonitorOptions().ina226_poll_ready,
+           py::arg("ina226_force") = MonitorOptions().ina226_force)
       .def("begin_window",
            [](Monitor& mon, const std::string& name) {
              py::gil_scoped_release release;

@@ -48,17 +48,21 @@ class EDPBENCH_API Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The `power:` section of the config (DESIGN §7) that a monitor needs.
+// The `power:` section of the config (DESIGN §7) that a monitor needs. The
+// monitor checks them with the config's own key table: the same ranges and
+// messages as a config file ("rate_hz 0: 'rate_hz' = 0 is out of range
+// [1, 10000]").
 struct MonitorOptions {
   std::string source = "auto";           // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
   std::vector<std::string> total_rails;  // empty = auto (DESIGN §4.1)
-  double rate_hz = 100;                  // sampler rate
+  double rate_hz = 100;                  // sampler rate (power.rate_hz: 1 to 10000)
   std::string sysfs_root;                // "" = the real /sys and /dev
   std::string trace_file;                // source trace: CSV t_s,<rail>_w,...
   bool trace_loop = true;
   int sampler_cpu = -1;  // pin the sampler thread to this CPU; -1 = not pinned
-  // Wait (at most this long, seconds) after opening until an averaging
-  // sensor's update interval is known, so the first window is lag-corrected.
+  // Wait (at most this long, seconds: power.settle_s, 0 to 600) after
+  // opening until an averaging sensor's update interval is known, so the
+  // first window is lag-corrected.
   double await_period_s = 5;
   // Read who had the CPUs around each window (DESIGN §3 "Interference"):
   // this process's threads' run-queue waits (/proc/self/task/*/schedstat)
@@ -69,6 +73,15 @@ struct MonitorOptions {
   // count them: the threads of this process that ran for at least 10% of
   // the window (the sampler left out).
   int threads = 0;
+  // source ina226: an INA226 on an I2C bus (power.ina226.*, DESIGN §4).
+  std::string ina226_bus = "/dev/i2c-1";  // /dev/i2c-N or N
+  int ina226_address = 0x40;              // 0x40 to 0x4F
+  double ina226_shunt_ohm = 0.01;
+  double ina226_max_current_a = 3.2;
+  int ina226_averages = 4;          // 1, 4, 16, 64, 128, 256, 512, 1024
+  int ina226_conversion_us = 1100;  // 140, 204, 332, 588, 1100, 2116, 4156, 8244
+  bool ina226_poll_ready = false;   // read only when a conversion finished
+  bool ina226_force = false;        // take the address from a bound driver
 };
 
 struct RailResult {

@@ -109,6 +109,11 @@ class Window(object):
         return self.measurement.dict()
 
 
+# The config's power.ina226 keys and their types (Monitor(ina226={...})).
+_INA226_KEYS = {"bus": str, "address": int, "shunt_ohm": float, "max_current_a": float,
+                "averages": int, "conversion_us": int, "poll_ready": bool, "force": bool}
+
+
 class Monitor(object):
     """A monitor over the board's power sensors.
 
@@ -124,16 +129,28 @@ class Monitor(object):
                  others_cpu_share and ``disturbed``, as ``edpbench run`` does
     threads      the threads the measured code runs, for the shares; 0 =
                  count the threads that wanted a CPU for 10% of the window
+    ina226       for source ina226, a dict of the config's power.ina226 keys
+                 (bus, address, shunt_ohm, max_current_a, averages,
+                 conversion_us, poll_ready, force); the rest at their defaults
+
+    The options are checked as a config's power: section is (same ranges,
+    same messages): an out-of-range rate_hz raises Error.
     """
 
     def __init__(self, source="auto", total_rails=None, rate_hz=100.0, sysfs_root="",
                  trace=None, trace_loop=True, sampler_cpu=-1, await_period_s=5.0, sync=None,
-                 interference=True, threads=0):
+                 interference=True, threads=0, ina226=None):
         self._sync = _sync_function(sync)
+        extra = {}
+        for key, value in (ina226 or {}).items():
+            if key not in _INA226_KEYS:
+                raise ValueError("ina226: unknown key %r (valid: %s)"
+                                 % (key, ", ".join(sorted(_INA226_KEYS))))
+            extra["ina226_" + key] = _INA226_KEYS[key](value)
         self._core = _CoreMonitor(
             str(source), list(total_rails or []), float(rate_hz), str(sysfs_root or ""),
             str(trace or ""), bool(trace_loop), int(sampler_cpu), float(await_period_s),
-            bool(interference), int(threads))
+            bool(interference), int(threads), **extra)
 
     # -- windows -----------------------------------------------------------
     def begin_window(self, name):

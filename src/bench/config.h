@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct PowerConfig {
   double min_run_s = 0;
   bool min_run_auto = false;  // min_run_s: auto = at least 20 sensor updates per window
   int sampler_cpu = -1;       // pin the sampler thread; -1 = not pinned
+  // How long to wait, at most, for an averaging sensor's update interval to
+  // be known before the first window, so that it is lag-corrected.
+  double settle_s = 5;
   Ina226Config ina226;
   TraceConfig trace;
 };
@@ -66,6 +70,10 @@ struct GpuConfig {
 
 struct Config {
   std::string source_path;  // the YAML file it came from ("" if built in code)
+  // Errors of a config loaded with keep_going (each "FILE:LINE:COL: ..."),
+  // reported by plan and run with this machine's problems in one pass; the
+  // keys they name keep their defaults meanwhile.
+  std::vector<std::string> problems;
   std::string name = "default";
   std::vector<std::string> studies{"mlp"};  // known_studies()
   // The studies' own sections (DESIGN §9), each declared and entered in the
@@ -106,8 +114,11 @@ const std::vector<std::string>& known_studies();
 
 // Loads and validates; throws edp::UsageError with every problem found, one
 // per line, each "FILE:LINE:COL: message".
-Config load_config(const std::string& path);
-Config parse_config(const std::string& yaml_text, const std::string& origin);
+// keep_going: the errors of single keys go into Config::problems instead
+// (a file that is no YAML mapping still throws).
+Config load_config(const std::string& path, bool keep_going = false);
+Config parse_config(const std::string& yaml_text, const std::string& origin,
+                    bool keep_going = false);
 
 // Canonical YAML of the resolved configuration (for context.json and for
 // --resume's "same config" check).
@@ -123,6 +134,14 @@ void set_config_value(Config& c, const std::string& path, const std::string& val
                       const std::string& option);
 void set_config_list(Config& c, const std::string& path, const std::vector<std::string>& values,
                      const std::string& option);
+// Reads the values `c` holds for `paths` back through the key table, as a
+// config file's are read: every problem, each "OPTION VALUE: message" with
+// OPTION = option(path) ("--rate-hz", "rate_hz"). For surfaces that take
+// typed values (the monitor's options, measure's flags), so that they accept
+// exactly what a config accepts, with the same messages.
+std::vector<std::string> config_value_problems(
+    const Config& c, const std::vector<std::string>& paths,
+    const std::function<std::string(const std::string& path)>& option);
 
 // Applies the CLI filters of `run` (--workloads, --sizes, --devices, --runs,
 // --iterations); unknown names throw UsageError listing the valid ones.

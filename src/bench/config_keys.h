@@ -84,6 +84,8 @@ void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node
 void read_config_section(ConfigReader& r, const std::string& section, const YAML::Node& node,
                          Config& c);
 void emit_config_section(YAML::Emitter& e, const std::string& section, const Config& c);
+// Writes the value `c` holds for key `k`, as to_yaml writes it.
+void emit_config_value(YAML::Emitter& e, const ConfigKey& k, const Config& c);
 
 // The studies' sections (each study's own keys, from its study_*_config.cpp),
 // in the order of the study registry (config_studies.cpp).

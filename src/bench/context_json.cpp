@@ -21,10 +21,10 @@ std::string utc_now() {
 
 namespace {
 
-std::string baselines_json(const Sweep& s) {
+std::string baselines_json(const std::vector<Baseline>& baselines) {
   std::string out = "[";
-  for (size_t i = 0; i < s.baselines.size(); ++i) {
-    const Baseline& b = s.baselines[i];
+  for (size_t i = 0; i < baselines.size(); ++i) {
+    const Baseline& b = baselines[i];
     JsonObject o;
     o.set("state", b.state);
     o.set("before", b.before);
@@ -49,7 +49,7 @@ std::string context_json(const Sweep& s, bool complete) {
   ctx.set("end_time", utc_now());
   ctx.set("config_file", s.cfg.source_path);
   ctx.set("config_yaml", to_yaml(s.cfg));
-  ctx.set_raw("board", platform::to_json(s.prober.platform()));
+  ctx.set_raw("board", platform::to_json(s.session.platform()));
   JsonObject build;
   build.set("compiler", EDPBENCH_CXX_COMPILER);
   build.set("cuda", EDPBENCH_HAVE_CUDA != 0);
@@ -57,43 +57,29 @@ std::string context_json(const Sweep& s, bool complete) {
   build.set("openblas", EDPBENCH_HAVE_OPENBLAS != 0);
   build.set("cuda_architectures", EDPBENCH_CUDA_ARCHITECTURES);
   ctx.set("build", build);
+  // The session's facts (bench/engine/session.h).
+  const SessionFacts f = s.session.facts();
   JsonObject pw;
-  pw.set("source", s.meter.source_name());
-  std::string rails;
-  for (const auto& r : s.meter.rail_names()) rails += (rails.empty() ? "" : ",") + r;
-  pw.set("rails", rails);
-  std::string total;
-  for (const auto& r : s.total_rails) total += (total.empty() ? "" : "+") + r;
-  pw.set("total_rails", total);
-  pw.set("total_rails_why", s.total_rails_why);
+  pw.set("source", f.source);
+  pw.set("rails", join(f.rails, ","));
+  pw.set("total_rails", join(f.total_rails, "+"));
+  pw.set("total_rails_why", f.total_rails_why);
   // How each rail's values relate to time (DESIGN §4.2), and the update
   // interval the sampler measured on the total rails.
-  std::map<std::string, std::string> timing;
-  for (const auto& r : s.meter.rails()) {
-    std::string t = power::timing_name(r.info.timing);
-    if (r.info.timing == power::Timing::averaging)
-      t += r.info.averaging_s > 0 ? " over " + fmt("%.4g s", r.info.averaging_s) + " (stated)"
-                                  : " over the measured update interval";
-    timing[r.info.rail] = t;
-  }
-  pw.set("rail_timing", timing);
-  pw.set("update_interval_s", s.meter.observed_update_interval_s());
-  pw.set("rate_hz", s.cfg.power.rate_hz);
-  pw.set("baseline_s", s.cfg.power.baseline_s);
+  pw.set("rail_timing", f.rail_timing);
+  pw.set("update_interval_s", f.update_interval_s);
+  pw.set("rate_hz", f.rate_hz);
+  pw.set("baseline_s", f.baseline_s);
   // The first host baseline (the one the report shows), then every one.
-  const auto host = s.current_baseline.find("host");
-  if (host != s.current_baseline.end()) {
-    pw.set("baseline_w", s.baselines[host->second].idle.power_w);
-    pw.set("baseline_total_w", s.baselines[host->second].total_w);
-  } else if (!s.baselines.empty()) {
-    pw.set("baseline_w", s.baselines.front().idle.power_w);
-    pw.set("baseline_total_w", s.baselines.front().total_w);
+  if (f.reported_baseline) {
+    pw.set("baseline_w", f.reported_baseline->idle.power_w);
+    pw.set("baseline_total_w", f.reported_baseline->total_w);
   }
-  pw.set_raw("baselines", baselines_json(s));
+  pw.set_raw("baselines", baselines_json(f.baselines));
   std::string log;
-  for (const auto& l : s.meter.discovery_log()) log += l + "\n";
+  for (const auto& l : f.discovery_log) log += l + "\n";
   pw.set("discovery", log);
-  const auto oh = s.meter.sampler_overhead();
+  const auto& oh = f.sampler;
   JsonObject sampler;
   sampler.set("cpu_s", oh.cpu_s);
   sampler.set("wall_s", oh.wall_s);

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <map>
 
 #include "bench/measure_report.h"
 #include "bench/protocol.h"
@@ -18,19 +19,19 @@
 
 namespace edp::bench {
 
-Config measure_config(const MeasureOptions& opt) {
-  Config cfg;
-  cfg.power.source = opt.power.source;
-  cfg.power.rate_hz = opt.power.rate_hz;
-  cfg.power.sampler_cpu = opt.power.sampler_cpu;
-  cfg.power.total_rails = opt.total_rails;
-  cfg.power.baseline_s = opt.baseline_s;
-  cfg.power.baseline_every = 0;
-  cfg.power.min_run_s = 0;
-  cfg.power.min_run_auto = false;
-  cfg.cooldown_s = opt.cooldown_s;
-  cfg.max_start_temp_c = 0;
-  return cfg;
+SessionOptions measure_session_defaults() {
+  SessionOptions o;
+  o.power.baseline_s = 0;
+  return o;
+}
+
+std::string measure_option_name(const std::string& path) {
+  static const std::map<std::string, std::string> flags{
+      {"power.source", "--power-source"},     {"power.trace.file", "--trace"},
+      {"power.total_rails", "--total-rails"}, {"power.rate_hz", "--rate-hz"},
+      {"power.baseline_s", "--baseline-s"},   {"cooldown_s", "--cooldown-s"}};
+  const auto it = flags.find(path);
+  return it == flags.end() ? path : it->second;
 }
 
 const DeviceSpec& host_device() {
@@ -67,40 +68,56 @@ PlanItem command_item(const MeasureOptions& opt, const sigset_t& child_mask, boo
   return item;
 }
 
+void check_measure_values(const MeasureOptions& opt) {
+  // The label goes into runs.csv, the JSON and the terminal, as the monitor's do.
+  if (!opt.label.empty())
+    if (const std::string why = label_problem(opt.label); !why.empty())
+      throw UsageError("--label " + why);
+}
+
 int run_measure(const MeasureOptions& opt) {
   if (opt.command.empty()) throw UsageError("measure needs a command after --");
   if (opt.runs < 1) throw UsageError("--runs must be at least 1");
   if (opt.warmup < 0) throw UsageError("--warmup must not be negative");
-  if (!(opt.baseline_s >= 0)) throw UsageError("--baseline-s must not be negative");
-  if (!(opt.cooldown_s >= 0)) throw UsageError("--cooldown-s must not be negative");
+  check_measure_values(opt);
 
   // Before the meter exists: its sampler thread must inherit the block.
   const SynchronousStops stops;
-  const Config cfg = measure_config(opt);
-  Sweep s(cfg, platform::Prober(opt.power.sysfs_root), power::EnergyMeter::open(opt.power));
-  select_total_rails(s);  // UsageError for an unknown or nested --total-rails
-  const bool metered = s.meter.measures_energy();
+  // The same options, ranges and messages as a config's power: section.
+  Session session(opt.session, measure_option_name);
+  session.throw_problems();  // a missing source or trace, an unknown or nested --total-rails
+  session.stop_on(stop_signal);
+  const Config cfg;  // the host device's backend reads nothing from it
+  Sweep s(cfg, session);
+  const bool metered = session.measures_energy();
 
   MeasureReport rep;
   rep.command = command_line(opt.command);
   rep.label = opt.label.empty() ? rep.command : opt.label;
-  rep.source = s.meter.source_name();
-  rep.rails = s.meter.rail_names();
-  rep.total_rails = s.total_rails;
+  rep.source = session.meter().source_name();
+  rep.rails = session.meter().rail_names();
+  rep.total_rails = session.total_rails();
   rep.warmup = opt.warmup;
-  for (const auto& l : s.meter.discovery_log()) std::cerr << "edpbench: power: " << l << "\n";
+  for (const auto& l : session.meter().discovery_log())
+    std::cerr << "edpbench: power: " << l << "\n";
   if (metered) {
     std::cerr << "edpbench: power: energy = " << join(rep.total_rails, "+") << ": "
-              << s.total_rails_why << "\n";
-    s.meter.start();
+              << session.total_rails_why() << "\n";
     // An averaging monitor's lag can only be corrected once its period is
-    // known: wait for a few of its updates (at most 5 s) before the first run.
-    if (!s.meter.await_averaging_periods(5.0, [] { return stop_signal() == 0; }) &&
-        stop_signal() == 0)
-      std::cerr << "edpbench: warning: the sensor's update interval is still unknown after 5 s; "
-                   "the runs' energy is not lag-corrected and they are marked low confidence\n";
-    if (opt.baseline_s > 0)
-      std::cerr << "edpbench: measuring idle power for " << opt.baseline_s << " s\n";
+    // known: wait for a few of its updates (at most power.settle_s) before
+    // the first run.
+    bool known = true;
+    try {
+      known = session.settle();
+    } catch (const Interrupted&) {  // the first run takes the stop
+    }
+    if (!known)
+      std::cerr << "edpbench: warning: the sensor's update interval is still unknown after "
+                << opt.session.power.settle_s
+                << " s; the runs' energy is not lag-corrected and they are marked low "
+                   "confidence\n";
+    if (opt.session.power.baseline_s > 0)
+      std::cerr << "edpbench: measuring idle power for " << opt.session.power.baseline_s << " s\n";
   }
 
   auto write_outputs = [&] {
@@ -127,7 +144,10 @@ int run_measure(const MeasureOptions& opt) {
   s.on_run = [&](const report::PartRecord& part, const report::RunRecord& run) {
     rep.part = part;
     rep.runs.push_back(CommandRun{run, outcome->exit_status});
-    if (std::isnan(rep.baseline_w) && !s.baselines.empty()) rep.baseline_w = s.baselines[0].total_w;
+    if (std::isnan(rep.baseline_w)) {
+      const auto b = session.current_baseline("host");
+      if (b) rep.baseline_w = b->total_w;
+    }
     write_outputs();
   };
   const PlanItem item = command_item(opt, stops.old_mask(), holds_terminal(), outcome);
@@ -140,8 +160,8 @@ int run_measure(const MeasureOptions& opt) {
     std::cerr << "edpbench: error: cannot run '" << opt.command[0] << "': " << e.what() << "\n";
     return 2;
   }
-  if (!s.baselines.empty()) {
-    rep.baseline_w = s.baselines[0].total_w;
+  if (const auto b = session.current_baseline("host")) {
+    rep.baseline_w = b->total_w;
     if (std::isnan(rep.baseline_w))
       std::cerr << "edpbench: warning: no idle baseline for every total rail (reads failed); "
                    "dynamic energy stays empty\n";

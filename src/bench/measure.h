@@ -1,7 +1,7 @@
 // `edpbench measure -- COMMAND [ARGS...]` (DESIGN §3, §6): time, energy and
 // EDP of any program over repeated runs, the way `perf stat -r N` gives its
-// time. A client of the one measurement engine: a session (bench/sweep.h)
-// and one plan item whose workload's step is fork, exec and wait
+// time. A client of the one measurement engine: a session
+// (bench/engine/session.h) and one plan item whose workload's step is fork, exec and wait
 // (bench/command_workload.h), measured by bench::measure_item like every
 // item of `run`, so a run's time, energy and evidence mean what they mean
 // there.
@@ -15,26 +15,32 @@
 
 #include "bench/command_workload.h"
 #include "bench/config.h"
+#include "bench/engine/session_options.h"
 #include "bench/plan.h"
-#include "power/options.h"
 
 namespace edp::bench {
+
+// measure's session: the config's power defaults, but no idle baseline
+// unless --baseline-s asks for one (then dynamic energy stays empty).
+SessionOptions measure_session_defaults();
 
 struct MeasureOptions {
   std::vector<std::string> command;  // argv of the program, searched in PATH
   int runs = 1;
   int warmup = 0;  // runs before the measured ones, not recorded
-  power::PowerOptions power;
-  std::vector<std::string> total_rails;  // empty = auto, chosen as `run` chooses them
-  double baseline_s = 0;                 // 0 = no idle baseline, dynamic energy stays empty
-  double cooldown_s = 0;                 // pause before every measured run
-  std::string csv_path, json_path;       // "" = not written
-  std::string label;                     // "" = the command line
+  // Power source, trace, --sysfs-root, total rails (empty = auto, chosen as
+  // `run` chooses them), rate, idle baseline, cool-down before every run.
+  SessionOptions session = measure_session_defaults();
+  std::string csv_path, json_path;  // "" = not written
+  std::string label;                // "" = the command line
 };
 
-// measure's session config: the power options, total rails, idle baseline
-// and cool-down of `opt` (the rest at their defaults: nothing else is read).
-Config measure_config(const MeasureOptions& opt);
+// How measure's flags name the session's options ("--rate-hz").
+std::string measure_option_name(const std::string& path);
+
+// --label against label_problem (the numbers are the session's: its key
+// table checks them): UsageError naming the option.
+void check_measure_values(const MeasureOptions& opt);
 
 // The device a command runs on: "host", the process itself (no compute
 // backend: the work runs in the command).

@@ -2,27 +2,22 @@
 #include "bench/protocol.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "bench/backend_setup.h"
 #include "bench/device_clocks.h"
+#include "bench/engine/rules.h"
 #include "bench/run_evidence.h"
 #include "bench/signals.h"
 #include "bench/step_timing.h"
 #include "bench/window.h"
+#include "common/elapsed.h"
 #include "platform/peaks.h"
-#include "report/stats.h"
 #include "workloads/cuda_factory.h"
+#include "workloads/step_loop.h"
 
 namespace edp::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 void append(std::string& note, const std::string& text) {
   if (text.empty() || note.find(text) != std::string::npos) return;
@@ -33,39 +28,61 @@ int severity(const std::string& status) {
   return status == "failed" ? 2 : status == "skipped" ? 1 : 0;
 }
 
+// The rules of a part's runs (bench/engine/rules.h), from its settings and
+// the total rails' update interval: the runs and `plan`'s dry run
+// (forecast_part) ask the same objects.
+struct PartRules {
+  WindowPolicy window;
+  std::unique_ptr<StoppingCriterion> criterion;
+  StopCaps caps;
+};
+
+PartRules part_rules(const ProtocolSettings& set, double update_interval_s) {
+  PartRules r{WindowPolicy(set.min_run_s, set.min_run_auto, update_interval_s),
+              stopping_criterion(set.runs, set.max_rel_ci),
+              StopCaps{set.runs, set.max_runs, set.time_limit_s}};
+  r.criterion->start();
+  return r;
+}
+
 // 3. One run: reset, cool down, synchronise, snapshot, window, blocks of
-// steps, synchronise, close, judge. The first run repeats blocks until the
-// window lasts min_run_s (`blocks` = 0); later runs repeat the count it
-// found, as google/benchmark keeps its iteration count, so every run of a
-// part does the same work and its time and energy are comparable.
-report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run, double min_run_s,
-                            int fixed_blocks, const std::vector<int>& cpus,
-                            const Baseline* baseline, report::PartRecord& rec) {
+// steps, synchronise, close, judge. The window policy says when the window
+// has enough blocks: the first run repeats them until the window is long
+// enough, later runs repeat the count it found (WindowPolicy::fix_blocks),
+// so every run of a part does the same work and its time and energy are
+// comparable.
+report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run,
+                            const WindowPolicy& policy, const std::vector<int>& cpus,
+                            double baseline_w, report::PartRecord& rec) {
+  Session& session = s.session;
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
   r.run = run;
   wl.reset();
-  r.note = cool_down(s);
+  r.note = session.cool_down();
   be.synchronize();
-  const platform::Snapshot before = s.prober.snapshot();
+  const platform::Snapshot before = session.prober().snapshot();
   const std::string window = item.key + "/" + rec.workload + "#" + std::to_string(run);
   const std::string label = item.label + (item.parts.size() > 1 ? "/" + rec.workload : "");
   const double progress_units = wl.flop_per_step();
-  RunWindow win(s.meter, window, /*probe_activity=*/true);
-  int blocks = 0;
-  double device_s = 0;  // device time of the steps alone, summed over the blocks
-  do {
-    be.start_device_timer();
-    for (int i = 0; i < set.steps; ++i) {
-      throw_if_stop_requested();
-      wl.step();
-      if (s.progress) s.progress->advance(blocks == 0 ? progress_units : 0, label);
-    }
-    device_s += be.stop_device_timer_s();  // waits for the steps; -1 without a device timer
-    ++blocks;
-    be.synchronize();
-  } while (fixed_blocks > 0 ? blocks < fixed_blocks : win.elapsed_s() < min_run_s);
+  const std::unique_ptr<RunWindow> opened = session.open_window(window, /*probe_activity=*/true);
+  RunWindow& win = *opened;
+  // Blocks of steps, each bracketed by the device timer (the steps alone),
+  // until the window is long enough.
+  StepLoop loop;
+  loop.steps_per_block = set.steps;
+  loop.device_timer = true;
+  loop.another = [&](const StepLoopResult& done) {
+    return policy.another_block(done.blocks, win.elapsed_s());
+  };
+  const auto advance = [&](const StepLoopResult& done) {
+    if (s.progress) s.progress->advance(done.blocks == 0 ? progress_units : 0, label);
+  };
+  const StepLoopResult steps = run_steps(
+      be, loop, [&wl] { wl.step(); }, throw_if_stop_requested, advance);
+  const int blocks = steps.blocks;
+  const double device_s = steps.device_s;
   // A stop taken during the last step (a command's wait forwards it): the run
   // in progress is not one of the runs done.
   throw_if_stop_requested();
@@ -73,17 +90,16 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   // (1 for a GPU's launching thread); none when the work runs in another
   // process (a command: its CPU time counts as ours, not as others').
   const int threads = wl.runs_in_process() ? std::max(1, rec.threads) : 0;
-  const std::string failure =
-      win.close(WindowJudging{s.total_rails, baseline ? baseline->total_w : NAN,
-                              s.meter.measures_energy() ? s.cfg.power.rate_hz : 0, threads,
-                              static_cast<int>(cpus.size())},
-                blocks, r);
-  const platform::Snapshot after = s.prober.snapshot();
+  WindowJudging judging = session.judging(baseline_w);
+  judging.threads = threads;
+  judging.cpus = static_cast<int>(cpus.size());
+  const std::string failure = win.close(judging, blocks, r);
+  const platform::Snapshot after = session.prober().snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
   r.start_temp_c = before.max_temp_c;
   r.end_temp_c = after.max_temp_c;
-  const platform::Platform& p = s.prober.platform();
+  const platform::Platform& p = session.platform();
   r.start_cpu_mhz = cpu_mhz(p, before, cpus);
   r.end_cpu_mhz = cpu_mhz(p, after, cpus);
   r.start_gpu_mhz = gpu_mhz(before);
@@ -112,40 +128,9 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   return r;
 }
 
-// Whether the runs may stop (nvbench's criterion on whole runs): the
-// minimum count, then the relative CI of the time, a run cap, a time limit.
-bool runs_done(const ProtocolSettings& set, const report::PartRecord& rec, double elapsed_s,
-               std::string* why) {
-  const int n = static_cast<int>(rec.run_records.size());
-  if (n < set.runs) return false;
-  if (set.max_rel_ci <= 0) {
-    *why = std::to_string(n) + " runs";
-    return true;
-  }
-  std::vector<double> t;
-  for (const auto& r : rec.run_records) t.push_back(r.time_s);
-  const report::Summary sum = report::summarize(t);
-  const double rel = sum.mean > 0 ? sum.ci95 / sum.mean : NAN;
-  if (n >= 2 && rel < set.max_rel_ci) {
-    *why = "relative CI " + fmt("%.2g", rel) + " < " + fmt("%.2g", set.max_rel_ci) + " after " +
-           std::to_string(n) + " runs";
-    return true;
-  }
-  if (set.max_runs > 0 && n >= set.max_runs) {
-    *why = "run cap " + std::to_string(n) + " reached with relative CI " + fmt("%.2g", rel);
-    return true;
-  }
-  if (set.time_limit_s > 0 && elapsed_s >= set.time_limit_s) {
-    *why = "time limit " + fmt("%.3g s", set.time_limit_s) + " reached after " + std::to_string(n) +
-           " runs, relative CI " + fmt("%.2g", rel);
-    return true;
-  }
-  return false;
-}
-
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
 void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
-                  const std::vector<int>& cpus, const Baseline* baseline, report::PartRecord& rec) {
+                  const std::vector<int>& cpus, double baseline_w, report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   TimedSetup setup = make_timed(part, be);
   std::unique_ptr<Workload> wl = std::move(setup.workload);
@@ -165,13 +150,18 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
     return;
   }
 
-  const double min_run_s = min_window_s(s, set);
-  const auto t_runs = Clock::now();
+  // The window's minimum from the sensor's model: its update interval as
+  // observed, else as the sensor states it (DESIGN §3).
+  PartRules rules = part_rules(set, s.session.update_interval_s());
+  const auto t_runs = SteadyClock::now();
   std::string why;
-  int blocks = 0;  // found by the first run, kept for the others
-  for (int run = 1; !runs_done(set, rec, seconds_since(t_runs), &why); ++run) {
-    rec.run_records.push_back(run_trial(s, item, *wl, run, min_run_s, blocks, cpus, baseline, rec));
-    blocks = rec.run_records.front().blocks;
+  for (int run = 1;
+       !runs_done(*rules.criterion, rules.caps, static_cast<int>(rec.run_records.size()),
+                  seconds_since(t_runs), &why);
+       ++run) {
+    rec.run_records.push_back(run_trial(s, item, *wl, run, rules.window, cpus, baseline_w, rec));
+    rules.criterion->add(rec.run_records.back());
+    if (run == 1) rules.window.fix_blocks(rec.run_records.front().blocks);
     const std::string failed = wl->step_failure();
     if (!failed.empty()) {  // the run is kept, with why; no more runs
       rec.status = "failed";
@@ -203,10 +193,8 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
                          " run(s) disturbed (see runs.csv: the threads waited for a CPU or the "
                          "sampler ran late; measure on a quiet machine)");
   if (low)
-    append(rec.note, std::to_string(low) +
-                         " run(s) low_confidence (see runs.csv: shorter than 10 sensor updates, "
-                         "frozen, anomalies or an unknown update interval; raise power.min_run_s "
-                         "or use auto)");
+    append(rec.note, std::to_string(low) + " run(s) low_confidence (see runs.csv: " +
+                         low_confidence_causes() + "; raise power.min_run_s or use auto)");
 }
 
 // The device's nominal ceilings (DESIGN §9.1), for the studies that report
@@ -214,7 +202,7 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
 // the memory bandwidth of the board table.
 void record_peaks(const Sweep& s, const DeviceSpec& dev, const std::vector<int>& cpus,
                   report::ItemRecord& rec) {
-  const platform::Platform& p = s.prober.platform();
+  const platform::Platform& p = s.session.platform();
   const platform::Peak peak = dev.kind == "gpu" ? platform::gpu_peak(p, cuda_device_info(dev.index))
                                                 : platform::cpu_peak_now(p, cpus);
   rec.values["peak_flops_nominal"] = peak.flops_nominal;
@@ -251,7 +239,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   rec.values = item.values;
   rec.device = item.device->label;
   std::string rails;
-  for (const auto& r : s.total_rails) rails += (rails.empty() ? "" : "+") + r;
+  for (const auto& r : s.session.total_rails()) rails += (rails.empty() ? "" : "+") + r;
   for (const Part& part : item.parts) {
     report::PartRecord c;
     c.study = item.study;
@@ -261,7 +249,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
     c.device = item.device->label;
     c.iterations = item.settings.steps;
     c.runs = item.settings.runs;
-    c.power_source = s.meter.source_name();
+    c.power_source = s.session.meter().source_name();
     c.energy_rails = rails;
     c.operating_point = item.point_name;
     rec.parts.push_back(std::move(c));
@@ -272,7 +260,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
 report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study) {
   report::ItemRecord rec = blank_record(s, item);
   // check(): a device this build or machine lacks is skipped with the reason.
-  BackendSetup setup = make_backend_for(*item.device, s.cfg, s.prober.platform());
+  BackendSetup setup = make_backend_for(*item.device, s.cfg, s.session.platform());
   if (!setup.backend) {
     rec.status = "skipped";
     rec.note = setup.skip_reason;
@@ -285,17 +273,18 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
   Backend& be = *setup.backend;
   record_peaks(s, *item.device, setup.cpus, rec);
   const std::string state = baseline_state(item);
-  const Baseline* baseline = baseline_for(s, state, item.label);
-  s.baseline_cadence.used(state);
+  const std::optional<Baseline> baseline = s.session.baseline_for(state, item.label);
+  s.session.baseline_used(state);
+  const double baseline_w = baseline ? baseline->total_w : NAN;
   for (size_t i = 0; i < item.parts.size(); ++i) {
     report::PartRecord& part = rec.parts[i];
     part.threads = setup.threads;
-    if (baseline) part.baseline_w = baseline->total_w;
-    measure_part(s, item, item.parts[i], be, setup.cpus, baseline, part);
+    if (baseline) part.baseline_w = baseline_w;
+    measure_part(s, item, item.parts[i], be, setup.cpus, baseline_w, part);
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
-  if (study) study->after_parts(be, item, PassContext{s.prober.platform(), setup.cpus}, rec);
+  if (study) study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus}, rec);
   // The backend's facts, with every GEMM path `gemm: auto` chose for it so
   // far, by shape (the last item's own choice is gemm_choice).
   auto facts = be.describe();
@@ -303,6 +292,53 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
     facts["gemm_choice " + shape] = choice;
   s.backends[item.device->label] = std::move(facts);
   return rec;
+}
+
+PartForecast forecast_part(const ProtocolSettings& set, double step_s, const SensorForecast& sensor,
+                           double run_overhead_s) {
+  PartForecast f;
+  PartRules rules = part_rules(set, sensor.window_interval_s);
+  const double block_s = set.steps * step_s;
+  const bool known = block_s > 0;  // NaN or 0: the step time is unknown
+  if (known) {
+    f.blocks = rules.window.blocks_for(block_s);
+    f.window_s = f.blocks * block_s;
+  } else if (rules.window.min_window_s() > 0) {
+    f.window_s = rules.window.min_window_s();  // a lower bound: the blocks may make it longer
+  }
+  f.sized_by = rules.window.sized_by(f.blocks);
+
+  // The confidence rule on the window, judged as the run's sampler will
+  // judge it: by length only when it sees the interval.
+  ConfidenceEvidence ev;
+  ev.window_s = f.window_s;
+  if (!sensor.measures_energy) {
+    f.low_confidence = "-";
+  } else if (sensor.judged_interval_s <= 0 && sensor.interval_seen_static) {
+    ev.averaging_uncorrected = sensor.averaging;  // no period: no lag correction
+    f.low_confidence = judge_confidence(ev).low ? "yes" : "no";
+  } else if (std::isnan(f.window_s) || sensor.judged_interval_s <= 0) {
+    f.low_confidence = "?";
+  } else {
+    ev.update_interval_s = sensor.judged_interval_s;
+    f.updates = f.window_s / sensor.judged_interval_s;
+    f.low_confidence = judge_confidence(ev).low ? "yes" : "no";
+  }
+
+  // The runs, as the stopping criterion and the caps end them, of identical
+  // estimated runs (a CI target is met as soon as the criterion has two).
+  const double run_s = std::isnan(f.window_s) ? 0 : f.window_s + run_overhead_s;
+  double elapsed_s = 0;
+  while (!runs_done(*rules.criterion, rules.caps, f.runs, elapsed_s, &f.stop_reason)) {
+    report::RunRecord r;
+    r.run = ++f.runs;
+    r.blocks = std::max(1, f.blocks);
+    r.time_s = known ? block_s : 1;  // any equal times when unknown
+    rules.criterion->add(r);
+    elapsed_s += run_s;
+    if (f.runs == 1) rules.window.fix_blocks(r.blocks);
+  }
+  return f;
 }
 
 }  // namespace edp::bench

@@ -38,4 +38,37 @@ WarmUp warm_up(Workload& wl, int steps, const std::function<void()>& after_step 
 // A record of `item` with nothing measured (for failures the runner catches).
 report::ItemRecord blank_record(const Sweep& s, const PlanItem& item);
 
+// What `plan` knows of the sensor for a dry run.
+struct SensorForecast {
+  bool measures_energy = false;  // and there are total rails
+  // The update interval the window policy reads (observed, else stated: what
+  // Session::update_interval_s will say); 0 unknown.
+  double window_interval_s = 0;
+  // The update interval the run's sampler will judge windows by (the
+  // measured one); 0 when it will not know one.
+  double judged_interval_s = 0;
+  // Watched, and the total rails did not change: the runs are not judged by
+  // length (an averaging rail's are all low confidence, uncorrected).
+  bool interval_seen_static = false;
+  bool averaging = false;  // a total rail averages
+};
+
+// What the protocol would do with one part of `set` whose step takes
+// step_s (NaN or 0: unknown) on that sensor, each run costing
+// run_overhead_s besides its window (lag tail, cool-down): `plan`'s dry
+// run. It asks the rules the runs ask (bench/engine/rules.h: the window
+// policy, the confidence rule, the stopping criterion and caps), fed with
+// estimated times instead of measured ones.
+struct PartForecast {
+  int blocks = 0;         // blocks per run; 0 when the step time is unknown
+  double window_s = NAN;  // one run's window; with blocks 0 the minimum (a lower bound) or NaN
+  std::string sized_by;   // "steps" | "min_run_s" | "auto"
+  double updates = NAN;   // window_s / the judged update interval
+  std::string low_confidence = "?";  // "yes" | "no" | "?" (unknown) | "-" (no energy)
+  int runs = 0;
+  std::string stop_reason;
+};
+PartForecast forecast_part(const ProtocolSettings& set, double step_s, const SensorForecast& sensor,
+                           double run_overhead_s);
+
 }  // namespace edp::bench

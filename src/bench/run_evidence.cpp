@@ -1,5 +1,6 @@
 // One window's energy and evidence (see run_evidence.h).
 #include "bench/run_evidence.h"
+#include "bench/engine/rules.h"
 #include "common/text.h"
 
 #include <algorithm>
@@ -34,7 +35,8 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   r.missed_in_slow_reads = m.missed_in_slow_reads;
   r.frozen = m.frozen;
   r.anomalies = m.anomalies;
-  bool first_total = true, averaging_unknown = false, period_mismatch = false;
+  bool first_total = true;
+  ConfidenceEvidence evidence;  // for the confidence rule (bench/engine/rules.h)
   for (const auto& rail : m.rails) {
     r.rails.push_back({rail.rail, rail.energy_j / w.blocks, rail.power_w_mean});
     if (!is_total(rail.rail)) continue;
@@ -45,17 +47,16 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
     first_total = false;
     // An averaging rail whose lag could not be corrected (its period was not
     // known yet when the window opened) lost about (P_run - P_idle) x T.
-    averaging_unknown |= rail.timing == power::Timing::averaging && rail.lag_correction_s == 0;
+    evidence.averaging_uncorrected |=
+        rail.timing == power::Timing::averaging && rail.lag_correction_s == 0;
     // A stated averaging period that the measured update interval contradicts:
     // the correction used the wrong period.
     if (rail.timing == power::Timing::averaging && rail.lag_correction_s > 0 &&
         rail.update_interval_s > 0 &&
-        std::fabs(rail.lag_correction_s / rail.update_interval_s - 1) > 0.25) {
-      period_mismatch = true;
-      append(r.note, rail.rail + ": stated averaging period " +
-                         fmt("%.3g s", rail.lag_correction_s) + " but updates every " +
-                         fmt("%.3g s", rail.update_interval_s));
-    }
+        std::fabs(rail.lag_correction_s / rail.update_interval_s - 1) > 0.25)
+      evidence.period_mismatches.push_back(
+          rail.rail + ": stated averaging period " + fmt("%.3g s", rail.lag_correction_s) +
+          " but updates every " + fmt("%.3g s", rail.update_interval_s));
   }
 
   // Only failures on the rails that make "energy" spoil it; a flaky rail
@@ -79,17 +80,14 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   if (total_failure.empty() && !m.complete && m.read_failures == 0)
     total_failure = m.error;  // the sampler did not cover the window's end
 
-  const double updates = m.update_interval_s > 0 ? w.window_s / m.update_interval_s : NAN;
-  r.low_confidence = (m.update_interval_s > 0 && updates < 10) || averaging_unknown ||
-                     period_mismatch || m.frozen || m.anomalies > 0;
-  if (m.anomalies > 0)
-    append(r.note, std::to_string(m.anomalies) + " sensor anomal" +
-                       (m.anomalies == 1 ? "y" : "ies") +
-                       (m.anomaly.empty() ? "" : " (" + m.anomaly + ")"));
-  if (averaging_unknown)
-    append(r.note,
-           "the sensor's averaging period was not known when the window opened: no lag "
-           "correction");
+  evidence.window_s = w.window_s;
+  evidence.update_interval_s = std::max(0.0, m.update_interval_s);
+  evidence.anomalies = m.anomalies;
+  evidence.anomaly = m.anomaly;
+  evidence.frozen = m.frozen;
+  const Confidence confidence = judge_confidence(evidence);
+  r.low_confidence = confidence.low;
+  for (const auto& why : confidence.reasons) append(r.note, why);
   if (!total_failure.empty()) return total_failure;
 
   const double time_s = w.window_s / w.blocks;

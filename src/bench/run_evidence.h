@@ -21,11 +21,12 @@ struct WindowContext {
 
 // Fills r's energy, power, EDP, dynamic energy, per-rail energy and evidence
 // columns (per `blocks` where they are per iteration block), and the flags:
-// low_confidence (window < 10 update intervals of the total rails, an
-// averaging total rail whose interval is still unknown, a frozen total rail,
-// or a sensor anomaly) and frozen. Returns why the energy could not be
-// trusted ("" when it can): a failed read or a frozen value on a total rail,
-// or a window the sampler did not close. The energy columns stay NaN then.
+// low_confidence, by the one confidence rule (bench/engine/rules.h: window
+// < kMinUpdatesPerWindow update intervals of the total rails, an averaging
+// total rail whose interval is still unknown or contradicted, a frozen total
+// rail, or a sensor anomaly), every reason in r.note, and frozen. Returns why the energy could not
+// be trusted ("" when it can): a failed read or a frozen value on a total rail, or a window the
+// sampler did not close. The energy columns stay NaN then.
 std::string judge_window(const power::Measurement& m, const WindowContext& w, report::RunRecord& r);
 
 // A run is `disturbed` when its threads waited for a CPU more than this share

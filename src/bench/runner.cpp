@@ -54,7 +54,7 @@ std::vector<PlannedItem> plan_run(const Config& cfg,
 void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
   if (!s.progress) return;
   // The discovery log and the total rails are in the plan summary below.
-  if (!s.meter.measures_energy())
+  if (!s.session.measures_energy())
     s.progress->line("edpbench: warning: no power source; energy columns stay empty");
   for (const auto& l : s.point_log) s.progress->line("edpbench: " + l);
   if (store.completed())
@@ -93,15 +93,15 @@ report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& 
 // output directory is touched.
 void check_points(const Config& cfg, Sweep& s, const RunOptions& opt) {
   if (cfg.operating_points.empty()) return;
-  const platform::PrivilegeReport root_check = platform::check_privileges(s.prober.platform(), {});
+  const platform::PrivilegeReport root_check = platform::check_privileges(s.session.platform(), {});
   if (!root_check.ok()) throw UsageError(root_check.message());
   const auto leftover = platform::restore_leftover(platform::state_file_paths(opt.out_dir),
                                                    opt.sysfs_root.empty() ? "/" : opt.sysfs_root);
   if (leftover)
     s.point_log.push_back("restored the clocks a crashed sweep left: " + leftover->summary());
-  const auto resolved = platform::validate_points(s.prober.platform(), cfg.operating_points);
+  const auto resolved = platform::validate_points(s.session.platform(), cfg.operating_points);
   const platform::PrivilegeReport access =
-      platform::check_privileges(s.prober.platform(), resolved);
+      platform::check_privileges(s.session.platform(), resolved);
   if (!access.ok()) throw UsageError(access.message());
 }
 
@@ -145,10 +145,12 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   // before the output directory is touched, so a fixed config can start
   // afresh in the same --out (and a usage error exits 2, not as a failed row).
   // Every problem is collected and reported at once, as `plan` does.
-  std::vector<std::string> problems;
-  Sweep s{cfg, platform::Prober(opt.sysfs_root), open_meter(cfg, opt.sysfs_root, problems)};
+  Session session(session_options(cfg, opt.sysfs_root));
+  session.stop_on(stop_signal);
+  Sweep s{cfg, session};
   s.start_time = utc_now();
-  for (auto& p : machine_problems(s, opt.sysfs_root)) problems.push_back(std::move(p));
+  std::vector<std::string> problems = cfg.problems;  // the config's own, if kept going
+  for (auto& p : machine_problems(cfg, session)) problems.push_back(std::move(p));
   std::map<std::string, std::unique_ptr<Study>> studies;
   std::vector<PlannedItem> planned;
   try {
@@ -166,13 +168,13 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   check_points(cfg, s, opt);
   // The sampler thread starts now, before any backend pins this thread: it
   // inherits this thread's CPU mask (unless power.sampler_cpu pins it).
-  s.meter.start();
+  session.start();
 
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
   std::unique_ptr<platform::OperatingPointSession> points;
   if (!cfg.operating_points.empty())
     points = std::make_unique<platform::OperatingPointSession>(
-        s.prober.platform(), cfg.operating_points, platform::state_file_paths(opt.out_dir));
+        session.platform(), cfg.operating_points, platform::state_file_paths(opt.out_dir));
   install_stop_handlers();
   std::vector<const PlannedItem*> todo;
   double total_flop = 0;
@@ -182,6 +184,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
     total_flop += p.item.flop_estimate;
   }
   s.progress = std::make_unique<Progress>(total_flop, Progress::stderr_is_tty());
+  session.log_to([&s](const std::string& line) { s.progress->line(line); });
   log_start(s, store, todo.size());
   // A neighbour already busy now would be in every number (DESIGN §3).
   if (const std::string busy = platform::busy_warning(
@@ -194,18 +197,17 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   summary_options.calibrate = false;
   summary_options.interval_probe_s = 0;
   summary_options.done = [&store](const std::string& key) { return store.done(key); };
-  s.progress->line(format_preview(preview_sweep(s, summary_options)));
+  s.progress->line(format_preview(preview_sweep(cfg, session, summary_options)));
 
   int interrupted = 0;
   try {
-    if (!todo.empty() && takes_sweep_baseline(cfg)) baseline_for(s, "host", "the sweep");
+    if (!todo.empty() && takes_sweep_baseline(cfg)) session.baseline_for("host", "the sweep");
     // Without a baseline (baseline_s: 0) nothing has waited for the sensor's
     // period yet: the first windows would go uncorrected.
-    if (!todo.empty() && !s.meter.await_averaging_periods(5.0, [] { return stop_signal() == 0; }) &&
-        s.progress)
-      s.progress->line(
-          "edpbench: warning: the sensor's update interval is still unknown after "
-          "5 s; runs are not lag-corrected and are marked low confidence");
+    if (!todo.empty() && !session.settle())
+      s.progress->line("edpbench: warning: the sensor's update interval is still unknown after " +
+                       fmt("%g", cfg.power.settle_s) +
+                       " s; runs are not lag-corrected and are marked low confidence");
     throw_if_stop_requested();
     int current_point = -1;
     std::string point_failure;

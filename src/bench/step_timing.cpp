@@ -1,23 +1,15 @@
 // Timing steps outside an energy window (see step_timing.h).
 #include "bench/step_timing.h"
 
-#include <chrono>
+#include "common/elapsed.h"
+#include "workloads/step_loop.h"
 
 namespace edp::bench {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-}  // namespace
 
 TimedSetup make_timed(const Part& part, Backend& be) {
   TimedSetup out;
   be.synchronize();  // work queued before is not the set-up's
-  const auto t0 = Clock::now();
+  const auto t0 = SteadyClock::now();
   out.workload = part.make(be);
   out.workload->backend().synchronize();
   out.setup_s = seconds_since(t0);
@@ -25,26 +17,19 @@ TimedSetup make_timed(const Part& part, Backend& be) {
 }
 
 StepTiming time_steps(Workload& wl, int64_t steps) {
-  Backend& be = wl.backend();
-  be.synchronize();
-  const auto t0 = Clock::now();
-  for (int64_t i = 0; i < steps; ++i) wl.step();
-  be.synchronize();
-  return {steps, seconds_since(t0)};
+  StepLoop loop;
+  loop.steps_per_block = steps;
+  loop.synchronize_first = true;
+  const StepLoopResult r = run_steps(wl, loop);
+  return {r.steps, r.elapsed_s};
 }
 
 StepTiming time_steps_for(Workload& wl, double min_s) {
-  Backend& be = wl.backend();
-  be.synchronize();
-  const auto t0 = Clock::now();
-  StepTiming t;
-  do {
-    wl.step();
-    be.synchronize();
-    ++t.steps;
-    t.elapsed_s = seconds_since(t0);
-  } while (t.elapsed_s < min_s);
-  return t;
+  StepLoop loop;
+  loop.synchronize_first = true;
+  loop.another = [min_s](const StepLoopResult& done) { return done.elapsed_s < min_s; };
+  const StepLoopResult r = run_steps(wl, loop);
+  return {r.steps, r.elapsed_s};
 }
 
 }  // namespace edp::bench

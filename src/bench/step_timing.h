@@ -1,10 +1,10 @@
 // How the engine times steps of a workload outside an energy window: set-up
 // (Part::make, then a synchronise), and steps between two synchronisations
-// of the backend, on the steady clock. One definition for every client that
-// times work without measuring its energy: the protocol's set-up time, the
-// `plan` estimate's calibration, the GEMM chooser and the stages study's
-// measured FLOP peak. (A run's own time is its energy window's span:
-// bench/window.h.)
+// of the backend, on the steady clock, run by the one step loop
+// (workloads/step_loop.h). For every client that times work without
+// measuring its energy: the protocol's set-up time, the `plan` estimate's
+// calibration, the GEMM chooser and the stages study's measured FLOP peak.
+// (A run's own time is its energy window's span: bench/window.h.)
 #pragma once
 
 #include <cstdint>

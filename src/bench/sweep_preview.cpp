@@ -11,9 +11,11 @@
 #include <thread>
 
 #include "bench/backend_setup.h"
+#include "bench/engine/rules.h"
 #include "bench/protocol.h"
 #include "bench/step_timing.h"
 #include "bench/study.h"
+#include "common/elapsed.h"
 #include "common/errors.h"
 #include "common/json.h"
 #include "platform/cpu_list.h"
@@ -22,12 +24,6 @@
 
 namespace edp::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // What EnergyMeter::measure_idle waits before measuring (power::idle_settle_s).
 double baseline_settle_s(const SweepPreview& sum) {
@@ -51,32 +47,31 @@ void add_problem(std::vector<std::string>& problems, const std::string& p) {
 
 // --- sensors -------------------------------------------------------------
 
-void describe_sensors(Sweep& s, const PreviewOptions& opt, SweepPreview& out) {
-  out.discovery_log = s.meter.discovery_log();
-  out.source = s.meter.source_name();
-  out.measures_energy = s.meter.measures_energy();
-  out.total_rails = s.total_rails;
-  out.total_rails_why = s.total_rails_why;
+void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) {
+  power::EnergyMeter& meter = s.meter();
+  const std::vector<std::string>& total = s.total_rails();
+  out.discovery_log = meter.discovery_log();
+  out.source = meter.source_name();
+  out.measures_energy = meter.measures_energy();
+  out.total_rails = total;
+  out.total_rails_why = s.total_rails_why();
   if (!out.measures_energy) {
     out.update_interval_how = "no power source: nothing is measured";
     return;
   }
-  bool all_counters = !s.total_rails.empty();
-  double stated = 0;
-  for (const auto& r : s.meter.rails()) {
-    if (std::find(s.total_rails.begin(), s.total_rails.end(), r.info.rail) == s.total_rails.end())
-      continue;
+  bool all_counters = !total.empty();
+  for (const auto& r : meter.rails()) {
+    if (std::find(total.begin(), total.end(), r.info.rail) == total.end()) continue;
     out.rail_timing.push_back(
         {r.info.rail, r.sensor, power::timing_name(r.info.timing), r.info.averaging_s});
     out.averaging |= r.info.timing == power::Timing::averaging;
     all_counters &= r.info.timing == power::Timing::counter;
-    stated = std::max(stated, r.info.averaging_s);
   }
-  if (s.total_rails.empty()) {
+  if (total.empty()) {
     out.update_interval_how = "unknown: no total rail";
     return;
   }
-  stated = std::max(stated, s.meter.reported_update_interval_s());
+  const double stated = s.stated_update_interval_s();
   if (stated > 0) {
     out.update_interval_s = stated;
     out.interval_state = "known";
@@ -92,12 +87,12 @@ void describe_sensors(Sweep& s, const PreviewOptions& opt, SweepPreview& out) {
   // stated intervals are enough for that).
   const double limit =
       stated > 0 ? std::min(opt.interval_probe_s, std::max(0.5, 5 * stated)) : opt.interval_probe_s;
-  s.meter.start();
-  const auto t0 = Clock::now();
-  double seen = s.meter.observed_update_interval_s();
+  s.start();
+  const auto t0 = SteadyClock::now();
+  double seen = meter.observed_update_interval_s();
   while (seen <= 0 && seconds_since(t0) < limit) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    seen = s.meter.observed_update_interval_s();
+    seen = meter.observed_update_interval_s();
   }
   const double waited = seconds_since(t0);
   if (seen > 0) {
@@ -126,6 +121,14 @@ double step_flop(const PlanItem& item) {
   return steps > 0 ? item.flop_estimate / steps : 0;
 }
 
+// One step of all of `item`'s parts: given (PreviewOptions::step_s), else
+// the device's calibrated rate scaled by the item's FLOPs; NaN unknown.
+double item_step_s(const PlanItem& item, const DeviceRate& dev, const PreviewOptions& opt) {
+  if (opt.step_s) return opt.step_s(item);
+  if (dev.gflops > 0 && item.flop_estimate > 0) return step_flop(item) / (dev.gflops * 1e9);
+  return NAN;
+}
+
 std::string workload_of(const PlanItem& item) {
   return item.parts.empty() ? std::string() : item.parts.front().name;
 }
@@ -148,7 +151,7 @@ void calibrate(Backend& be, const PlanItem& item, int steps, DeviceRate& r) {
 // Resolves the device as make_backend_for does (threads, CPUs, or why it is
 // skipped) and, when asked, calibrates each workload on its smallest item
 // (`smallest`: one per workload, in plan order). One rate per workload.
-std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
+std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Config& cfg, const Session& s,
                                      const std::vector<const PlanItem*>& smallest,
                                      const PreviewOptions& opt) {
   DeviceRate base;
@@ -175,7 +178,7 @@ std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
     if (!opt.calibrate || smallest.empty()) return per_workload(base);  // no context made
   }
   try {
-    BackendSetup setup = make_backend_for(dev, s.cfg, s.prober.platform());
+    BackendSetup setup = make_backend_for(dev, cfg, s.platform());
     if (!setup.backend) {
       base.skipped = setup.skip_reason;
       return per_workload(base);
@@ -209,46 +212,38 @@ std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Sweep& s,
 
 // --- the estimate ----------------------------------------------------------
 
-void estimate_row(const PlanItem& item, const DeviceRate& dev, const SweepPreview& sum,
-                  double cooldown_s, double tail_s, PreviewRow& row) {
+// The sensor as the dry run sees it (protocol.h SensorForecast): the
+// interval the window policy reads and the one the runs are judged by.
+SensorForecast sensor_forecast(const SweepPreview& sum) {
+  SensorForecast f;
+  f.measures_energy = sum.measures_energy && !sum.total_rails.empty();
+  f.averaging = sum.averaging;
+  const double interval = std::isnan(sum.update_interval_s) ? 0 : sum.update_interval_s;
+  f.window_interval_s = sum.interval_state == "unknown" ? 0 : interval;
+  f.judged_interval_s = sum.interval_state == "known" ? interval : 0;
+  f.interval_seen_static = sum.interval_state == "static";
+  return f;
+}
+
+// One row: a dry run of the item's protocol (forecast_part, the same rules
+// the runs ask) fed with its estimated step time.
+void estimate_row(const PlanItem& item, double item_step_s, double setup_s,
+                  const SensorForecast& sensor, double cooldown_s, double tail_s, PreviewRow& row) {
   const ProtocolSettings& set = item.settings;
   const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
-  if (dev.gflops > 0 && item.flop_estimate > 0) row.step_s = step_flop(item) / (dev.gflops * 1e9);
+  row.step_s = item_step_s;
   const double part_step_s = row.step_s / parts;
-  const double block_s = set.steps * part_step_s;
-
-  double min_s = set.min_run_s;
-  if (set.min_run_auto) {
-    row.window_rule = "auto";
-    min_s = sum.interval_state == "known" ? 20 * sum.update_interval_s : 0;
-  }
-  if (std::isnan(block_s)) {
-    if (min_s > 0) {
-      row.window_s = min_s;  // a lower bound: the blocks may make it longer
-      if (!set.min_run_auto) row.window_rule = "min_run_s";
-    }
-  } else if (min_s > block_s && block_s > 0) {
-    row.window_s = std::ceil(min_s / block_s) * block_s;  // whole blocks until long enough
-    if (!set.min_run_auto) row.window_rule = "min_run_s";
-  } else {
-    row.window_s = block_s;
-    row.window_rule = "steps";
-  }
-  if (!sum.measures_energy || sum.total_rails.empty()) {
-    row.low_confidence = "-";
-  } else if (sum.interval_state == "static") {
-    // judge_window: no interval; only an averaging rail is then flagged.
-    row.low_confidence = sum.averaging ? "yes" : "no";
-  } else if (std::isnan(row.window_s) || sum.interval_state != "known") {
-    row.low_confidence = "?";
-  } else {
-    row.updates = row.window_s / sum.update_interval_s;
-    row.low_confidence = row.updates < 10 ? "yes" : "no";
-  }
+  const PartForecast f = forecast_part(set, part_step_s, sensor, tail_s + cooldown_s);
+  row.blocks = f.blocks;
+  row.window_s = f.window_s;
+  row.window_rule = f.sized_by;
+  row.updates = f.updates;
+  row.low_confidence = f.low_confidence;
+  row.runs = f.runs;
   if (std::isnan(row.window_s) || std::isnan(part_step_s)) return;
-  row.setup_s = std::isnan(dev.setup_s) ? 0 : dev.setup_s;
+  row.setup_s = std::isnan(setup_s) ? 0 : setup_s;
   row.item_s = parts * (row.setup_s + set.warmup_steps * part_step_s +
-                        set.runs * (row.window_s + tail_s + cooldown_s));
+                        row.runs * (row.window_s + tail_s + cooldown_s));
 }
 
 // The idle baselines run would take, by the runner's own rules (sweep.h:
@@ -280,8 +275,7 @@ int count_baselines(const Config& cfg, const std::vector<PlanItem>& items,
   return n;
 }
 
-void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, SweepPreview& sum) {
-  const Config& cfg = s.cfg;
+void estimate_sweep(const Config& cfg, const std::vector<PlanItem>& items, SweepPreview& sum) {
   bool all_known = true, adaptive = false, gemm_auto = false;
   double windows = 0, warmup = 0, setup = 0, lag = 0, cooldown = 0;
   const double lag_run_s = run_tail_s(sum, cfg.power.rate_hz);
@@ -298,7 +292,7 @@ void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, SweepPre
     }
     ++sum.items;
     const double parts = static_cast<double>(std::max<size_t>(1, item.parts.size()));
-    const int runs = item.settings.runs * static_cast<int>(parts);
+    const int runs = row.runs * static_cast<int>(parts);
     sum.total_runs += runs;
     if (row.low_confidence == "yes") sum.low_confidence_runs += runs;
     adaptive |= item.settings.max_rel_ci > 0;
@@ -344,10 +338,9 @@ void estimate_sweep(const Sweep& s, const std::vector<PlanItem>& items, SweepPre
 
 }  // namespace
 
-SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
+SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& opt) {
   SweepPreview sum;
-  const Config& cfg = s.cfg;
-  const platform::Platform& p = s.prober.platform();
+  const platform::Platform& p = s.platform();
   sum.config_path = cfg.source_path;
   sum.board = p.model;
   sum.soc = p.soc;
@@ -376,13 +369,14 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
       else if (step_flop(item) < step_flop(**same))
         *same = &item;
     }
-    for (auto& r : probe_device(dev, s, smallest, opt)) {
+    for (auto& r : probe_device(dev, cfg, s, smallest, opt)) {
       rate_of[{r.device, r.workload}] = sum.devices.size();
       sum.devices.push_back(std::move(r));
     }
   }
 
   const double tail_s = run_tail_s(sum, cfg.power.rate_hz);
+  const SensorForecast sensor = sensor_forecast(sum);
   for (const auto& item : items) {
     PreviewRow row;
     row.study = item.study;
@@ -406,20 +400,22 @@ SweepPreview preview_sweep(Sweep& s, const PreviewOptions& opt) {
     else if (!dev.skipped.empty())
       row.status = "skipped: " + dev.skipped;
     else
-      estimate_row(item, dev, sum, cfg.cooldown_s, tail_s, row);
+      estimate_row(item, item_step_s(item, dev, opt), dev.setup_s, sensor, cfg.cooldown_s, tail_s,
+                   row);
     sum.rows.push_back(std::move(row));
   }
-  estimate_sweep(s, items, sum);
+  estimate_sweep(cfg, items, sum);
   return sum;
 }
 
 SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
                             const PreviewOptions& opt) {
-  // Every problem at once, each with the config's place (as `run` checks).
-  std::vector<std::string> problems;
-  Sweep s{cfg, platform::Prober(sysfs_root), open_meter(cfg, sysfs_root, problems)};
-  for (auto& p : machine_problems(s, sysfs_root)) add_problem(problems, p);
-  SweepPreview sum = preview_sweep(s, opt);
+  // Every problem at once, each with the config's place (as `run` checks),
+  // the config's own first when it was loaded with keep_going.
+  std::vector<std::string> problems = cfg.problems;
+  Session session(session_options(cfg, sysfs_root));
+  for (auto& p : machine_problems(cfg, session)) add_problem(problems, p);
+  SweepPreview sum = preview_sweep(cfg, session, opt);
   for (auto& p : sum.problems) add_problem(problems, p);
   sum.problems = std::move(problems);
   return sum;

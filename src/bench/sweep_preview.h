@@ -4,12 +4,13 @@
 // runs will be low confidence, and an estimate of the whole sweep's
 // duration. `edpbench plan` prints it; `run` prints the same at its start.
 //
-// Durations come from each item's flop_estimate and a per-device rate
-// measured by a short calibration (a few steps of the device's smallest
-// item, with the protocol's own pieces: make_backend_for, Part::make,
-// step, synchronize). The rate of the smallest size is the lowest a device
-// reaches, so the estimate errs long. Without calibration durations are
-// unknown.
+// Each item's window, blocks, low-confidence flag and runs come from a dry
+// run of the protocol (bench/protocol.h forecast_part: the rules the runs
+// ask, fed with estimated step times). Durations come from each item's
+// flop_estimate and a per-device rate measured by a short calibration (a few steps of the device's
+// smallest item, with the protocol's own pieces: make_backend_for, Part::make, step, synchronize).
+// The rate of the smallest size is the lowest a device reaches, so the estimate errs long. Without
+// calibration durations are unknown.
 #pragma once
 
 #include <cmath>
@@ -33,6 +34,9 @@ struct PreviewOptions {
   // Items already done (run --resume): listed as done, left out of the
   // estimate. Empty function: none.
   std::function<bool(const std::string& key)> done;
+  // The estimated time of one step of all an item's parts, instead of the
+  // calibration's (a caller that knows them; the tests). Empty: calibrate.
+  std::function<double(const PlanItem& item)> step_s;
 };
 
 struct RailTiming {
@@ -64,8 +68,12 @@ struct PreviewRow {
   size_t parts = 1;
   double step_s = NAN;  // estimated time of one step (all parts), NaN unknown
   double setup_s = 0;   // estimated set-up per part (the calibration's)
-  // Expected window of one run and how it was sized: "steps" (steps x step
-  // time), "min_run_s" or "auto" (20 update intervals), whichever is longer.
+  // The dry run of the item's protocol (forecast_part) with that step time:
+  // blocks per run (0: unknown), the expected window of one run and how it
+  // was sized: "steps" (steps x step time), "min_run_s" or "auto" (20
+  // update intervals), whichever is longer; and the runs its stopping
+  // criterion would take.
+  int blocks = 0;
   double window_s = NAN;
   std::string window_rule = "steps";
   double updates = NAN;        // window_s / update interval
@@ -109,11 +117,11 @@ struct SweepPreview {
   std::vector<std::string> problems;
 };
 
-// The summary of a sweep whose meter is open and whose total rails are
-// selected (select_total_rails). Collects, without throwing, every
-// machine-level problem a device entry or a study's check() reveals; may
-// start the meter's sampler (interval probe) and backends (calibration).
-SweepPreview preview_sweep(Sweep& s, const PreviewOptions& options = {});
+// The summary of a sweep of `cfg` measured by `session`. Collects, without
+// throwing, every machine-level problem a device entry or a study's check()
+// reveals; may start the session's sampler (interval probe) and backends
+// (calibration).
+SweepPreview preview_sweep(const Config& cfg, Session& session, const PreviewOptions& options = {});
 
 // Everything `plan` does: probes the platform, opens the sensors and
 // selects the total rails as `run` does, collecting their usage errors

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/engine/rules.h"
 #include "bench/sweep_preview.h"
 #include "common/json.h"
 #include "common/text.h"
@@ -111,15 +112,16 @@ std::string format_preview(const SweepPreview& sum) {
   out += table(d, "  ");
 
   out += "items (" + std::to_string(sum.rows.size()) + ", in the order run measures them):\n";
-  std::vector<std::vector<std::string>> t{{"#", "study", "key", "device", "threads",
-                                           "operating_point", "steps", "runs", "step", "window",
-                                           "sized by", "updates", "low_conf", "item", "status"}};
+  std::vector<std::vector<std::string>> t{
+      {"#", "study", "key", "device", "threads", "operating_point", "steps", "runs", "step",
+       "window", "blocks", "sized by", "updates", "low_conf", "item", "status"}};
   for (size_t i = 0; i < sum.rows.size(); ++i) {
     const PreviewRow& r = sum.rows[i];
     t.push_back({std::to_string(i + 1), r.study, r.key, r.device, threads_text(r.threads),
                  or_dash(r.operating_point), std::to_string(r.steps), std::to_string(r.runs),
                  std::isnan(r.step_s) ? "unknown" : seconds(r.step_s),
-                 std::isnan(r.window_s) ? "unknown" : seconds(r.window_s), r.window_rule,
+                 std::isnan(r.window_s) ? "unknown" : seconds(r.window_s),
+                 r.blocks > 0 ? std::to_string(r.blocks) : "-", r.window_rule,
                  std::isnan(r.updates) ? "-" : fmt("%.3g", r.updates), or_dash(r.low_confidence),
                  std::isnan(r.item_s) ? "unknown" : duration(r.item_s), or_dash(r.status)});
   }
@@ -129,7 +131,8 @@ std::string format_preview(const SweepPreview& sum) {
   if (sum.items_skipped) out += ", " + std::to_string(sum.items_skipped) + " skipped";
   if (sum.items_done) out += ", " + std::to_string(sum.items_done) + " done";
   out += "; " + std::to_string(sum.total_runs) + " run(s), " +
-         std::to_string(sum.low_confidence_runs) + " low confidence (< 10 sensor updates)\n";
+         std::to_string(sum.low_confidence_runs) + " low confidence (< " +
+         fmt("%g", kMinUpdatesPerWindow) + " sensor updates)\n";
   std::vector<std::vector<std::string>> e{
       {"windows", duration(sum.windows_s)},
       {"warm-up", duration(sum.warmup_s)},
@@ -201,6 +204,7 @@ std::string preview_json(const SweepPreview& sum) {
         .set("parts", static_cast<int>(r.parts))
         .set("step_s", r.step_s)
         .set("window_s", r.window_s)
+        .set("blocks", r.blocks > 0 ? r.blocks : static_cast<double>(NAN))
         .set("window_rule", r.window_rule)
         .set("updates_per_window", r.updates)
         .set("low_confidence", r.low_confidence)

@@ -15,24 +15,26 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--warmup", o->warmup, "Runs before the measured ones, not recorded (default 0)")
       ->type_name("N")
       ->check(CLI::Range(0, 100000000));
-  sub.add_option("--power-source", o->power.source,
+  sub.add_option("--power-source", o->session.power.source,
                  "Power source: auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
       ->type_name("S");
-  sub.add_option("--sysfs-root", o->power.sysfs_root,
+  sub.add_option("--sysfs-root", o->session.sysfs_root,
                  "Prefix every /sys and /dev path with DIR (fake trees, containers)")
       ->type_name("DIR");
-  sub.add_option("--rate-hz", o->power.rate_hz, "Sampling rate (default 100)")->type_name("HZ");
-  sub.add_option("--total-rails", o->total_rails,
+  sub.add_option("--rate-hz", o->session.power.rate_hz, "Sampling rate (default 100)")
+      ->type_name("HZ");
+  sub.add_option("--total-rails", o->session.power.total_rails,
                  "Rails whose sum is the energy, e.g. VDD_IN (default: chosen automatically)")
       ->type_name("A,B")
       ->delimiter(',');
-  sub.add_option("--trace", o->power.trace_file,
+  sub.add_option("--trace", o->session.power.trace.file,
                  "Trace CSV to replay (implies --power-source trace)")
       ->type_name("FILE");
-  sub.add_option("--baseline-s", o->baseline_s,
+  sub.add_option("--baseline-s", o->session.power.baseline_s,
                  "Measure idle power for S seconds first and report dynamic energy (default 0)")
       ->type_name("S");
-  sub.add_option("--cooldown-s", o->cooldown_s, "Pause before every measured run (default 0)")
+  sub.add_option("--cooldown-s", o->session.cooldown_s,
+                 "Pause before every measured run (default 0)")
       ->type_name("S");
   sub.add_option("--csv", o->csv_path, "Write one row per run to FILE")->type_name("FILE");
   sub.add_option("--json", o->json_path, "Write the runs and the summary to FILE")
@@ -46,7 +48,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.footer("Example: edpbench measure --runs 5 --csv runs.csv -- python3 train.py --epochs 1");
   return [o] {
     edp::bench::MeasureOptions opt = *o;
-    if (!opt.power.trace_file.empty() && opt.power.source == "auto") opt.power.source = "trace";
+    if (!opt.session.power.trace.file.empty() && opt.session.power.source == "auto")
+      opt.session.power.source = "trace";
     return edp::bench::run_measure(opt);
   };
 }

@@ -1,7 +1,8 @@
 // The monitor (include/edpbench/monitor.h): a client of the engine, like
-// `run` and `measure`. Discovery, sampler, lag correction: power::EnergyMeter.
-// Total rails: power::choose_total_rails with bench::rail_roles of the board
-// the platform names, as `run` does. A window is bench::RunWindow, the
+// `run` and `measure`. It builds the engine's session (bench/engine/session.h)
+// from its options, which the config's key table checks: discovery, sampler,
+// lag correction, the total rails of the board the platform names, settling
+// and the idle baseline are the session's. A window is bench::RunWindow, the
 // window `run`'s protocol measures each run in: the same clock, energy,
 // evidence, interference probe and judgement. Nothing here integrates or
 // judges on its own.
@@ -13,32 +14,47 @@
 #include <set>
 #include <utility>
 
-#include "bench/board_rails.h"
 #include "bench/window.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
-#include "platform/board.h"
 #include "platform/cpu_list.h"
-#include "power/total_rails.h"
 
 namespace edpbench {
 
 namespace {
 
-edp::power::PowerOptions power_options(const MonitorOptions& o) {
-  if (!(o.rate_hz > 0 && o.rate_hz <= 10000))
-    throw Error("rate_hz must be in (0, 10000], got " + std::to_string(o.rate_hz));
-  if (!(o.await_period_s >= 0))
-    throw Error("await_period_s must not be negative, got " + std::to_string(o.await_period_s));
-  edp::power::PowerOptions p;
-  p.source = o.source;
-  p.sysfs_root = o.sysfs_root;
-  p.rate_hz = o.rate_hz;
-  p.sampler_cpu = o.sampler_cpu;
-  p.trace_file = o.trace_file;
-  p.trace_loop = o.trace_loop;
-  return p;
+// The session's options, in the config's own struct: the key table checks
+// them (names, ranges, messages) as it checks a config's power: section.
+edp::bench::SessionOptions session_options(const MonitorOptions& o) {
+  edp::bench::SessionOptions s;
+  s.power.source = o.source;
+  s.power.total_rails = o.total_rails;
+  s.power.rate_hz = o.rate_hz;
+  s.power.trace.file = o.trace_file;
+  s.power.trace.loop = o.trace_loop;
+  s.power.sampler_cpu = o.sampler_cpu;
+  s.power.settle_s = o.await_period_s;
+  s.power.ina226.bus = o.ina226_bus;
+  s.power.ina226.address = o.ina226_address;
+  s.power.ina226.shunt_ohm = o.ina226_shunt_ohm;
+  s.power.ina226.max_current_a = o.ina226_max_current_a;
+  s.power.ina226.averages = o.ina226_averages;
+  s.power.ina226.conversion_us = o.ina226_conversion_us;
+  s.power.ina226.poll_ready = o.ina226_poll_ready;
+  s.power.ina226.force = o.ina226_force;
+  s.sysfs_root = o.sysfs_root;
+  return s;
+}
+
+// MonitorOptions' names for the session's keys ("power.rate_hz" -> "rate_hz").
+std::string option_name(const std::string& path) {
+  if (path == "power.settle_s") return "await_period_s";
+  if (path == "power.trace.file") return "trace_file";
+  if (path == "power.trace.loop") return "trace_loop";
+  if (path.rfind("power.ina226.", 0) == 0) return "ina226_" + path.substr(13);
+  if (path.rfind("power.", 0) == 0) return path.substr(6);
+  return path;
 }
 
 // Runs `f`, turning the engine's exceptions into edpbench::Error (the public
@@ -106,18 +122,12 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
 }  // namespace
 
 Monitor::Impl::Impl(const MonitorOptions& o)
-    : options(o), meter(edp::power::EnergyMeter::open(power_options(o))) {
-  if (meter.measures_energy()) {
-    const edp::platform::BoardInfo board =
-        edp::platform::read_board(edp::platform::SysfsRoot(o.sysfs_root));
-    const edp::power::TotalRails chosen = edp::power::choose_total_rails(
-        meter.rails(), edp::bench::rail_roles(board.model, board.compatible, board.soc),
-        o.total_rails);
-    total = chosen.rails;
-    why = chosen.why;
-    meter.set_total_rails(total);
-    meter.start();
-    if (o.await_period_s > 0 && !meter.await_averaging_periods(o.await_period_s))
+    : options(o), session(session_options(o), option_name) {
+  session.throw_problems();  // a missing source, an unknown or nested total rail
+  why = session.total_rails_why();
+  if (session.measures_energy()) {
+    session.start();
+    if (o.await_period_s > 0 && !session.settle())
       why += (why.empty() ? "" : "\n") +
              std::string("the sensor's update interval was still unknown after ") +
              std::to_string(o.await_period_s) +
@@ -147,7 +157,7 @@ void Monitor::begin_window(const std::string& name) {
   // and the interference probe reads procfs.
   std::unique_ptr<edp::bench::RunWindow> w;
   try {
-    w = std::make_unique<edp::bench::RunWindow>(impl_->meter, name, impl_->options.interference);
+    w = impl_->session.open_window(name, impl_->options.interference);
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     impl_->open.erase(name);
@@ -170,15 +180,10 @@ std::unique_ptr<edp::bench::RunWindow> Monitor::Impl::take(const std::string& na
 
 WindowResult Monitor::end_window(const std::string& name) {
   auto w = impl_->take(name, "; open it with begin_window first");
-  double baseline_w;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    baseline_w = impl_->baseline_w;
-  }
-  edp::bench::WindowJudging judging;
-  judging.total_rails = impl_->total;
-  judging.baseline_total_w = baseline_w;
-  judging.rate_hz = impl_->options.rate_hz;
+  // The idle baseline of the last measure_idle.
+  const auto baseline = impl_->session.current_baseline("host");
+  const double baseline_w = baseline ? baseline->total_w : std::nan("");
+  edp::bench::WindowJudging judging = impl_->session.judging(baseline_w);
   judging.threads = std::max(0, impl_->options.threads);
   judging.count_busy_threads = impl_->options.threads <= 0;
   // The CPUs the measured code may run on, as `run` passes its team's: more
@@ -187,7 +192,8 @@ WindowResult Monitor::end_window(const std::string& name) {
   judging.cpus = static_cast<int>(edp::platform::allowed_cpus().size());
   edp::report::RunRecord r;
   const std::string problem = guarded([&] { return w->close(judging, 1, r); });
-  WindowResult out = to_result(name, w->measurement(), r, problem, impl_->total, baseline_w);
+  WindowResult out =
+      to_result(name, w->measurement(), r, problem, impl_->session.total_rails(), baseline_w);
   out.threads = w->threads_judged();  // 0 when the probe is off
   return out;
 }
@@ -228,36 +234,33 @@ IdleResult Monitor::measure_idle(double seconds) {
   } done{*impl_};
   IdleResult out;
   out.power_w = std::nan("");
-  if (!impl_->meter.measures_energy()) return out;
-  const auto idle = guarded([&] { return impl_->meter.measure_idle(seconds); });
-  out.rails_w = idle.power_w;
-  out.duration_s = idle.duration_s;
-  out.settle_s = idle.settle_s;
-  out.start_unix_s = idle.start_unix_s;
-  double total = 0;
-  for (const auto& rail : impl_->total) {
-    const auto it = idle.power_w.find(rail);
-    if (it == idle.power_w.end()) {
-      total = std::nan("");
-      break;
-    }
-    total += it->second;
-  }
-  out.power_w = impl_->total.empty() ? std::nan("") : total;
+  if (!impl_->session.measures_energy()) return out;
+  // The session's baseline, as `run` takes one: settle, then mean power per
+  // rail; its total over the total rails judges later windows.
+  const edp::bench::Baseline b =
+      guarded([&] { return impl_->session.measure_baseline("host", "measure_idle", seconds); });
+  out.rails_w = b.idle.power_w;
+  out.duration_s = b.idle.duration_s;
+  out.settle_s = b.idle.settle_s;
+  out.start_unix_s = b.idle.start_unix_s;
+  out.power_w = b.total_w;
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->baseline_w = out.power_w;
   impl_->idle = out;
   impl_->have_idle = true;
   return out;
 }
 
-std::string Monitor::source() const { return impl_->meter.source_name(); }
-std::vector<std::string> Monitor::rails() const { return impl_->meter.rail_names(); }
-std::vector<std::string> Monitor::total_rails() const { return impl_->total; }
+std::string Monitor::source() const { return impl_->session.meter().source_name(); }
+std::vector<std::string> Monitor::rails() const { return impl_->session.meter().rail_names(); }
+std::vector<std::string> Monitor::total_rails() const { return impl_->session.total_rails(); }
 std::string Monitor::total_rails_why() const { return impl_->why; }
-std::vector<std::string> Monitor::discovery_log() const { return impl_->meter.discovery_log(); }
-bool Monitor::measures_energy() const { return impl_->meter.measures_energy(); }
-double Monitor::update_interval_s() const { return impl_->meter.observed_update_interval_s(); }
+std::vector<std::string> Monitor::discovery_log() const {
+  return impl_->session.meter().discovery_log();
+}
+bool Monitor::measures_energy() const { return impl_->session.measures_energy(); }
+double Monitor::update_interval_s() const {
+  return impl_->session.meter().observed_update_interval_s();
+}
 
 std::string version() { return std::string("edpbench ") + EDPBENCH_VERSION; }
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/engine/session.h"
 #include "bench/window.h"
 #include "edpbench/monitor.h"
-#include "power/energy_meter.h"
 #include "report/records.h"
 
 namespace edpbench {
@@ -23,17 +23,17 @@ struct Monitor::Impl {
   std::unique_ptr<edp::bench::RunWindow> take(const std::string& name, const char* how_to_open);
 
   MonitorOptions options;
-  edp::power::EnergyMeter meter;
-  std::vector<std::string> total;  // the total rails
-  std::string why;                 // why these
+  // The engine's session (bench/engine/session.h), as `run` builds one: the
+  // meter, the total rails, settling, the idle baselines, the windows.
+  edp::bench::Session session;
+  std::string why;  // why these total rails (and whether settling failed)
 
   mutable std::mutex mutex;  // guards what follows
   // The open windows, each the engine's own window (bench::RunWindow: the
   // same begin, end and judgement as a run of `run`). A name maps to null
   // while its window is being opened outside the lock.
   std::map<std::string, std::unique_ptr<edp::bench::RunWindow>> open;
-  double baseline_w = NAN;  // of the total rails, from the last measure_idle
-  IdleResult idle;
+  IdleResult idle;  // the last measure_idle (its baseline: the session's "host" one)
   bool have_idle = false;
   // measure_idle is running: no window may open meanwhile (the baseline must
   // be idle), and a second measure_idle waits its turn by failing.

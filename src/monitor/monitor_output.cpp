@@ -18,6 +18,7 @@
 #include "common/atomic_file.h"
 #include "common/dir_lock.h"
 #include "common/json.h"
+#include "common/safe_file.h"
 #include "common/text.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
@@ -201,8 +202,8 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
     // 0: the threads the window counted (WindowResult::threads), if any.
     c.threads = label.threads > 0 ? label.threads : result.threads;
     c.iterations = label.iterations;
-    c.power_source = impl_->meter.source_name();
-    c.energy_rails = edp::join(impl_->total, "+");
+    c.power_source = impl_->session.meter().source_name();
+    c.energy_rails = edp::join(impl_->session.total_rails(), "+");
     c.stop_reason = "windows recorded by the monitor API";
     item.parts.push_back(c);
     configs.push_back(item);
@@ -263,19 +264,20 @@ void Monitor::write(const std::string& dir) const {
         merged_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
     const std::string results_text =
         merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+    // Read before anything is rewritten, through the one reader of untrusted
+    // files: a FIFO there hung write() with the directory locked.
+    const std::string path = dir + "/context.json";
+    const auto context_text =
+        edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
     edp::write_file_atomic(dir + "/runs.csv", runs_text);
     edp::write_file_atomic(dir + "/rails.csv", rails_text);
     edp::write_file_atomic(dir + "/results.csv", results_text);
 
     // context.json: the monitor's own section; a context.json of `edpbench
     // run` already there keeps everything else it says.
-    const std::string path = dir + "/context.json";
     nlohmann::json ctx = nlohmann::json::object();
-    if (std::filesystem::exists(path)) {
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      ctx = nlohmann::json::parse(text.str(), nullptr, false);
+    if (context_text) {
+      ctx = nlohmann::json::parse(*context_text, nullptr, false);
       if (ctx.is_discarded() || !ctx.is_object())
         throw Error(path +
                     " is not a JSON object; write the monitor's results into a new directory");
@@ -284,23 +286,23 @@ void Monitor::write(const std::string& dir) const {
       ctx["complete"] = true;
       ctx["start_time"] = utc_now();
       nlohmann::json pw;
-      pw["source"] = impl_->meter.source_name();
-      pw["rails"] = edp::join(impl_->meter.rail_names(), ",");
-      pw["total_rails"] = edp::join(impl_->total, "+");
+      pw["source"] = impl_->session.meter().source_name();
+      pw["rails"] = edp::join(impl_->session.meter().rail_names(), ",");
+      pw["total_rails"] = edp::join(impl_->session.total_rails(), "+");
       pw["total_rails_why"] = impl_->why;
-      pw["update_interval_s"] = impl_->meter.observed_update_interval_s();
+      pw["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
       pw["rate_hz"] = impl_->options.rate_hz;
       if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = idle.power_w;
       ctx["power"] = pw;
     }
     ctx["end_time"] = utc_now();
     nlohmann::json mon;
-    mon["source"] = impl_->meter.source_name();
-    mon["total_rails"] = impl_->total;
+    mon["source"] = impl_->session.meter().source_name();
+    mon["total_rails"] = impl_->session.total_rails();
     mon["total_rails_why"] = impl_->why;
-    mon["discovery_log"] = impl_->meter.discovery_log();
+    mon["discovery_log"] = impl_->session.meter().discovery_log();
     mon["rate_hz"] = impl_->options.rate_hz;
-    mon["update_interval_s"] = impl_->meter.observed_update_interval_s();
+    mon["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
     if (have_idle) mon["idle_baseline"] = idle_json(idle);
     nlohmann::json cfgs = ctx.contains("monitor") && ctx["monitor"].is_object() &&
                                   ctx["monitor"].contains("configurations") &&

@@ -2,30 +2,25 @@
 #include "workloads/mlp_stages.h"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
+#include "common/elapsed.h"
 #include "workloads/mlp_step.h"
+#include "workloads/step_loop.h"
 
 namespace edp {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 class MlpStageWorkload final : public Workload, public ProfiledStages {
  public:
   MlpStageWorkload(const std::string& program, const std::string& stage, Backend& be,
-                   std::unique_ptr<Backend> owned, const MlpData& init, float lr)
+                   std::unique_ptr<Backend> owned, MlpData init, float lr)
       : Workload(owned ? *owned : be),
         owned_(std::move(owned)),
         stage_(stage),
         upto_(mlp_stage_upto(stage)),
         program_(program),
-        init_(init),
+        init_(std::move(init)),
         lr_(lr),
         mlp_(make_mlp_workload(program, backend_, init_, lr)) {}
   std::string name() const override { return stage_; }
@@ -164,9 +159,10 @@ double mlp_profiled_stage_flop(const std::string& program, const MlpShape& s, Ml
 
 std::unique_ptr<Workload> make_mlp_stage_workload(const std::string& program,
                                                   const std::string& stage, Backend& backend,
-                                                  const MlpData& init, float lr,
+                                                  MlpData init, float lr,
                                                   std::unique_ptr<Backend> owned) {
-  return std::make_unique<MlpStageWorkload>(program, stage, backend, std::move(owned), init, lr);
+  return std::make_unique<MlpStageWorkload>(program, stage, backend, std::move(owned),
+                                            std::move(init), lr);
 }
 
 ProfiledStages* as_profiled_stages(Workload& w) { return dynamic_cast<ProfiledStages*>(&w); }
@@ -177,19 +173,19 @@ StageProfile profile_mlp_stages(MlpWorkload& mlp_ref, const MlpData& init, int s
   StageProfile p;
   p.steps = std::max(1, steps);
   be.synchronize();
-  auto t0 = Clock::now();
+  auto t0 = SteadyClock::now();
   {
     const MlpShape& s = init.shape;
     Tensor x = be.empty(s.n, s.d_in), y = be.empty(s.n, s.d_out);
     Tensor w1 = be.empty(s.d_in, s.h), w2 = be.empty(s.h, s.d_out);
     be.synchronize();
-    t0 = Clock::now();
+    t0 = SteadyClock::now();
     be.upload(init.x.data(), x);
     be.upload(init.y.data(), y);
     be.upload(init.w1.data(), w1);
     be.upload(init.w2.data(), w2);
     be.synchronize();
-    p.h2d_copy_s = since(t0);
+    p.h2d_copy_s = seconds_since(t0);
   }
   for (int i = 0; i < warmup; ++i) mlp->step();
   be.synchronize();
@@ -197,33 +193,37 @@ StageProfile profile_mlp_stages(MlpWorkload& mlp_ref, const MlpData& init, int s
   // A mark after each stage: the device timer where there is one (the stop
   // waits for its own mark), else synchronise and the host clock.
   double stage_s[3] = {0, 0, 0};
-  Clock::time_point host_mark;
+  SteadyClock::time_point host_mark;
   bool device = false;
   auto start = [&] {
     be.start_device_timer();
-    host_mark = Clock::now();
+    host_mark = SteadyClock::now();
   };
   mlp->set_stage_hook([&](MlpStage st) {
     double t = be.stop_device_timer_s();
     if (t < 0) {
       be.synchronize();
-      t = since(host_mark);
+      t = seconds_since(host_mark);
     } else {
       device = true;
     }
     stage_s[static_cast<int>(st)] += t;
     if (st != MlpStage::update) start();
   });
-  double readback = 0, wall = 0;
-  for (int i = 0; i < p.steps; ++i) {
-    const auto w0 = Clock::now();
-    start();
-    mlp->step();
-    const auto r0 = Clock::now();
+  // The steps, one per block, each marked from its start and followed by
+  // the loss readback (which waits for the step).
+  double readback = 0;
+  StepLoop loop;
+  loop.synchronize_blocks = false;
+  loop.another = [&](const StepLoopResult& done) { return done.blocks < p.steps; };
+  const auto read_loss = [&](const StepLoopResult&) {
+    const auto r0 = SteadyClock::now();
     (void)be.read_scalar(mlp->loss());
-    readback += since(r0);
-    wall += since(w0);
-  }
+    readback += seconds_since(r0);
+  };
+  const double wall = run_steps(
+                          be, loop, [mlp] { mlp->step(); }, start, read_loss)
+                          .elapsed_s;
   mlp->set_stage_hook(nullptr);
   be.synchronize();
   p.device_timer = device;

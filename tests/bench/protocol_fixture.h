@@ -49,8 +49,11 @@ inline bench::Config config() {
 
 struct Fixture {
   bench::Config cfg = config();
+  bench::Session session;
   bench::Sweep sweep;
-  Fixture() : sweep(cfg, platform::Prober(""), meter()) { bench::select_total_rails(sweep); }
+  Fixture()
+      : session(bench::session_options(cfg, ""), platform::Prober(""), meter()),
+        sweep(cfg, session) {}
 
   static power::EnergyMeter meter() {
     power::TraceData data = power::parse_trace("t_s,VDD_IN_w\n0,5\n0.01,5\n", "constant.csv");

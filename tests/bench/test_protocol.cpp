@@ -33,6 +33,29 @@ TEST_CASE("protocol: the first run fixes the block count for the others", "[benc
   CHECK(runs[1].time_s < runs[0].time_s / 2);  // per block: the work really differs
 }
 
+TEST_CASE("protocol: min_run_s auto uses the sensor's stated interval from the first window",
+          "[bench][protocol]") {
+  // The fixture's trace states a 10 ms update interval and never changes, so
+  // the sampler never observes one. `auto` asked for 20 x the observed
+  // interval, 0 while unknown: one block, whatever the sensor said (DESIGN
+  // §3: the stated interval counts from the first window on).
+  Fixture f;
+  REQUIRE(f.session.meter().observed_update_interval_s() == 0);
+  REQUIRE(f.session.update_interval_s() == Approx(0.01));
+  bench::PlanItem it = f.item("ops", {{"op", "sleep"}}, {sleep_part("sleep", {5})});
+  it.settings.steps = 1;
+  it.settings.runs = 2;
+  it.settings.min_run_auto = true;
+  const auto rec = bench::measure_item(f.sweep, it);
+  REQUIRE(rec.status == "ok");
+  // The first run fills 20 x 10 ms; the second repeats its block count.
+  const auto& runs = rec.parts[0].run_records;
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].blocks >= 2);
+  CHECK(runs[0].time_s * runs[0].blocks >= 0.2 * 0.95);
+  CHECK(runs[1].blocks == runs[0].blocks);
+}
+
 TEST_CASE("window: with a meter, time is the energy window's own span", "[bench][protocol]") {
   power::EnergyMeter meter = Fixture::meter();
   bench::RunWindow win(meter, "w#1", false);
@@ -190,9 +213,9 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   std::vector<std::unique_ptr<power::Sensor>> sensors;
   sensors.push_back(power::open_trace(trace, true, &log));
   const bench::Config cfg = config();
-  bench::Sweep sweep(cfg, platform::Prober(""),
-                     power::EnergyMeter::from_sensors(std::move(sensors), {}));
-  bench::select_total_rails(sweep);
+  bench::Session session(bench::session_options(cfg, ""), platform::Prober(""),
+                         power::EnergyMeter::from_sensors(std::move(sensors), {}));
+  bench::Sweep sweep(cfg, session);
   Fixture f;
   bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", {300})});
   it.settings.warmup_steps = 1;
@@ -205,9 +228,9 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   const std::string dir = testing::temp_dir("run-vs-measure");
   bench::MeasureOptions opt;
   opt.command = {"sleep", "0.3"};
-  opt.power.source = "trace";
-  opt.power.trace_file = trace;
-  opt.total_rails = {"VDD_IN"};
+  opt.session.power.source = "trace";
+  opt.session.power.trace.file = trace;
+  opt.session.power.total_rails = {"VDD_IN"};
   opt.csv_path = dir + "/m.csv";
   REQUIRE(bench::run_measure(opt) == 0);
   const report::CsvTable m = report::read_csv_file(dir + "/m.csv");

@@ -52,6 +52,23 @@ TEST_CASE("judge_window: a corrected 10 s window of 0.43 s updates is trusted",
   CHECK(r.lag_correction_s == Approx(0.43));
 }
 
+TEST_CASE("judge_window: a window of fewer than 10 updates is low confidence, and says so",
+          "[bench][evidence]") {
+  // 2 s of 0.43 s updates: 4.65 updates. The flag used to come without a
+  // reason in the note (DESIGN §3: every flag carries its reason).
+  edp::report::RunRecord r;
+  const auto failure = judge_window(window(vdd_in(10, 0.43, 0.43)), {{"VDD_IN"}, 1, 2, NAN}, r);
+  CHECK(failure.empty());
+  CHECK(r.low_confidence);
+  CHECK_THAT(r.note, Catch::Contains("window 2 s spans 4.65 sensor updates of 0.43 s (fewer "
+                                     "than 10)"));
+  // 10 updates exactly is enough.
+  edp::report::RunRecord ten;
+  judge_window(window(vdd_in(10, 0.43, 0.43)), {{"VDD_IN"}, 1, 4.3, NAN}, ten);
+  CHECK_FALSE(ten.low_confidence);
+  CHECK(ten.note.empty());
+}
+
 TEST_CASE("judge_window: an averaging rail whose lag was not corrected is low confidence",
           "[bench][evidence]") {
   // The interval became known only after the window opened.

@@ -44,10 +44,9 @@ bench::SweepPreview summarize(const bench::Config& cfg, double interval_s,
                               const bench::PreviewOptions& opt) {
   std::vector<std::unique_ptr<power::Sensor>> sensors;
   sensors.push_back(std::make_unique<SlowSensor>(interval_s));
-  bench::Sweep s{cfg, platform::Prober(""),
-                 power::EnergyMeter::from_sensors(std::move(sensors), {})};
-  bench::select_total_rails(s);
-  return bench::preview_sweep(s, opt);
+  bench::Session s(bench::session_options(cfg, ""), platform::Prober(""),
+                   power::EnergyMeter::from_sensors(std::move(sensors), {}));
+  return bench::preview_sweep(cfg, s, opt);
 }
 
 }  // namespace

@@ -135,6 +135,21 @@ TEST_CASE("measure: a command that cannot be started is exit 2 with the reason",
   CHECK(none.exit_code == 2);
 }
 
+TEST_CASE("measure: power options take the config's ranges and messages", "[cli][measure]") {
+  // One key table for every surface (issue 34): measure used to take any
+  // --rate-hz (0.5 Hz ran; the config allows 1 to 10000) and said nothing
+  // of --baseline-s above the config's 3600 s.
+  const auto slow = edpbench("measure --trace " + kTrace + " --rate-hz 0.5 -- true");
+  CHECK(slow.exit_code == 2);
+  CHECK_THAT(slow.err,
+             Catch::Contains("--rate-hz 0.5: 'rate_hz' = 0.5 is out of range [1, 10000]"));
+  const auto both =
+      edpbench("measure --trace " + kTrace + " --baseline-s 4000 --cooldown-s -1 -- true");
+  CHECK(both.exit_code == 2);
+  CHECK_THAT(both.err, Catch::Contains("--baseline-s 4000: 'baseline_s' = 4000 is out of range") &&
+                           Catch::Contains("--cooldown-s -1: 'cooldown_s' = -1 is out of range"));
+}
+
 TEST_CASE("measure: SIGTERM is forwarded to the command and the runs done are written",
           "[cli][measure]") {
   const std::string dir = edp::testing::temp_dir("measure-term");
@@ -408,4 +423,20 @@ TEST_CASE("measure: under nohup (SIGHUP ignored) a hangup neither stops measure 
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(edp::testing::slurp(dir + "/finished") == "finished\n");
   CHECK(edp::report::read_csv_file(dir + "/m.csv").rows.size() == 1);
+}
+
+TEST_CASE("measure notices a command that stops itself and says so instead of hanging",
+          "[cli][measure]") {
+  // Issue 33: `kill -STOP $$` in the command hung measure (a stop sends no
+  // SIGCHLD under SA_NOCLDSTOP, and waitpid without WUNTRACED ignores it).
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r =
+      edp::testing::run("timeout -k 5 30 " EDPBENCH_BINARY
+                        " measure --runs 2 --power-source none -- sh -c 'kill -STOP $$'");
+  INFO(r.err);
+  CHECK(r.exit_code == 128 + SIGSTOP);  // the command's status, as for any failure
+  CHECK(r.err.find("the command was stopped by signal " + std::to_string(SIGSTOP) +
+                   " (SIGSTOP); a stopped command cannot be measured, so it is killed") !=
+        std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20));
 }

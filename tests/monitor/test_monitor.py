@@ -117,6 +117,16 @@ class TraceSource(unittest.TestCase):
         with self.assertRaises(ValueError):
             trace_monitor(sync="tensorflow")
 
+    def test_options_are_checked_as_the_config_checks_them(self):
+        # The config's key table, its ranges and its messages (power.rate_hz is
+        # 1 to 10000 Hz; the monitor took 0.5 before).
+        with self.assertRaisesRegex(edpbench.Error, r"rate_hz 0.5: 'rate_hz' = 0.5 is out of range"):
+            trace_monitor(rate_hz=0.5)
+        with self.assertRaisesRegex(edpbench.Error, r"ina226_averages 3: 'averages' must be one of"):
+            trace_monitor(ina226={"averages": 3})
+        with self.assertRaisesRegex(ValueError, r"ina226: unknown key 'shunt'"):
+            trace_monitor(ina226={"shunt": 0.1})
+
     def test_idle_baseline_gives_dynamic_energy(self):
         mon = trace_monitor()
         idle = mon.measure_idle(0.3)

@@ -95,7 +95,7 @@ void print_counts(const bench::Config& cfg, const bench::Sweep& s, const Options
       dev.label = kind;
       dev.threads = o.threads;
       dev.gemm = "eigen";
-      bench::BackendSetup setup = bench::make_backend_for(dev, cfg, s.prober.platform());
+      bench::BackendSetup setup = bench::make_backend_for(dev, cfg, s.session.platform());
       CallCounts first{};
       std::vector<double> gflop;
       for (const auto& n_text : o.n) {
@@ -124,10 +124,10 @@ void print_counts(const bench::Config& cfg, const bench::Sweep& s, const Options
 
 int run(const Options& o) {
   const bench::Config cfg = bench::parse_config(config_yaml(o), "edp_protocol_overhead");
-  bench::Sweep s{cfg, platform::Prober(""),
-                 power::EnergyMeter::open(bench::power_options(cfg.power, ""))};
-  bench::select_total_rails(s);
-  s.meter.start();
+  bench::Session session(bench::session_options(cfg, ""));
+  session.throw_problems();
+  session.start();
+  bench::Sweep s{cfg, session};
   if (o.progress != "none")
     s.progress = std::make_unique<bench::Progress>(1e30, o.progress == "tty");
 
@@ -143,7 +143,7 @@ int run(const Options& o) {
     std::printf("protocol overhead on %s (%s, power %s, %d steps x %d runs, progress %s)\n",
                 o.device.c_str(),
                 o.device == "cpu" ? (std::to_string(o.threads) + " thread(s)").c_str() : "-",
-                s.meter.source_name().c_str(), o.steps, o.runs, o.progress.c_str());
+                session.meter().source_name().c_str(), o.steps, o.runs, o.progress.c_str());
     std::printf("empty step: %.1f ns (median over runs)\n\n", empty_s * 1e9);
     std::printf("%-12s %5s %14s %14s %12s\n", "program", "N", "step (us)", "per sample (us)",
                 "empty/step");
