@@ -16,7 +16,10 @@ import statistics
 import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # gemm_ceiling.py imports the shape helpers without NumPy
+    np = None
 
 MB = 1 << 20
 
@@ -118,6 +121,9 @@ def main_gemm(argv):
 
 
 def main():
+    if np is None:
+        sys.exit("ops_numpy.py: this Python has no NumPy (Debian: apt install python3-numpy, "
+                 "then run it with /usr/bin/python3)")
     if "--gemm" in sys.argv:
         main_gemm(sys.argv[1:])
         return

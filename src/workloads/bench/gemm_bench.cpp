@@ -20,7 +20,7 @@
 //                  [--programs tensors,autograd,custom_relu]
 //     the programs' steps (default tensors and autograd) at SIZE on the cpu
 //     backend, the time of each backend call summed by call and shape (where
-//     a step's time goes).
+//     a step's time goes), and the K split's reduction of x w1 timed alone.
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -37,9 +37,13 @@
 #include "edpbench/config.h"
 #include "platform/platform.h"
 #include "workloads/cpu_backend.h"
+#include "workloads/cpu_gemm.h"
 #include "workloads/mlp.h"
 #include "workloads/op_workloads.h"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 #if EDPBENCH_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
@@ -319,6 +323,39 @@ class TimingBackend final : public edp::Backend {
   return now_s() - t0;
 }
 
+// The K split's reduction alone, as gemm_split in cpu_backend.cpp does it
+// after its parts: `parts` - 1 partials of m x n added into C in part order,
+// C's rows shared by the team. A backend call times it together with the
+// products, so --split prints it on its own line too (ms per call, best of 5
+// repetitions of 20 calls: the least disturbed by other processes).
+double k_reduction_ms(int64_t m, int64_t n, int parts, int threads) {
+  std::vector<float> c(static_cast<size_t>(m * n), 1.0f);
+  std::vector<float> scratch(static_cast<size_t>(m * n * (parts - 1)), 0.5f);
+  const int calls = 20;
+  double best = 1e300;
+  for (int rep = 0; rep < 5; ++rep) {
+    const double t0 = now_s();
+    for (int call = 0; call < calls; ++call) {
+#pragma omp parallel num_threads(threads)
+      {
+#if defined(_OPENMP)
+        const int tid = omp_get_thread_num(), team = omp_get_num_threads();
+#else
+        const int tid = 0, team = 1;
+#endif
+        const edp::cpu::Range rows = edp::cpu::part_range(m, team, tid, 1);
+        for (int64_t i = rows.begin; i < rows.end; ++i) {
+          Eigen::Map<Eigen::ArrayXf> ci(c.data() + i * n, n);
+          for (int p = 1; p < parts; ++p)
+            ci += Eigen::Map<const Eigen::ArrayXf>(scratch.data() + (p - 1) * m * n + i * n, n);
+        }
+      }
+    }
+    best = std::min(best, (now_s() - t0) / calls);
+  }
+  return 1e3 * best;
+}
+
 int split_step(const std::string& size, int threads, const std::string& gemm, int steps,
                const std::vector<std::string>& programs) {
   const auto it = sizes().find(size);
@@ -349,6 +386,16 @@ int split_step(const std::string& size, int threads, const std::string& gemm, in
       std::printf("  %8.3f ms %5.1f%%  %s\n", ms, 100 * ms / step_ms, what.c_str());
     std::printf("  %8.3f ms %5.1f%%  outside the backend's calls\n", step_ms - calls,
                 100 * (step_ms - calls) / step_ms);
+    // x w1 (n x h, k = d_in) is the step's K-split product: its reduction.
+    const edp::cpu::GemmSplit ks = edp::cpu::plan_gemm_split(s.n, s.h, s.d_in, threads);
+    if (ks.dim == edp::cpu::SplitDim::K) {
+      const double red_ms = k_reduction_ms(s.n, s.h, ks.parts, threads);
+      std::printf(
+          "  %8.3f ms %5.1f%%  of which the K split's reduction in gemm NN k=%d %dx%d "
+          "(%d partials, timed alone, warm caches)\n",
+          red_ms, 100 * red_ms / step_ms, static_cast<int>(s.d_in), static_cast<int>(s.n),
+          static_cast<int>(s.h), ks.parts - 1);
+    }
   }
   return 0;
 }
