@@ -285,7 +285,12 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
     append(rec.note, part.note);
   }
   if (study) study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus}, rec);
-  s.backends[item.device->label] = be.describe();
+  // The backend's facts, with every GEMM path `gemm: auto` chose for it so
+  // far, by shape (the last item's own choice is gemm_choice).
+  auto facts = be.describe();
+  for (const auto& [shape, choice] : s.gemm_chooser.decisions_for(facts))
+    facts["gemm_choice " + shape] = choice;
+  s.backends[item.device->label] = std::move(facts);
   return rec;
 }
 
