@@ -170,6 +170,15 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   session.start();
 
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
+  // samples.csv (power.timeline): appended item by item; a resumed sweep
+  // keeps the rows of the items that are done.
+  std::unique_ptr<TimelineSink> timeline;
+  if (cfg.power.timeline) {
+    timeline = std::make_unique<TimelineSink>(
+        store.path("samples.csv"), cfg.power.timeline_hz, cfg.power.timeline_max_rows, opt.resume,
+        [&store](const std::string& key) { return store.done(key); });
+    s.timeline = timeline.get();
+  }
   std::unique_ptr<platform::OperatingPointSession> points;
   if (!cfg.operating_points.empty())
     points = std::make_unique<platform::OperatingPointSession>(
@@ -184,6 +193,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   }
   s.progress = std::make_unique<Progress>(total_flop, Progress::stderr_is_tty());
   session.log_to([&s](const std::string& line) { s.progress->line(line); });
+  if (timeline) timeline->log_to([&s](const std::string& line) { s.progress->line(line); });
   log_start(s, store, todo.size());
   // A neighbour already busy now would be in every number (DESIGN §3).
   if (const std::string busy = platform::busy_warning(
@@ -227,12 +237,17 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
+      // Its samples first: a crash before the commit files are written
+      // leaves rows of an item that is not done, which resume drops.
+      if (timeline && rec.status == "ok") timeline->commit();
+      if (timeline && rec.status != "ok") timeline->drop();
       store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
                    rec.status == "ok");
       store.flush(context_json(s, false));
     }
   } catch (const Interrupted& i) {
     interrupted = i.signal;
+    if (timeline) timeline->drop();
   }
   leave_points(s, points.get());
   if (s.progress) s.progress->finish();

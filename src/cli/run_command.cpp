@@ -12,6 +12,7 @@ namespace {
 struct RunArgs {
   std::string config, out, sysfs_root;
   bool resume = false;
+  bool timeline = false;
   edp::cli::SweepFilters filters;
 };
 
@@ -22,6 +23,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_flag("--resume", a->resume,
                "Continue the sweep in --out, skipping finished configurations");
   a->filters.add_to(sub);
+  sub.add_flag("--timeline", a->timeline,
+               "Write samples.csv: every run's power over time (power.timeline: true)");
   sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
   return [a] {
     // First: a SIGTERM/SIGHUP/SIGPIPE from here on takes the save-and-restore
@@ -30,6 +33,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     try {
       edp::bench::Config cfg = edp::bench::load_config(a->config);
       a->filters.apply(cfg);
+      if (a->timeline) cfg.power.timeline = true;
       edp::bench::RunOptions opt;
       opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;
       opt.resume = a->resume;
