@@ -228,11 +228,13 @@ std::vector<SensorReadout> EnergyMeter::read_now(double counter_gap_s) {
     std::string error;
     sensor->read_detail(&readings, &error);
     const double t = now_s();
+    const double unix_t = unix_now_s();
     for (size_t i = 0; i < readings.size(); ++i, ++rail) {
       SensorReadout row;
       row.sensor = sensor->name();
       row.rail = rails[rail].rail;
       row.reading = readings[i];
+      row.unix_s = unix_t;
       if (rails[rail].kind == ValueKind::energy_j && !std::isnan(readings[i].energy_j)) {
         if (!std::isnan(last_j[rail]) && t > last_t[rail])
           row.reading.power_w = (readings[i].energy_j - last_j[rail]) / (t - last_t[rail]);

@@ -27,6 +27,7 @@ namespace edp::power {
 struct SensorReadout {
   std::string sensor, rail;
   RailReading reading;  // counters: power_w derived from two successive reads
+  double unix_s = 0;    // when the sensor was read (CLOCK_REALTIME)
   bool ok = true;
   std::string error;
 };
