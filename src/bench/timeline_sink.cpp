@@ -11,43 +11,15 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "power/sampler.h"
 #include "report/csv.h"
 
 namespace edp::bench {
 namespace {
 
-// A resumed samples.csv is read whole; more than this is not one of ours.
-constexpr off_t kMaxResumeBytes = off_t{4} << 30;
-
 std::string io_error(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
-}
-
-// The file's text: a regular file, no link followed, never a FIFO.
-std::string read_existing(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return {};
-    throw UsageError(io_error("cannot open", path) +
-                     "; samples.csv must be a regular file written by edpbench");
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxResumeBytes) {
-    ::close(fd);
-    throw UsageError(path + " is not a regular file under 4 GiB; move it away to resume");
-  }
-  std::string text(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < text.size()) {
-    const ssize_t n = ::read(fd, &text[got], text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  text.resize(got);
-  return text;
 }
 
 // One CSV record from `text` at `pos` (a quoted field may hold a newline);
@@ -91,7 +63,8 @@ TimelineSink::TimelineSink(std::string path, double hz, int64_t max_rows, bool r
   const std::string header = report::csv_line(report::samples_columns());
   std::string kept = header;
   if (resume) {
-    const std::string old = read_existing(facts_.file);
+    const std::string old =
+        read_untrusted_file_if_present(facts_.file, file_kind::samples_csv).value_or("");
     size_t pos = 0;
     std::string record;
     if (!old.empty()) {

@@ -33,8 +33,8 @@ std::string readout_csv_header() { return "sensor,rail,voltage_v,current_a,power
 std::string readout_csv(const std::vector<SensorReadout>& rows) {
   std::string s;
   for (const auto& r : rows) {
-    s += r.sensor + "," + r.rail + "," + number(r.reading.voltage_v, "%.3f") + "," +
-         number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "," +
+    s += csv_field(r.sensor) + "," + csv_field(r.rail) + "," + number(r.reading.voltage_v, "%.3f") +
+         "," + number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "," +
          number(r.unix_s, "%.6f") + "\n";
   }
   return s;
