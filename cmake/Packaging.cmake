@@ -70,7 +70,7 @@ install(FILES "${_edp_src}/packaging/edpbench-clocks.tmpfiles"
 install(FILES "${_edp_src}/packaging/edpbench-i2c.service.conf" DESTINATION lib/edpbench)
 # What an operator on the board needs to read: deployment, and reliability
 # (the state file, --allow-root, the lock, the drop-ins and exit codes).
-foreach(_doc deployment.md reliability.md)
+foreach(_doc deployment.md reliability.md observability.md)
   if(EXISTS "${_edp_src}/docs/${_doc}")
     install(FILES "${_edp_src}/docs/${_doc}" DESTINATION share/doc/edpbench)
   endif()
@@ -160,6 +160,10 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "systemd")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "i2c-tools, python3")
 option(EDPBENCH_DEB_SHLIBDEPS "Compute the .deb's Depends with dpkg-shlibdeps" ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ${EDPBENCH_DEB_SHLIBDEPS})
+if(NOT EDPBENCH_DEB_SHLIBDEPS AND EDPBENCH_HAVE_PROMETHEUS)
+  # `edpbench exporter`'s libraries (dpkg-shlibdeps finds them otherwise).
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libprometheus-cpp-core1.0, libcpp-httplib0.11")
+endif()
 if(CMAKE_CROSSCOMPILING AND CMAKE_LIBRARY_ARCHITECTURE)
   # dpkg-shlibdeps must look in the target's library directories.
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
