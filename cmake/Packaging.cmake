@@ -17,6 +17,7 @@
 #                                           default.yaml in the others
 #   /etc/default/edpbench                   systemd/edpbench.env (conffile)
 #   /lib/systemd/system/edpbench.{service,timer}
+#   /lib/systemd/system/edpbench-exporter.service  the Prometheus exporter (not enabled)
 #   /usr/share/doc/edpbench/deployment.md
 #   the monitor API (component monitor, src/monitor and python/CMakeLists.txt):
 #   /usr/lib/<arch>/libedpbench-monitor.so*, /usr/include/edpbench/monitor.h,
@@ -117,6 +118,7 @@ install(FILES "${_edp_src}/systemd/edpbench.env" DESTINATION "${EDPBENCH_SYSCONF
         RENAME edpbench)
 string(APPEND _edp_conffiles "${EDPBENCH_SYSCONFDIR}/default/edpbench\n")
 install(FILES "${_edp_src}/systemd/edpbench.service" "${_edp_src}/systemd/edpbench.timer"
+              "${_edp_src}/systemd/edpbench-exporter.service"
         DESTINATION "${EDPBENCH_SYSTEMD_UNITDIR}")
 
 # ---- CPack: Debian package --------------------------------------------------

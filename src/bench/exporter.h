@@ -23,9 +23,8 @@ struct ExporterOptions {
 };
 
 // Where to listen: "IPv4:PORT", "[IPv6]:PORT" or "localhost:PORT", PORT
-// 0-65535 (0: any free port, printed). Returns the address as civetweb's
-// listening_ports takes it; throws UsageError (exit 2) saying how to write
-// one.
+// 0-65535 (0: any free port, printed). Returns it as HOST:PORT, localhost
+// as 127.0.0.1; throws UsageError (exit 2) saying how to write one.
 std::string parse_listen_address(const std::string& spec);
 
 // How the exporter names a session option ("--rate-hz").
