@@ -170,6 +170,52 @@ std::vector<MetricFamily> exporter_families(const power::Counters& c, const Boar
   return out;
 }
 
+std::vector<MetricFamily> sweep_families(const SweepProgress& p) {
+  std::vector<MetricFamily> out;
+  const std::vector<ClientMetric::Label> sweep{{"out", p.out_dir}};
+  auto gauge = [&](const std::string& name, const std::string& help, double value) {
+    auto f = family(name, help, MetricType::Gauge);
+    if (std::isfinite(value)) add(&f, value, sweep);
+    out.push_back(std::move(f));
+  };
+  gauge("edpbench_sweep_items", "Items the sweep plans, resumed ones included",
+        static_cast<double>(p.items_total));
+  gauge("edpbench_sweep_items_done", "Items finished (ok, failed or skipped)",
+        static_cast<double>(p.items_done));
+  gauge("edpbench_sweep_items_failed", "Items failed or skipped by this run",
+        static_cast<double>(p.items_failed));
+  gauge(
+      "edpbench_sweep_progress_ratio", "Items finished over items planned (0 to 1)",
+      p.items_total ? static_cast<double>(p.items_done) / static_cast<double>(p.items_total) : 1.0);
+  auto status = family("edpbench_sweep_status",
+                       "The sweep's state: 1 for the current one of running, finished, "
+                       "interrupted, failed",
+                       MetricType::Gauge);
+  for (const char* s : {"running", "finished", "interrupted", "failed"}) {
+    auto labels = sweep;
+    labels.push_back({"status", s});
+    add(&status, p.status == s ? 1 : 0, std::move(labels));
+  }
+  out.push_back(std::move(status));
+  gauge("edpbench_sweep_start_timestamp_seconds", "When the sweep (this process) started",
+        p.started_unix_s);
+  gauge("edpbench_sweep_update_timestamp_seconds", "When this file was written", p.updated_unix_s);
+  if (!p.last_key.empty()) {
+    auto info = family("edpbench_sweep_last_item_info",
+                       "The last item finished, its key and status (value 1)", MetricType::Gauge);
+    auto labels = sweep;
+    labels.push_back({"key", p.last_key});
+    labels.push_back({"status", p.last_status});
+    add(&info, 1, std::move(labels));
+    out.push_back(std::move(info));
+    gauge("edpbench_sweep_last_time_seconds", "The last item's mean run time (s)", p.last_time_s);
+    gauge("edpbench_sweep_last_energy_joules", "The last item's mean energy a run (J)",
+          p.last_energy_j);
+    gauge("edpbench_sweep_last_edp_joule_seconds", "The last item's mean EDP (J s)", p.last_edp_js);
+  }
+  return out;
+}
+
 MetricFamily exporter_self_family(const std::string& name, const std::string& help, double value) {
   auto f = family(name, help, MetricType::Counter);
   add(&f, value);

@@ -12,6 +12,7 @@
 
 #include <prometheus/metric_family.h>
 
+#include "bench/exporter.h"
 #include "power/measurement.h"
 
 namespace edp::bench {
@@ -64,6 +65,10 @@ std::vector<prometheus::MetricFamily> exporter_families(const power::Counters& c
 // A one-sample counter family about the exporter itself (scrapes, CPU).
 prometheus::MetricFamily exporter_self_family(const std::string& name, const std::string& help,
                                               double value);
+
+// The textfile's families: edpbench_sweep_* (progress, status as a state
+// set, the last item's result as gauges and an _info).
+std::vector<prometheus::MetricFamily> sweep_families(const SweepProgress& p);
 
 // The families in the text exposition format (prometheus-cpp's serializer).
 std::string exposition_text(const std::vector<prometheus::MetricFamily>& families);

@@ -224,6 +224,34 @@ TEST_CASE("energy counters stay monotonic when the sampler starts over", "[expor
   CHECK(after.missed_deadlines == 3);
 }
 
+TEST_CASE("the sweep's textfile states progress, one status and the last result", "[exporter]") {
+  edp::bench::SweepProgress p;
+  p.out_dir = "/var/lib/edpbench/2026-11-26";
+  p.items_total = 4;
+  p.items_done = 3;
+  p.items_failed = 1;
+  p.status = "interrupted";
+  p.last_key = "mlp:workload=tensors,size=\"s\",device=cpu";  // quotes escaped
+  p.last_status = "failed";
+  p.last_time_s = 2.5;
+  p.last_energy_j = NAN;  // failed: nothing measured -> no sample
+  const auto samples = parse_exposition(edp::bench::exposition_text(edp::bench::sweep_families(p)));
+  CHECK(find(samples, "edpbench_sweep_items")->value == 4);
+  CHECK(find(samples, "edpbench_sweep_items_done")->value == 3);
+  CHECK(find(samples, "edpbench_sweep_progress_ratio")->value == Approx(0.75));
+  int current = 0;
+  for (const auto& s : samples)
+    if (s.name == "edpbench_sweep_status") {
+      current += s.value == 1;
+      if (s.value == 1) CHECK(s.labels.at("status") == "interrupted");
+    }
+  CHECK(current == 1);
+  CHECK(find(samples, "edpbench_sweep_last_item_info")->labels.at("key") ==
+        R"(mlp:workload=tensors,size=\"s\",device=cpu)");
+  CHECK(find(samples, "edpbench_sweep_last_time_seconds")->value == 2.5);
+  CHECK(find(samples, "edpbench_sweep_last_energy_joules") == nullptr);
+}
+
 TEST_CASE("--listen takes IPv4, [IPv6] or localhost and a port, and refuses the rest",
           "[exporter]") {
   using edp::bench::parse_listen_address;
