@@ -252,7 +252,7 @@ TEST_CASE("the sweep's textfile states progress, one status and the last result"
   CHECK(find(samples, "edpbench_sweep_last_energy_joules") == nullptr);
 }
 
-TEST_CASE("--listen takes IPv4, [IPv6] or localhost and a port, and refuses the rest",
+TEST_CASE("exporter listen addresses: IPv4, a bracketed IPv6 one or localhost, and a port",
           "[exporter]") {
   using edp::bench::parse_listen_address;
   CHECK(parse_listen_address("127.0.0.1:9477") == "127.0.0.1:9477");
