@@ -73,6 +73,11 @@ struct MonitorOptions {
   // count them: the threads of this process that ran for at least 10% of
   // the window (the sampler left out).
   int threads = 0;
+  // Keep each window's power over time (WindowResult::timeline; power.timeline,
+  // DESIGN §5): at most timeline_hz points a second (power.timeline_hz: 1 to
+  // 1000), at most 2048 points a window (a longer one is decimated further).
+  bool timeline = false;
+  double timeline_hz = 20;
   // source ina226: an INA226 on an I2C bus (power.ina226.*, DESIGN §4).
   std::string ina226_bus = "/dev/i2c-1";  // /dev/i2c-N or N
   int ina226_address = 0x40;              // 0x40 to 0x4F
@@ -94,6 +99,23 @@ struct RailResult {
   bool total = false;            // one of the total rails
   bool frozen = false;
   std::size_t samples = 0, distinct_values = 0, read_failures = 0;
+};
+
+// A window's power over time (MonitorOptions::timeline): the sampler's
+// readings, decimated, from 0.5 s before the window opened to the end of its
+// lag tail. Every rail at every point, the same numbers `run --timeline`
+// writes to samples.csv. (WindowResult::samples is the count of sampler
+// ticks, as in runs.csv; the points are here.)
+struct Timeline {
+  double spacing_s = 0;            // between points, after decimation
+  std::vector<double> t_s;         // from the window's start; negative before it
+  std::vector<std::string> rails;  // as in WindowResult::rails
+  // [rail][point]. As read (a counter: its mean power since the previous
+  // point); NaN where the read failed. Lag-corrected: the value that
+  // describes that instant (an averaging rail's reading one averaging period
+  // later, DESIGN §4.2), NaN past the last one published.
+  std::vector<std::vector<double>> power_w, corrected_power_w;
+  bool empty() const { return t_s.empty(); }
 };
 
 // One closed window. NaN means "not measured".
@@ -128,7 +150,8 @@ struct WindowResult {
   // Why energy_j could not be trusted ("" when it can): a failed read or a
   // frozen total rail. Times are kept.
   std::string problem;
-  std::string note;  // further remarks (anomalies, rails outside the total)
+  std::string note;   // further remarks (anomalies, rails outside the total)
+  Timeline timeline;  // empty unless MonitorOptions::timeline
   bool ok() const { return problem.empty(); }
 };
 
@@ -187,8 +210,9 @@ class EDPBENCH_API Monitor {
   // Keeps a window's result as one run of a configuration (workload, size,
   // device); runs are numbered in order.
   void record(const RunLabel& label, const WindowResult& result);
-  // Writes the recorded runs into `dir` as results.csv, runs.csv, rails.csv
-  // and context.json (created if needed). Rows already there for other
+  // Writes the recorded runs into `dir` as results.csv, runs.csv, rails.csv,
+  // samples.csv (the recorded windows' timelines, when kept) and
+  // context.json (created if needed). Rows already there for other
   // configurations are kept (so PyTorch rows can sit beside `edpbench run`
   // rows in one report); rows of the same (workload, size, device) are
   // replaced. Throws Error when an existing file has other columns.

@@ -132,6 +132,10 @@ class Monitor(object):
     ina226       for source ina226, a dict of the config's power.ina226 keys
                  (bus, address, shunt_ohm, max_current_a, averages,
                  conversion_us, poll_ready, force); the rest at their defaults
+    timeline     keep each window's power over time: Measurement.timeline is
+                 {"t_s": [...], "power_w": {rail: [...]}, "corrected_power_w":
+                 {rail: [...]}, "spacing_s": s}, and write() adds samples.csv
+    timeline_hz  its points a second (1 to 1000; a window keeps 2048 at most)
 
     The options are checked as a config's power: section is (same ranges,
     same messages): an out-of-range rate_hz raises Error.
@@ -139,7 +143,7 @@ class Monitor(object):
 
     def __init__(self, source="auto", total_rails=None, rate_hz=100.0, sysfs_root="",
                  trace=None, trace_loop=True, sampler_cpu=-1, await_period_s=5.0, sync=None,
-                 interference=True, threads=0, ina226=None):
+                 interference=True, threads=0, ina226=None, timeline=False, timeline_hz=20.0):
         self._sync = _sync_function(sync)
         extra = {}
         for key, value in (ina226 or {}).items():
@@ -150,7 +154,8 @@ class Monitor(object):
         self._core = _CoreMonitor(
             str(source), list(total_rails or []), float(rate_hz), str(sysfs_root or ""),
             str(trace or ""), bool(trace_loop), int(sampler_cpu), float(await_period_s),
-            bool(interference), int(threads), **extra)
+            bool(interference), int(threads), timeline=bool(timeline),
+            timeline_hz=float(timeline_hz), **extra)
 
     # -- windows -----------------------------------------------------------
     def begin_window(self, name):

@@ -57,6 +57,12 @@ struct PowerConfig {
   // How long to wait, at most, for an averaging sensor's update interval to
   // be known before the first window, so that it is lag-corrected.
   double settle_s = 5;
+  // samples.csv (DESIGN §5): every window's power over time, decimated to
+  // timeline_hz points a second (a window keeps at most
+  // power::Sampler::kTimelinePoints), at most timeline_max_rows rows a sweep.
+  bool timeline = false;
+  double timeline_hz = 20;
+  int64_t timeline_max_rows = 1000000;
   Ina226Config ina226;
   TraceConfig trace;
 };

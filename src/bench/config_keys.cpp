@@ -92,6 +92,27 @@ KeyTable build_table() {
       [](auto& c) -> auto& { return c.power.settle_s; });
   settle.emitted = [](const Config& c) { return c.power.settle_s != PowerConfig().settle_s; };
   t.push_back(settle);
+  // The timeline keys are written only when not the default, so that a
+  // config.yaml of a sweep started before they existed still matches.
+  ConfigKey timeline = boolean_key(
+      "power.timeline", "Write samples.csv: every run's power over time (DESIGN §5)",
+      [](auto& c) -> auto& { return c.power.timeline; });
+  timeline.emitted = [](const Config& c) { return c.power.timeline; };
+  t.push_back(timeline);
+  ConfigKey timeline_hz = number_key(
+      "power.timeline_hz", 1, 1000, "Points a second kept of each run's power in samples.csv",
+      [](auto& c) -> auto& { return c.power.timeline_hz; });
+  timeline_hz.emitted = [](const Config& c) {
+    return c.power.timeline_hz != PowerConfig().timeline_hz;
+  };
+  t.push_back(timeline_hz);
+  ConfigKey timeline_rows = integer_key(
+      "power.timeline_max_rows", 1000, 1000000000, "Most rows samples.csv holds for a sweep",
+      [](auto& c) -> auto& { return c.power.timeline_max_rows; });
+  timeline_rows.emitted = [](const Config& c) {
+    return c.power.timeline_max_rows != PowerConfig().timeline_max_rows;
+  };
+  t.push_back(timeline_rows);
   t.push_back(section_key("power.ina226", true, "An INA226 on an I2C bus"));
   t.push_back(text_key(
       "power.ina226.bus", {}, "The I2C bus (/dev/i2c-N or N)",

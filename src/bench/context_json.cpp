@@ -88,6 +88,18 @@ std::string context_json(const Sweep& s, bool complete) {
   sampler.set("missed_deadlines", static_cast<double>(oh.missed_deadlines));
   sampler.set("read_failures", static_cast<double>(oh.read_failures));
   pw.set("sampler", sampler);
+  // samples.csv's rate and cap, and where the cap cut it, if it did.
+  if (s.timeline) {
+    const TimelineSink::Facts& tf = s.timeline->facts();
+    JsonObject tl;
+    tl.set("file", "samples.csv");
+    tl.set("hz", tf.hz);
+    tl.set("window_points", static_cast<double>(tf.window_points));
+    tl.set("max_rows", static_cast<double>(tf.max_rows));
+    tl.set("rows", static_cast<double>(tf.rows));
+    tl.set("full_at", tf.full_at);
+    pw.set("timeline", tl);
+  }
   ctx.set("power", pw);
   JsonObject be;
   for (const auto& [device, facts] : s.backends) be.set(device, facts);

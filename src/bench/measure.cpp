@@ -29,7 +29,8 @@ std::string measure_option_name(const std::string& path) {
   static const std::map<std::string, std::string> flags{
       {"power.source", "--power-source"},     {"power.trace.file", "--trace"},
       {"power.total_rails", "--total-rails"}, {"power.rate_hz", "--rate-hz"},
-      {"power.baseline_s", "--baseline-s"},   {"cooldown_s", "--cooldown-s"}};
+      {"power.baseline_s", "--baseline-s"},   {"cooldown_s", "--cooldown-s"},
+      {"power.timeline_hz", "--timeline-hz"}};
   const auto it = flags.find(path);
   return it == flags.end() ? path : it->second;
 }
@@ -84,7 +85,9 @@ int run_measure(const MeasureOptions& opt) {
   // Before the meter exists: its sampler thread must inherit the block.
   const SynchronousStops stops;
   // The same options, ranges and messages as a config's power: section.
-  Session session(opt.session, measure_option_name);
+  SessionOptions session_opt = opt.session;
+  if (!opt.timeline_path.empty()) session_opt.power.timeline = true;
+  Session session(session_opt, measure_option_name);
   session.throw_problems();  // a missing source or trace, an unknown or nested --total-rails
   session.stop_on(stop_signal);
   const Config cfg;  // the host device's backend reads nothing from it
@@ -120,6 +123,14 @@ int run_measure(const MeasureOptions& opt) {
       std::cerr << "edpbench: measuring idle power for " << opt.session.power.baseline_s << " s\n";
   }
 
+  std::unique_ptr<TimelineSink> timeline;
+  if (!opt.timeline_path.empty()) {
+    timeline = std::make_unique<TimelineSink>(opt.timeline_path, session_opt.power.timeline_hz,
+                                              session_opt.power.timeline_max_rows, false,
+                                              [](const std::string&) { return true; });
+    timeline->log_to([](const std::string& line) { std::cerr << line << "\n"; });
+    s.timeline = timeline.get();
+  }
   auto write_outputs = [&] {
     if (!opt.csv_path.empty()) write_file_atomic(opt.csv_path, measure_csv(rep));
     if (!opt.json_path.empty()) write_file_atomic(opt.json_path, measure_json(rep));
@@ -144,6 +155,7 @@ int run_measure(const MeasureOptions& opt) {
   s.on_run = [&](const report::PartRecord& part, const report::RunRecord& run) {
     rep.part = part;
     rep.runs.push_back(CommandRun{run, outcome->exit_status});
+    if (timeline) timeline->commit();
     if (std::isnan(rep.baseline_w)) {
       const auto b = session.current_baseline("host");
       if (b) rep.baseline_w = b->total_w;

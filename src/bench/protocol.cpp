@@ -94,6 +94,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   judging.threads = threads;
   judging.cpus = static_cast<int>(cpus.size());
   const std::string failure = win.close(judging, blocks, r);
+  if (s.timeline) s.timeline->add(item.study, item.key, rec.workload, run, win.measurement());
   const platform::Snapshot after = session.prober().snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();

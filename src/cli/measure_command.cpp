@@ -39,6 +39,12 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--csv", o->csv_path, "Write one row per run to FILE")->type_name("FILE");
   sub.add_option("--json", o->json_path, "Write the runs and the summary to FILE")
       ->type_name("FILE");
+  sub.add_option("--timeline", o->timeline_path,
+                 "Write every run's power over time to FILE (samples.csv columns)")
+      ->type_name("FILE");
+  sub.add_option("--timeline-hz", o->session.power.timeline_hz,
+                 "Points a second kept of the power over time (default 20)")
+      ->type_name("HZ");
   sub.add_option("--label", o->label, "Label of the rows (default: the command line)")
       ->type_name("NAME");
   sub.add_option("command", o->command, "The command to measure, after --")

@@ -9,7 +9,7 @@ namespace {
 
 struct OpsArgs {
   std::string config, out, sysfs_root, power_source, trace;
-  bool resume = false, no_cold = false;
+  bool resume = false, no_cold = false, timeline = false;
   std::vector<std::string> ops, bytes, devices, gemm_n;
   std::string runs;
 };
@@ -30,6 +30,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
                  "Power source (auto, jetson, rapl, trace, ...)");
   sub.add_option("--trace", a->trace, "Trace CSV for --power-source trace");
   sub.add_flag("--resume", a->resume, "Continue the study in --out");
+  sub.add_flag("--timeline", a->timeline,
+               "Write samples.csv: every run's power over time (power.timeline: true)");
   sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
   return [a] {
     edp::bench::Config cfg =
@@ -56,6 +58,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       if (a->power_source.empty()) cfg.power.source = "trace";
     }
     edp::bench::apply_filters(cfg, {}, {}, a->devices, 0, 0);
+    if (a->timeline) cfg.power.timeline = true;
     edp::bench::RunOptions opt;
     opt.out_dir = a->out;
     opt.resume = a->resume;

@@ -12,6 +12,8 @@ namespace {
 struct RunArgs {
   std::string config, out, sysfs_root;
   bool resume = false;
+  bool timeline = false;
+  std::string prometheus_textfile;
   edp::cli::SweepFilters filters;
 };
 
@@ -22,6 +24,12 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_flag("--resume", a->resume,
                "Continue the sweep in --out, skipping finished configurations");
   a->filters.add_to(sub);
+  sub.add_flag("--timeline", a->timeline,
+               "Write samples.csv: every run's power over time (power.timeline: true)");
+  sub.add_option("--prometheus-textfile", a->prometheus_textfile,
+                 "Write DIR/edpbench.prom after every item (progress, last result, status) for "
+                 "node_exporter's textfile collector")
+      ->type_name("DIR");
   sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
   return [a] {
     // First: a SIGTERM/SIGHUP/SIGPIPE from here on takes the save-and-restore
@@ -31,9 +39,11 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       // Every problem in one pass: the config's own and this machine's.
       edp::bench::Config cfg = edp::bench::load_config(a->config, /*keep_going=*/true);
       a->filters.apply(cfg);
+      if (a->timeline) cfg.power.timeline = true;
       edp::bench::RunOptions opt;
       opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;
       opt.resume = a->resume;
+      opt.prometheus_textfile_dir = a->prometheus_textfile;
       opt.sysfs_root = a->sysfs_root;
       return edp::bench::run_sweep(cfg, opt);
     } catch (...) {

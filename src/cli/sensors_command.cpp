@@ -1,6 +1,9 @@
 // `edpbench sensors`: lists the power sensors discovery finds and prints
 // readings (DESIGN §6). The logic lives in src/power (discovery.h, readout.h).
+#include <unistd.h>
+
 #include <chrono>
+#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,6 +11,7 @@
 
 #include "bench/board_rails.h"
 #include "bench/config.h"
+#include "bench/signals.h"
 #include "cli/command.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -24,6 +28,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     double interval_s = 0.5;
     double measure_s = 0;
     bool csv = false;
+    bool watch = false;
   };
   auto opt = std::make_shared<Options>();
   sub.add_option("--source", opt->power.source,
@@ -53,9 +58,14 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       ->check(edp::cli::finite_range(0, 3600));  // 1e9 was accepted
   sub.add_option("--rate-hz", opt->power.rate_hz, "Sampling rate for --measure-s (default 100)")
       ->type_name("HZ");
-  sub.add_flag("--csv", opt->csv, "Print sensor,rail,voltage_v,current_a,power_w rows");
+  sub.add_flag("--csv", opt->csv,
+               "Print sensor,rail,voltage_v,current_a,power_w,unix_s rows (unix_s: when read)");
+  sub.add_flag("--watch", opt->watch,
+               "Refresh a live per-rail view (power, joules since start, update interval, lag, "
+               "frozen) every --interval-s until Ctrl-C, or --samples times");
 
-  return [opt]() {
+  CLI::Option* samples_given = sub.get_option("--samples");
+  return [opt, samples_given]() {
     using namespace edp::power;
     if (opt->samples < 1) throw edp::UsageError("--samples must be at least 1");
     edp::bench::Config ranges;  // --rate-hz: the config's range, nan and inf refused
@@ -65,6 +75,11 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     if (!(opt->measure_s >= 0)) throw edp::UsageError("--measure-s must not be negative");
     if (opt->csv && opt->measure_s > 0)
       throw edp::UsageError("--measure-s prints a table; it cannot be combined with --csv");
+    if (opt->watch && (opt->csv || opt->measure_s > 0))
+      throw edp::UsageError(
+          "--watch refreshes a table; it cannot be combined with --csv or --measure-s");
+    if (opt->watch && !(opt->interval_s >= 0.05))
+      throw edp::UsageError("--watch needs --interval-s of at least 0.05");
     PowerOptions power = opt->power;
     if (!opt->ina226.empty()) {
       parse_ina226_device(opt->ina226, &power.ina226);
@@ -85,6 +100,36 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     if (!meter.measures_energy()) {
       std::cerr << "edpbench: no power sensor to read\n";
       return power.source == "none" ? 0 : 1;
+    }
+    if (opt->watch) {
+      // The sampler's running counters (what the exporter serves), redrawn
+      // in place on a terminal, one block after another otherwise.
+      const auto platform = edp::platform::probe(power.sysfs_root);
+      meter.set_total_rails(
+          choose_total_rails(meter.rails(), edp::bench::rail_roles(platform), {}).rails);
+      edp::bench::install_stop_handlers();
+      meter.start();
+      const bool tty = ::isatty(STDOUT_FILENO) == 1;
+      const long refreshes = samples_given->count() > 0 ? opt->samples : -1;
+      const auto period = std::chrono::duration<double>(opt->interval_s);
+      auto next = std::chrono::steady_clock::now();
+      for (long i = 0; refreshes < 0 || i < refreshes; ++i) {
+        next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(period);
+        while (std::chrono::steady_clock::now() < next && !edp::bench::stop_signal())
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (const int sig = edp::bench::stop_signal()) return 128 + sig;
+        const std::time_t now = std::time(nullptr);
+        char stamp[32];
+        std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+        const std::string header = "edpbench sensors --watch: " + meter.source_name() + " at " +
+                                   stamp + ", every " + edp::fmt("%g", opt->interval_s) +
+                                   " s (* total rails; Ctrl-C to stop)";
+        std::cout << (tty ? "\033[H\033[2J" : (i > 0 ? "\n" : ""))
+                  << counters_text(meter.counters(), header);
+        std::cout.flush();
+        if (!std::cout) return 1;
+      }
+      return 0;
     }
     if (opt->csv)
       std::cout << readout_csv_header();

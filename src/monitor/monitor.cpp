@@ -35,6 +35,8 @@ edp::bench::SessionOptions session_options(const MonitorOptions& o) {
   s.power.trace.loop = o.trace_loop;
   s.power.sampler_cpu = o.sampler_cpu;
   s.power.settle_s = o.await_period_s;
+  s.power.timeline = o.timeline;
+  s.power.timeline_hz = o.timeline_hz;
   s.power.ina226.bus = o.ina226_bus;
   s.power.ina226.address = o.ina226_address;
   s.power.ina226.shunt_ohm = o.ina226_shunt_ohm;
@@ -116,6 +118,14 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
   w.disturbed = r.disturbed;
   w.problem = problem;
   w.note = r.note;
+  const edp::power::Timeline& tl = m.timeline;
+  if (!tl.empty()) {
+    w.timeline.spacing_s = tl.spacing_s;
+    w.timeline.t_s = tl.t_s;
+    for (const auto& rail : m.rails) w.timeline.rails.push_back(rail.rail);
+    w.timeline.power_w = tl.power_w;
+    w.timeline.corrected_power_w = tl.corrected_w;
+  }
   return w;
 }
 

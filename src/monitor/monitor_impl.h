@@ -13,6 +13,7 @@
 #include "bench/window.h"
 #include "edpbench/monitor.h"
 #include "report/records.h"
+#include "report/samples_csv.h"
 
 namespace edpbench {
 
@@ -41,6 +42,8 @@ struct Monitor::Impl {
   // Recorded runs: one item per (workload, size, device), its one part
   // holding the runs, its values the shape (n, d_in, h, d_out).
   std::vector<edp::report::ItemRecord> configs;
+  // The recorded windows' timelines (samples.csv), in record order.
+  std::vector<edp::report::WindowSamples> timelines;
 };
 
 }  // namespace edpbench

@@ -220,6 +220,18 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
   part.run_records.push_back(r);
   part.runs = static_cast<int>(part.run_records.size());
   part.baseline_w = result.baseline_w;
+  if (!result.timeline.empty()) {
+    edp::report::WindowSamples w;
+    w.study = it->study;
+    w.key = it->key;
+    w.workload = part.workload;
+    w.run = r.run;
+    w.rails = result.timeline.rails;
+    w.t_s = result.timeline.t_s;
+    w.power_w = result.timeline.power_w;
+    w.corrected_w = result.timeline.corrected_power_w;
+    impl_->timelines.push_back(std::move(w));
+  }
   if (!result.problem.empty()) {
     part.status = it->status = "failed";
     if (part.note.empty()) part.note = "run " + std::to_string(r.run) + ": " + result.problem;
@@ -229,11 +241,13 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
 void Monitor::write(const std::string& dir) const {
   if (dir.empty()) throw Error("write: the output directory must not be empty");
   std::vector<edp::report::ItemRecord> configs;
+  std::vector<edp::report::WindowSamples> timelines;
   IdleResult idle;
   bool have_idle;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     configs = impl_->configs;
+    timelines = impl_->timelines;
     idle = impl_->idle;
     have_idle = impl_->have_idle;
   }
@@ -264,6 +278,16 @@ void Monitor::write(const std::string& dir) const {
         merged_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
     const std::string results_text =
         merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+    // samples.csv when a window kept its timeline (or the file is there:
+    // this monitor's configurations are replaced in it too).
+    if (!timelines.empty() || std::filesystem::exists(dir + "/samples.csv")) {
+      std::vector<std::vector<std::string>> samples;
+      for (const auto& w : timelines)
+        for (auto& row : edp::report::samples_rows(w)) samples.push_back(std::move(row));
+      edp::write_file_atomic(
+          dir + "/samples.csv",
+          merged_csv(dir + "/samples.csv", edp::report::samples_columns(), keys, samples));
+    }
     // Read before anything is rewritten, through the one reader of untrusted
     // files: a FIFO there hung write() with the directory locked.
     const std::string path = dir + "/context.json";

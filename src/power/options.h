@@ -25,6 +25,9 @@ struct PowerOptions {
   Ina226Options ina226;
   std::string trace_file;
   bool trace_loop = true;
+  // Windows keep their readings over time at up to this many points a
+  // second (power.timeline, Measurement::timeline); 0 = they do not.
+  double timeline_hz = 0;
 };
 
 }  // namespace edp::power

@@ -27,6 +27,10 @@ std::string render_stages_section(const std::string& dir);
 // DIR/ops.csv (the ops study): roofline, throughput against size, table,
 // speed-up between backend modes.
 std::string render_ops_section(const std::string& dir);
+// DIR/samples.csv (power.timeline): each configuration's median run's power
+// over time, as read against lag-corrected, with the window's edges and the
+// idle baseline; "" when samples.csv is absent.
+std::string render_timeline_section(const ReportData& data);
 // context.json as key/value tables (board, L4T, nvpmodel, clocks, sensors,
 // baselines, the resolved config); a note when there is none.
 std::string render_context_section(const ReportData& data);

@@ -174,6 +174,7 @@ TEST_CASE("the key table: every key is read, written and read back", "[config]")
       "  - {kind: reference}\n"
       "power:\n  source: none\n  rate_hz: 250.5\n  total_rails: [A, B]\n  baseline_s: 0.3\n"
       "  baseline_every: 3\n  min_run_s: auto\n  sampler_cpu: 1\n  settle_s: 2\n"
+      "  timeline: true\n  timeline_hz: 50\n  timeline_max_rows: 5000\n"
       "  ina226: {bus: /dev/i2c-1, address: 65, shunt_ohm: 0.01, max_current_a: 3, averages: "
       "16, conversion_us: 1100, poll_ready: true, force: true}\n"
       "  trace: {file: /x.csv, loop: false}\n"

@@ -53,13 +53,20 @@ echo "Depends: $depends"
 echo "$depends" | grep -q 'adduser' || fail "Depends lacks adduser (postinst uses it)"
 echo "$depends" | grep -q 'libc6' || fail "Depends lacks libc6 (dpkg-shlibdeps did not run?)"
 echo "$depends" | grep -q 'libyaml-cpp' || fail "Depends lacks libyaml-cpp"
+# `edpbench exporter`'s libraries, when the binary was built with them.
+if dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/edpbench | grep -aq 'edpbench: exporter: serving'; then
+  echo "$depends" | grep -q 'libprometheus-cpp-core' || fail "Depends lacks libprometheus-cpp-core"
+  echo "$depends" | grep -q 'libcpp-httplib' || fail "Depends lacks libcpp-httplib"
+  echo "ok: Depends has the exporter's libraries"
+fi
 
 # File list and modes.
 dpkg-deb --contents "$deb" > "$tmp/contents"
 for f in ./usr/bin/edpbench ./usr/lib/edpbench/edpbench-job ./usr/lib/edpbench/systemd-pre-244.conf \
          ./usr/lib/edpbench/edpbench-i2c.service.conf \
          ./etc/edpbench/config.yaml ./etc/default/edpbench \
-         ./lib/systemd/system/edpbench.service ./lib/systemd/system/edpbench.timer; do
+         ./lib/systemd/system/edpbench.service ./lib/systemd/system/edpbench.timer \
+         ./lib/systemd/system/edpbench-exporter.service ./usr/share/doc/edpbench/observability.md; do
   grep -q " $f\$" "$tmp/contents" || fail "$f missing from the package"
 done
 grep -q '^-rwxr-xr-x .* ./usr/lib/edpbench/edpbench-job$' "$tmp/contents" || fail "edpbench-job not executable"

@@ -465,3 +465,49 @@ TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep tha
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("C++ API: a window's timeline, and samples.csv from write", "[monitor][timeline]") {
+  edpbench::MonitorOptions o;
+  o.source = "trace";
+  o.trace_file = kTrace;
+  o.timeline = true;
+  o.timeline_hz = 40;
+  edpbench::Monitor mon(o);
+  mon.begin_window("t");
+  sleep_s(0.5);
+  const auto w = mon.end_window("t");
+  const edpbench::Timeline& tl = w.timeline;
+  REQUIRE_FALSE(tl.empty());
+  CHECK(tl.spacing_s == Approx(1.0 / 40));
+  CHECK(tl.rails == std::vector<std::string>{"VDD_IN", "VDD_SYS_GPU"});
+  REQUIRE(tl.power_w.size() == 2);
+  REQUIRE(tl.corrected_power_w.size() == 2);
+  CHECK(tl.t_s.back() >= w.time_s);
+  CHECK(tl.t_s.size() == Approx(40 * (w.time_s - tl.t_s.front())).margin(3));
+  for (double p : tl.power_w[0]) CHECK(p == 4.5);
+  for (double p : tl.corrected_power_w[1]) CHECK(p == 1.2);  // instantaneous: as read
+
+  // Recorded windows go to samples.csv with the other files.
+  const std::string dir = std::filesystem::temp_directory_path() / "edpbench-monitor-timeline";
+  std::filesystem::remove_all(dir);
+  edpbench::RunLabel label;
+  label.workload = "sleep";
+  label.size = "half";
+  label.device = "cpu";
+  mon.record(label, w);
+  mon.write(dir);
+  std::ifstream in(dir + "/samples.csv");
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  CHECK(header == "study,key,workload,run,t_s,rail,power_w,corrected_power_w\r");
+  CHECK(first.rfind("monitor,monitor/sleep/half/cpu,sleep,1,", 0) == 0);
+
+  // Off by default.
+  edpbench::Monitor plain = trace_monitor();
+  plain.begin_window("p");
+  CHECK(plain.end_window("p").timeline.empty());
+  // The rate is checked as power.timeline_hz is.
+  o.timeline_hz = 5000;
+  CHECK_THROWS_WITH(edpbench::Monitor(o), Catch::Contains("timeline_hz"));
+}

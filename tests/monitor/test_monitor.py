@@ -66,6 +66,25 @@ class TraceSource(unittest.TestCase):
         self.assertEqual(sorted(r["rail"] for r in d["rails"]), ["VDD_IN", "VDD_SYS_GPU"])
         self.assertEqual([r["rail"] for r in d["rails"] if r["total"]], ["VDD_IN"])
 
+    def test_timeline_gives_the_windows_power_over_time(self):
+        mon = trace_monitor(timeline=True, timeline_hz=40)
+        with mon.window("t") as w:
+            time.sleep(0.4)
+        tl = w.timeline
+        self.assertAlmostEqual(tl["spacing_s"], 1.0 / 40)
+        self.assertEqual(sorted(tl["power_w"]), ["VDD_IN", "VDD_SYS_GPU"])
+        self.assertEqual(len(tl["power_w"]["VDD_IN"]), len(tl["t_s"]))
+        self.assertGreaterEqual(tl["t_s"][-1], w.time_s)
+        self.assertLess(tl["t_s"][0], 0)  # the pre-roll
+        self.assertEqual(set(tl["power_w"]["VDD_IN"]), {4.5})
+        self.assertEqual(tl["corrected_power_w"]["VDD_SYS_GPU"], tl["power_w"]["VDD_SYS_GPU"])
+        # Off by default: empty lists.
+        with trace_monitor().window("p") as plain:
+            pass
+        self.assertEqual(plain.timeline["t_s"], [])
+        with self.assertRaises(edpbench.Error):
+            trace_monitor(timeline=True, timeline_hz=0)
+
     def test_overlapping_and_nested_windows(self):
         mon = trace_monitor()
         mon.begin_window("outer")

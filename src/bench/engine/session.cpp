@@ -23,6 +23,7 @@ power::PowerOptions power_options(const SessionOptions& o) {
   p.ina226 = o.power.ina226;
   p.trace_file = o.power.trace.file;
   p.trace_loop = o.power.trace.loop;
+  p.timeline_hz = o.power.timeline ? o.power.timeline_hz : 0;
   return p;
 }
 

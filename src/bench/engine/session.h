@@ -170,6 +170,10 @@ class Session {
   WindowJudging judging(double baseline_total_w) const;
 
   SessionFacts facts() const;
+  // Every rail's running energy counter and latest power, the total rails'
+  // sums, the frozen flags and the sampler's counts, now (power::Counters):
+  // what the exporter serves between windows. Starts nothing.
+  power::Counters counters() const { return meter_.counters(); }
 
  private:
   void choose_total_rails();
