@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -90,11 +91,22 @@ int run_measure(const MeasureOptions& opt) {
   rep.rails = session.meter().rail_names();
   rep.total_rails = session.total_rails();
   rep.warmup = opt.warmup;
-  for (const auto& l : session.meter().discovery_log())
-    std::cerr << "edpbench: power: " << l << "\n";
+  // What discovery tried: with -v, or when it found nothing (then it says why).
+  if (opt.verbose || !metered)
+    for (const auto& l : session.meter().discovery_log())
+      std::cerr << "edpbench: power: " << l << "\n";
   if (metered) {
-    std::cerr << "edpbench: power: energy = " << join(rep.total_rails, "+") << ": "
-              << session.total_rails_why() << "\n";
+    // "energy = VDD_IN (total_rails: auto)", then with -v how it was chosen.
+    const std::string why = session.total_rails_why();
+    const std::string first = why.substr(0, why.find('\n'));
+    std::cerr << "edpbench: power: " << session.meter().source_name() << ", "
+              << (first.empty() ? "energy = " + join(rep.total_rails, "+") : first) << "\n";
+    if (opt.verbose && first.size() < why.size())
+      for (size_t at = first.size() + 1; at < why.size();) {
+        const size_t end = std::min(why.find('\n', at), why.size());
+        std::cerr << "edpbench: power:   " << why.substr(at, end - at) << "\n";
+        at = end + 1;
+      }
     // An averaging monitor's lag can only be corrected once its period is
     // known: wait for a few of its updates (at most power.settle_s) before
     // the first run.

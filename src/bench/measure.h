@@ -33,6 +33,7 @@ struct MeasureOptions {
   SessionOptions session = measure_session_defaults();
   std::string csv_path, json_path;  // "" = not written
   std::string label;                // "" = the command line
+  bool verbose = false;             // the discovery log (shown anyway without a sensor)
 };
 
 // How measure's flags name the session's options ("--rate-hz").

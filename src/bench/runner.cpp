@@ -196,7 +196,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   summary_options.calibrate = false;
   summary_options.interval_probe_s = 0;
   summary_options.done = [&store](const std::string& key) { return store.done(key); };
-  s.progress->line(format_preview(preview_sweep(cfg, session, summary_options)));
+  s.progress->line(format_preview(preview_sweep(cfg, session, summary_options), opt.verbose));
 
   int interrupted = 0;
   try {

@@ -12,6 +12,7 @@ struct RunOptions {
   std::string out_dir;
   bool resume = false;
   std::string sysfs_root;  // re-roots /sys, /proc and /dev for sensors and the probe
+  bool verbose = false;    // show the sensors' discovery log (shown anyway when none is found)
 };
 
 // Returns the process exit code: 0 when at least one configuration was

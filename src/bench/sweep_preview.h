@@ -130,8 +130,10 @@ SweepPreview preview_sweep(const Config& cfg, Session& session, const PreviewOpt
 SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
                             const PreviewOptions& options = {});
 
-// Aligned text for a person; JSON with the same content.
-std::string format_preview(const SweepPreview& summary);
+// Aligned text for a person, at most 120 columns wide; JSON with the same
+// content. The sensors' discovery log is in the text when `verbose`, or
+// when no power source was found (then it says why).
+std::string format_preview(const SweepPreview& summary, bool verbose = false);
 std::string preview_json(const SweepPreview& summary);
 
 }  // namespace edp::bench

@@ -69,7 +69,7 @@ std::string json_strings(const std::vector<std::string>& v) {
 
 }  // namespace
 
-std::string format_preview(const SweepPreview& sum) {
+std::string format_preview(const SweepPreview& sum, bool verbose) {
   std::string out = "plan of " + (sum.config_path.empty() ? "the config" : sum.config_path) + "\n";
   out += "platform: " + or_dash(sum.board);
   if (!sum.soc.empty()) out += ", " + sum.soc;
@@ -78,7 +78,8 @@ std::string format_preview(const SweepPreview& sum) {
   out += ", " + std::to_string(sum.online_cpus) + " online CPUs\n";
 
   out += "power source: " + sum.source + "\n";
-  for (const auto& l : sum.discovery_log) out += "  " + l + "\n";
+  if (verbose || !sum.measures_energy)
+    for (const auto& l : sum.discovery_log) out += "  " + l + "\n";
   if (sum.measures_energy) {
     std::string why = sum.total_rails_why;
     if (why.empty()) why = "energy = " + join_rails(sum.total_rails);

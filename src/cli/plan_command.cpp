@@ -9,6 +9,7 @@
 #include "bench/run_evidence.h"
 #include "bench/sweep_preview.h"
 #include "cli/command.h"
+#include "cli/power_options.h"
 #include "cli/sweep_filters.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
@@ -17,16 +18,17 @@
 namespace {
 
 struct PlanArgs {
-  std::string config, sysfs_root, json;
+  std::string config, json;
   bool no_calibrate = false;
   edp::cli::SweepFilters filters;
+  edp::cli::PowerFlags power;
 };
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
   auto a = std::make_shared<PlanArgs>();
   sub.add_option("--config", a->config, "YAML configuration (see configs/)")->required();
   a->filters.add_to(sub);
-  sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
+  a->power.add_to(sub);
   sub.add_flag("--no-calibrate", a->no_calibrate,
                "Do not time a few steps per device (durations are then unknown)");
   sub.add_option("--json", a->json, "Also write the plan as JSON to this file");
@@ -44,13 +46,15 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     }
     edp::bench::Config cfg = edp::bench::load_config(a->config);
     a->filters.apply(cfg);
+    a->power.apply(cfg);
     edp::bench::PreviewOptions opt;
     opt.calibrate = !a->no_calibrate;
-    const edp::bench::SweepPreview sum = edp::bench::preview_config(cfg, a->sysfs_root, opt);
-    std::cout << edp::bench::format_preview(sum) << std::flush;
+    const edp::bench::SweepPreview sum =
+        edp::bench::preview_config(cfg, a->power.sysfs_root(), opt);
+    std::cout << edp::bench::format_preview(sum, a->power.verbose()) << std::flush;
     // A neighbour already busy now would be in every number (DESIGN §3).
     const std::string busy = edp::platform::busy_warning(edp::platform::sample_machine_load(
-        edp::platform::SysfsRoot(a->sysfs_root), edp::bench::kLoadSampleS));
+        edp::platform::SysfsRoot(a->power.sysfs_root()), edp::bench::kLoadSampleS));
     if (!busy.empty()) std::cerr << "edpbench: warning: " << busy << "\n";
     if (!a->json.empty()) edp::write_file_atomic(a->json, edp::bench::preview_json(sum));
     if (sum.problems.empty()) return 0;

@@ -3,6 +3,7 @@
 #include "bench/runner.h"
 #include "bench/signals.h"
 #include "cli/command.h"
+#include "cli/power_options.h"
 #include "cli/sweep_filters.h"
 
 #include <iostream>
@@ -10,9 +11,10 @@
 namespace {
 
 struct RunArgs {
-  std::string config, out, sysfs_root;
+  std::string config, out;
   bool resume = false;
   edp::cli::SweepFilters filters;
+  edp::cli::PowerFlags power;
 };
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
@@ -22,7 +24,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_flag("--resume", a->resume,
                "Continue the sweep in --out, skipping finished configurations");
   a->filters.add_to(sub);
-  sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
+  a->power.add_to(sub);
   return [a] {
     // First: a SIGTERM/SIGHUP/SIGPIPE from here on takes the save-and-restore
     // path (exit 128 + signal), however early it comes.
@@ -30,10 +32,12 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     try {
       edp::bench::Config cfg = edp::bench::load_config(a->config);
       a->filters.apply(cfg);
+      a->power.apply(cfg);
       edp::bench::RunOptions opt;
       opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;
       opt.resume = a->resume;
-      opt.sysfs_root = a->sysfs_root;
+      opt.sysfs_root = a->power.sysfs_root();
+      opt.verbose = a->power.verbose();
       return edp::bench::run_sweep(cfg, opt);
     } catch (...) {
       // A signal that cut a read short (a config on a FIFO, a slow disk) is

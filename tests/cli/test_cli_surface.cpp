@@ -1,0 +1,123 @@
+// One surface (issue 35): every command that measures takes the same power
+// options with the same names, ranges and messages; --trace implies the
+// trace source everywhere; a mistyped subcommand is answered with the
+// nearest one; arguments CLI11 did not expect are named in the order typed.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "report/csv.h"
+#include "support/process.h"
+
+using edp::testing::edpbench;
+
+namespace {
+
+const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";  // VDD_IN 7.5 W
+
+// A sweep of one tiny CPU item whose config names no power source at all:
+// the power comes from the command line.
+std::string tiny_config(const std::string& dir) {
+  const std::string path = dir + "/tiny.yaml";
+  edp::testing::write_text(path,
+                           "name: tiny\niterations: 20\nruns: 2\nwarmup_iterations: 1\n"
+                           "learning_rate: 1.0e-5\ninit_scale: 0.5\nworkloads: [tensors]\n"
+                           "sizes: {tiny: {n: 8, d_in: 500, h: 16, d_out: 4}}\n"
+                           "devices: [{kind: cpu, threads: 1}]\n"
+                           "power: {baseline_s: 0, min_run_s: 0.05}\n");
+  return path;
+}
+
+// Each measuring command, with what it needs besides the power options.
+std::vector<std::string> measuring_commands(const std::string& dir) {
+  const std::string cfg = tiny_config(dir);
+  return {"run --config " + cfg + " --out " + dir + "/run-out",
+          "ops --out " + dir + "/ops-out --ops add --bytes 1MB --devices cpu",
+          "plan --config " + cfg + " --no-calibrate", "sensors", "measure"};
+}
+
+std::string with_command(const std::string& cmd, const std::string& options) {
+  return cmd + " " + options + (cmd == "measure" ? " -- true" : "");
+}
+
+}  // namespace
+
+TEST_CASE("every measuring command takes the power options with the config's ranges and messages",
+          "[cli][surface]") {
+  const std::string dir = edp::testing::temp_dir("surface");
+  for (const auto& cmd : measuring_commands(dir)) {
+    INFO(cmd);
+    // Before issue 35, `run` had no --rate-hz, --power-source or --trace at
+    // all ("The following arguments were not expected").
+    const auto slow = edpbench(with_command(cmd, "--trace " + kTrace + " --rate-hz 0.5"));
+    INFO(slow.err);
+    CHECK(slow.exit_code == 2);
+    CHECK_THAT(slow.err,
+               Catch::Contains("--rate-hz 0.5: 'rate_hz' = 0.5 is out of range [1, 10000]"));
+    const auto source = edpbench(with_command(cmd, "--power-source psu"));
+    CHECK(source.exit_code == 2);
+    CHECK_THAT(source.err, Catch::Contains("--power-source psu:") && Catch::Contains("rapl"));
+    const auto both = edpbench(with_command(cmd, "--trace " + kTrace + " --power-source jetson"));
+    CHECK(both.exit_code == 2);
+    CHECK_THAT(both.err, Catch::Contains("replays a trace, but --power-source is jetson"));
+    const auto missing = edpbench(with_command(cmd, "--trace " + dir + "/no-such.csv"));
+    CHECK(missing.exit_code == 2);
+    CHECK_THAT(missing.err, Catch::Contains("--trace " + dir + "/no-such.csv: cannot be read"));
+    const auto rails = edpbench(with_command(cmd, "--trace " + kTrace + " --total-rails VDD_XX"));
+    CHECK(rails.exit_code == 2);
+    CHECK_THAT(rails.err, Catch::Contains("VDD_XX"));
+  }
+}
+
+TEST_CASE("run measures on a trace given on the command line (--trace implies the source)",
+          "[cli][surface]") {
+  const std::string dir = edp::testing::temp_dir("surface-run");
+  const auto r = edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out --trace " +
+                          kTrace + " --total-rails VDD_IN");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
+  REQUIRE(results.rows.size() == 1);
+  CHECK(results.get(0, "power_source") == "trace");
+  CHECK(results.get(0, "energy_rails") == "VDD_IN");
+  CHECK(std::stod(results.get(0, "power_w_mean")) == Approx(7.5).epsilon(0.01));
+}
+
+TEST_CASE("sensors --trace reads the trace without --power-source", "[cli][surface]") {
+  // Before issue 35 sensors ignored --trace unless --source trace was given
+  // too, found no sensor and exited 1.
+  const auto r = edpbench("sensors --trace " + kTrace);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("source: trace") && Catch::Contains("7.500"));
+  // The older name of the option still works.
+  const auto old = edpbench("sensors --source trace --trace " + kTrace);
+  CHECK(old.exit_code == 0);
+  // The same session as run: --total-rails is honoured and checked.
+  const auto gpu = edpbench("sensors --trace " + kTrace + " --total-rails VDD_SYS_GPU");
+  CHECK(gpu.exit_code == 0);
+  CHECK_THAT(gpu.out, Catch::Contains("energy = VDD_SYS_GPU"));
+}
+
+TEST_CASE("a mistyped subcommand is answered with the nearest one", "[cli][surface]") {
+  // Before issue 35: "A subcommand is required".
+  const auto r = edpbench("mesure -- true");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("'mesure' is not an edpbench command") &&
+                        Catch::Contains("Did you mean measure?"));
+  const auto swapped = edpbench("rnu --config x");
+  CHECK_THAT(swapped.err, Catch::Contains("Did you mean run?"));
+  const auto prefix = edpbench("recomm x.csv");
+  CHECK_THAT(prefix.err, Catch::Contains("Did you mean recommend?"));
+  const auto far = edpbench("frobnicate");
+  CHECK(far.exit_code == 2);
+  CHECK_THAT(far.err, !Catch::Contains("Did you mean") && Catch::Contains("The commands are:"));
+}
+
+TEST_CASE("arguments a command does not take are named in the order typed", "[cli][surface]") {
+  // CLI11 2.1 printed them reversed: "not expected: x --frob y.csv --trace".
+  const auto r = edpbench("run --config c.yaml --frob x --trace " + kTrace + " extra");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("edpbench run: error: unexpected arguments: --frob x extra"));
+}
