@@ -80,6 +80,7 @@ int run_measure(const MeasureOptions& opt) {
   Session session(opt.session, measure_option_name);
   session.throw_problems();  // a missing source or trace, an unknown or nested --total-rails
   session.stop_on(stop_signal);
+  session.advise_short_windows("give the command more work (each run is one execution)");
   const Config cfg;  // the host device's backend reads nothing from it
   Sweep s(cfg, session);
   const bool metered = session.measures_energy();

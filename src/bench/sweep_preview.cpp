@@ -27,7 +27,8 @@ namespace {
 
 // What EnergyMeter::measure_idle waits before measuring (power::idle_settle_s).
 double baseline_settle_s(const SweepPreview& sum) {
-  return power::idle_settle_s(sum.interval_state == "known" ? sum.update_interval_s : 0);
+  const bool known = sum.interval_state == "known" || sum.interval_stated;
+  return power::idle_settle_s(known ? sum.update_interval_s : 0);
 }
 
 // What end_window waits after a run (DESIGN §4.2): the averaging total
@@ -73,6 +74,7 @@ void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) 
   }
   const double stated = s.stated_update_interval_s();
   if (stated > 0) {
+    out.interval_stated = true;
     out.update_interval_s = stated;
     out.interval_state = "known";
     out.update_interval_how = "stated by the sensor";
@@ -108,7 +110,8 @@ void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) 
     out.update_interval_how = std::string(stated > 0 ? "stated by the sensor, but the" : "the") +
                               " total rails " + (all_counters ? "(counters) " : "") +
                               "did not change 3 times in " + fmt("%.1f s", waited) +
-                              ": runs are not judged by length";
+                              (stated > 0 ? ": runs are judged by the stated interval"
+                                          : ": runs are not judged by length");
   }
 }
 
@@ -220,7 +223,11 @@ SensorForecast sensor_forecast(const SweepPreview& sum) {
   f.averaging = sum.averaging;
   const double interval = std::isnan(sum.update_interval_s) ? 0 : sum.update_interval_s;
   f.window_interval_s = sum.interval_state == "unknown" ? 0 : interval;
-  f.judged_interval_s = sum.interval_state == "known" ? interval : 0;
+  // The runs judge by the observed interval, else by the stated one.
+  f.judged_interval_s =
+      sum.interval_state == "known" || (sum.interval_state == "static" && sum.interval_stated)
+          ? interval
+          : 0;
   f.interval_seen_static = sum.interval_state == "static";
   return f;
 }

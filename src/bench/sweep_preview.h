@@ -104,6 +104,7 @@ struct SweepPreview {
   // "unknown" (not watched, not stated).
   std::string interval_state = "unknown";
   std::string update_interval_how;  // "stated by the sensor", "measured over 2.0 s", ...
+  bool interval_stated = false;     // a sensor states it (update_interval_s is that, or observed)
   // Plan.
   std::vector<DeviceRate> devices;  // in the config's order, then by workload
   std::vector<PreviewRow> rows;

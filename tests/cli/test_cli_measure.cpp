@@ -96,6 +96,27 @@ TEST_CASE("measure: --runs 3 gives 3 CSV rows and a summary with a CI", "[cli][m
   CHECK_THAT(r.err, Catch::Contains("3 runs") && Catch::Contains("95% CI"));
 }
 
+TEST_CASE("measure: every run of a short command is judged alike, from the first run on",
+          "[cli][measure]") {
+  // The constant trace states its 10 ms row spacing and never changes, so
+  // the sampler observes no interval. Before issue 35 no run of a 10 ms
+  // command was flagged (the interval was "unknown"); on a changing sensor
+  // run 1 was unflagged and runs 2-5 flagged, once it had been learned.
+  const std::string dir = edp::testing::temp_dir("measure-short");
+  const auto r =
+      edpbench("measure --trace " + kTrace + " --runs 5 --csv " + dir + "/runs.csv -- sleep 0.01");
+  INFO(r.err);
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  REQUIRE(runs.rows.size() == 5);
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("run " << i + 1 << ": " << runs.get(i, "note"));
+    CHECK(runs.get(i, "low_confidence") == "true");
+    CHECK(num(runs, i, "update_interval_s") == Approx(0.01));
+    CHECK_THAT(runs.get(i, "note"), Catch::Contains("sensor updates of 0.01 s (fewer than 10)") &&
+                                        Catch::Contains("give the command more work"));
+  }
+}
+
 TEST_CASE("measure: a failing command's status is passed on and its run marked", "[cli][measure]") {
   const std::string dir = edp::testing::temp_dir("measure-fail");
   const auto r = edpbench("measure --trace " + kTrace + " --runs 3 --csv " + dir +
