@@ -17,6 +17,7 @@
 #include "common/errors.h"
 #include "common/text.h"
 #include "platform/platform.h"
+#include "power/clock.h"
 
 namespace edp::bench {
 
@@ -92,6 +93,10 @@ int run_measure(const MeasureOptions& opt) {
   rep.rails = session.meter().rail_names();
   rep.total_rails = session.total_rails();
   rep.warmup = opt.warmup;
+  rep.metered = metered;
+  // Energy was asked for unless the source is `none`: a run without it is
+  // then not a success (exit 1), and the summary says why.
+  const bool energy_expected = opt.session.power.source != "none";
   // What discovery tried: with -v, or when it found nothing (then it says why).
   if (opt.verbose || !metered)
     for (const auto& l : session.meter().discovery_log())
@@ -137,9 +142,23 @@ int run_measure(const MeasureOptions& opt) {
                     : code == 128 + SIGTERM ? "SIGTERM"
                                             : "SIGHUP")
                 << "; " << rep.runs.size() << " complete run(s) kept\n";
-    std::cerr << measure_summary(rep, metered);
-    for (const auto& w : measure_warnings(rep, metered))
-      std::cerr << "edpbench: warning: " << w << "\n";
+    std::cerr << measure_summary(rep);
+    for (const auto& w : measure_warnings(rep)) std::cerr << "edpbench: warning: " << w << "\n";
+    if (code != 0 || !energy_expected || rep.runs.empty()) return code;
+    // Times without the energy that was asked for are not a success.
+    size_t missing = 0;
+    for (const auto& r : rep.runs) missing += std::isnan(r.record.energy_j);
+    if (!metered) {
+      std::cerr << "edpbench: error: no power sensor was found, so no energy was measured (what "
+                   "discovery tried is listed above); measure time only with --power-source "
+                   "none, or replay a recorded trace with --trace FILE\n";
+      return 1;
+    }
+    if (missing > 0) {
+      std::cerr << "edpbench: error: " << missing << " of " << rep.runs.size()
+                << " run(s) have no energy (the reason is above and in each run's note)\n";
+      return 1;
+    }
     return code;
   };
 
@@ -154,6 +173,14 @@ int run_measure(const MeasureOptions& opt) {
       if (b) rep.baseline_w = b->total_w;
     }
     write_outputs();
+    // A line per run as it ends, with the time the rest will take at the
+    // pace so far (from the first run's start, cool-downs and tails included).
+    const double first_start = rep.runs.front().record.start_monotonic_s;
+    const double done = static_cast<double>(rep.runs.size());
+    const double eta = std::isfinite(first_start) && first_start > 0
+                           ? (power::now_s() - first_start) / done * (opt.runs - done)
+                           : -1;
+    std::cerr << measure_run_line(rep, rep.runs.back(), opt.runs, eta) << "\n";
   };
   const PlanItem item = command_item(opt, stops.old_mask(), holds_terminal(), outcome);
   try {

@@ -445,3 +445,57 @@ TEST_CASE("measure: under nohup (SIGHUP ignored) a hangup neither stops measure 
   CHECK(edp::testing::slurp(dir + "/finished") == "finished\n");
   CHECK(edp::report::read_csv_file(dir + "/m.csv").rows.size() == 1);
 }
+
+TEST_CASE("measure: a line per run as it ends, and a labelled summary rounded to the sensor",
+          "[cli][measure]") {
+  const auto r = edpbench("measure --trace " + kTrace + " --runs 3 -- sleep 0.2");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // Before issue 35: nothing until the end, then "+- 0.0388" (a standard
+  // deviation, unlabelled) beside "0.204985 J".
+  CHECK_THAT(r.err, Catch::Contains("edpbench: run 1/3: ") && Catch::Contains("[ETA ") &&
+                        Catch::Contains("edpbench: run 3/3: "));
+  CHECK_THAT(r.err, Catch::Contains("mean \xC2\xB1 95% CI") && Catch::Contains("std") &&
+                        Catch::Contains("min \xE2\x80\xA6 max") && !Catch::Contains("+-"));
+  // Energy to the millijoule at most, power to the milliwatt.
+  const size_t at = r.err.find("   energy ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  INFO(line);
+  for (size_t dot = line.find('.'); dot != std::string::npos; dot = line.find('.', dot + 1)) {
+    size_t digits = 0;
+    while (dot + 1 + digits < line.size() && std::isdigit(line[dot + 1 + digits])) ++digits;
+    CHECK(digits <= 3);
+  }
+  // The power source is said once, not "energy = VDD_IN: energy = VDD_IN".
+  CHECK_THAT(r.err, !Catch::Contains("energy = VDD_IN: energy = VDD_IN"));
+  // The discovery log only with -v.
+  CHECK_THAT(r.err, !Catch::Contains("trace: replaying"));
+  const auto v = edpbench("measure -v --trace " + kTrace + " -- true");
+  CHECK_THAT(v.err, Catch::Contains("trace: replaying") && Catch::Contains("left out VDD_SYS_GPU"));
+}
+
+TEST_CASE("measure: runs without energy are not a success, and the reasons given are the true ones",
+          "[cli][measure]") {
+  // The static TX2 fixture: VDD_IN never changes, so it is frozen and its
+  // update interval unknown; no read fails. Before issue 35 this exited 0
+  // and said "sensor reads failed" and "shorter than 10 sensor updates".
+  const auto r =
+      edpbench("measure --runs 2 --sysfs-root " EDPBENCH_FIXTURES "/power/tx2-jp4 -- sleep 0.3");
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("2 of 2 runs without energy") &&
+                        Catch::Contains("frozen sensor: VDD_IN kept the value") &&
+                        Catch::Contains("2 of 2 run(s) have no energy"));
+  CHECK_THAT(r.err, !Catch::Contains("reads failed") && !Catch::Contains("shorter than 10"));
+
+  // No sensor at all (an empty root): said, and exit 1; time only when asked.
+  const std::string empty = edp::testing::temp_dir("measure-no-sensor");
+  const auto none = edpbench("measure --sysfs-root " + empty + " -- true");
+  CHECK(none.exit_code == 1);
+  CHECK_THAT(none.err, Catch::Contains("no power sensor was found") &&
+                           Catch::Contains("--power-source none"));
+  const auto times = edpbench("measure --power-source none -- true");
+  CHECK(times.exit_code == 0);
+  CHECK_THAT(times.err, Catch::Contains("no power source: times only"));
+}
