@@ -125,7 +125,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
     if (r.low_confidence) msg += " (low confidence)";
     if (r.disturbed) msg += " (disturbed)";
-    s.progress->line(msg);
+    s.progress->status(msg);
   }
   return r;
 }

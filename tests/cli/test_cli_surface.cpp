@@ -121,3 +121,41 @@ TEST_CASE("arguments a command does not take are named in the order typed", "[cl
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("edpbench run: error: unexpected arguments: --frob x extra"));
 }
+
+TEST_CASE("run's progress counts skipped items and is never glued to warnings or blank lines",
+          "[cli][surface]") {
+  // The gpu item is skipped on a machine without one; before issue 35 the
+  // last line then said "[50% done, ETA 0m10s]", and the preview's blank
+  // line and the warnings ended in "[0% done, ETA --:--]".
+  const std::string dir = edp::testing::temp_dir("surface-progress");
+  const std::string cfg = dir + "/two.yaml";
+  edp::testing::write_text(cfg,
+                           "name: two\niterations: 20\nruns: 2\nwarmup_iterations: 1\n"
+                           "learning_rate: 1.0e-5\ninit_scale: 0.5\nworkloads: [tensors]\n"
+                           "sizes: {tiny: {n: 8, d_in: 500, h: 16, d_out: 4}}\n"
+                           "devices: [{kind: cpu, threads: 1}, {kind: gpu}]\n"
+                           "power: {baseline_s: 0.2, min_run_s: 0.05}\n");
+  const auto r = edpbench("run --config " + cfg + " --out " + dir + "/out --trace " + kTrace);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < r.err.size();) {
+    const size_t end = std::min(r.err.find('\n', at), r.err.size());
+    lines.push_back(r.err.substr(at, end - at));
+    at = end + 1;
+  }
+  std::string last_status;
+  int statuses = 0;
+  for (const auto& l : lines) {
+    if (l.find("% done") == std::string::npos) continue;
+    INFO(l);
+    ++statuses;
+    last_status = l;
+    CHECK(l.find("warning") == std::string::npos);
+    CHECK(l.find("edpbench: ") == 0);  // a status, not a blank line or the preview's tail
+  }
+  // Two cpu runs, then the gpu item: skipped here, two runs where there is one.
+  const bool gpu_ran = r.err.find("tensors/tiny/gpu run 2") != std::string::npos;
+  CHECK(statuses == (gpu_ran ? 4 : 3));
+  CHECK_THAT(last_status, Catch::Contains("[100% done"));
+}
