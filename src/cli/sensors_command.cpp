@@ -15,6 +15,7 @@
 #include "common/errors.h"
 #include "common/json.h"
 #include "common/text.h"
+#include "power/energy_meter.h"
 #include "power/readout.h"
 
 namespace {
@@ -73,11 +74,13 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--samples", opt->samples, "Number of readings per rail (default 1)")
       ->type_name("N");
   sub.add_option("--interval-s", opt->interval_s, "Seconds between readings (default 0.5)")
-      ->type_name("S");
+      ->type_name("S")
+      ->check(edp::cli::finite_range(0, 3600));
   sub.add_option("--measure-s", opt->measure_s,
                  "Then sample for S seconds and show distinct values and the observed update "
                  "interval per rail")
-      ->type_name("S");
+      ->type_name("S")
+      ->check(edp::cli::finite_range(0, 3600));  // 1e9 was accepted
   sub.add_flag("--csv", opt->csv, "Print sensor,rail,voltage_v,current_a,power_w rows");
   sub.add_flag("--json", opt->json,
                "Print the sensors, total rails and readings as one JSON object on stdout");

@@ -20,6 +20,7 @@
 #include "common/atomic_file.h"
 #include "common/dir_lock.h"
 #include "common/json.h"
+#include "common/safe_file.h"
 #include "common/text.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
@@ -303,16 +304,17 @@ void Monitor::write(const std::string& dir) const {
     if (std::filesystem::is_symlink(dir + "/context.json"))
       throw Error(dir +
                   "/context.json is a symbolic link; remove it, or write into a new directory");
+    // Read before anything is rewritten, through the one reader of untrusted
+    // files: a FIFO there hung write() with the directory locked.
+    const std::string path = dir + "/context.json";
+    const auto context_text =
+        edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
     // context.json: the monitor's own section; a context.json of `edpbench
     // run` already there keeps everything else it says.
-    const std::string path = dir + "/context.json";
     nlohmann::json ctx = nlohmann::json::object();
-    const bool had_context = std::filesystem::exists(path);
+    const bool had_context = context_text.has_value();
     if (had_context) {
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      ctx = nlohmann::json::parse(text.str(), nullptr, false);
+      ctx = nlohmann::json::parse(*context_text, nullptr, false);
       if (ctx.is_discarded() || !ctx.is_object())
         throw Error(path +
                     " is not a JSON object; write the monitor's results into a new directory");
