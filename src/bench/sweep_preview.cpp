@@ -205,9 +205,10 @@ std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Config& cfg, c
     out.clear();
     per_workload(base);
   } catch (const std::exception& e) {
-    base.note = std::string("backend failed to start: ") + e.what();
+    // run would fail every item of this device: a problem (preview_sweep).
+    base.cannot_start = e.what();
     out.clear();
-    per_workload(base);
+    out.push_back(base);  // one line for a device that does not run
   }
   if (dev.kind == "gpu") cuda_release_device(dev.index);
   return out;
@@ -291,6 +292,10 @@ void estimate_sweep(const Config& cfg, const std::vector<PlanItem>& items, Sweep
     const PreviewRow& row = sum.rows[i];
     if (row.status == "done") {
       ++sum.items_done;
+      continue;
+    }
+    if (row.status.rfind("cannot start", 0) == 0) {
+      ++sum.items_failing;
       continue;
     }
     if (!row.status.empty()) {
@@ -377,6 +382,11 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
         *same = &item;
     }
     for (auto& r : probe_device(dev, cfg, s, smallest, opt)) {
+      if (!r.cannot_start.empty())
+        add_problem(sum.problems, "device " + r.device +
+                                      ": its backend cannot start, so run would "
+                                      "fail its items: " +
+                                      r.cannot_start);
       rate_of[{r.device, r.workload}] = sum.devices.size();
       sum.devices.push_back(std::move(r));
     }
@@ -406,6 +416,8 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
       row.status = "done";
     else if (!dev.skipped.empty())
       row.status = "skipped: " + dev.skipped;
+    else if (!dev.cannot_start.empty())
+      row.status = "cannot start: " + dev.cannot_start;
     else
       estimate_row(item, item_step_s(item, dev, opt), dev.setup_s, sensor, cfg.cooldown_s, tail_s,
                    row);
