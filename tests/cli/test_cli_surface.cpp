@@ -3,6 +3,7 @@
 // trace source everywhere; a mistyped subcommand is answered with the
 // nearest one; arguments CLI11 did not expect are named in the order typed.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -158,4 +159,28 @@ TEST_CASE("run's progress counts skipped items and is never glued to warnings or
   const bool gpu_ran = r.err.find("tensors/tiny/gpu run 2") != std::string::npos;
   CHECK(statuses == (gpu_ran ? 4 : 3));
   CHECK_THAT(last_status, Catch::Contains("[100% done"));
+}
+
+TEST_CASE("recommend --json: the recommendations as one object, the CSV's choices",
+          "[cli][recommend][json]") {
+  const std::string results = EDPBENCH_FIXTURES "/report/tx2_sweep/results.csv";
+  const auto r = edpbench("recommend " + results + " --objective energy --json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);  // before issue 35: "--json: not expected", exit 2
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("objective") == "energy");
+  CHECK(j.at("decided") == true);
+  const auto csv = edpbench("recommend " + results + " --objective energy --csv -");
+  REQUIRE(csv.exit_code == 0);
+  const std::string path = edp::testing::temp_dir("recommend-json") + "/r.csv";
+  edp::testing::write_text(path, csv.out);
+  const auto table = edp::report::read_csv_file(path);
+  REQUIRE(j.at("recommendations").size() == table.rows.size());
+  for (size_t i = 0; i < table.rows.size(); ++i) {
+    const auto& rec = j.at("recommendations")[i];
+    CHECK(rec.at("workload") == table.get(i, "workload"));
+    CHECK(rec.at("choice") == table.get(i, "choice"));
+    CHECK(rec.at("gpu").at("energy_j").is_number());
+  }
+  CHECK(edpbench("recommend " + results + " --json --csv -").exit_code == 2);
 }
