@@ -18,6 +18,8 @@
 #   /etc/default/edpbench                   systemd/edpbench.env (conffile)
 #   /lib/systemd/system/edpbench.{service,timer}
 #   /usr/share/doc/edpbench/deployment.md
+#   /usr/share/man/man1/edpbench.1.gz, /usr/share/bash-completion/completions/edpbench
+#                                           generated from the CLI (src/cli/CMakeLists.txt)
 #   the monitor API (component monitor, src/monitor and python/CMakeLists.txt):
 #   /usr/lib/<arch>/libedpbench-monitor.so*, /usr/include/edpbench/monitor.h,
 #   /usr/lib/<arch>/cmake/edpbench/, /usr/lib/<arch>/pkgconfig/edpbench-monitor.pc,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/generated_docs.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
 
@@ -93,6 +94,21 @@ int main(int argc, char** argv) {
   for (auto& spec : specs) {
     CLI::App* sub = app.add_subcommand(spec.name, spec.description);
     runners.emplace_back(sub, spec.setup(*sub));
+  }
+
+  // Used by the build (src/cli/CMakeLists.txt), not shown in --help: the man
+  // page and the bash completion, from this very app.
+  if (argc == 3 && std::strcmp(argv[1], "--generate") == 0) {
+    if (std::strcmp(argv[2], "man") == 0) {
+      std::cout << man_page(app, EDPBENCH_VERSION);
+      return 0;
+    }
+    if (std::strcmp(argv[2], "bash") == 0) {
+      std::cout << bash_completion(app);
+      return 0;
+    }
+    std::cerr << "edpbench: error: --generate " << argv[2] << ": choose man or bash\n";
+    return 2;
   }
 
   // A first word that is no subcommand: say which one was meant, instead of
