@@ -16,6 +16,17 @@
 #include "edpbench/config.h"
 
 namespace edp::cli {
+void check_output_file(const std::string& option, const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw edp::UsageError(option + " " + path + ": the directory '" + dir +
+                          "' does not exist (create it or choose another path)");
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw edp::UsageError(option + " " + path + ": not a regular file");
+}
+
 std::vector<CommandSpec>& command_registry() {
   static std::vector<CommandSpec> registry;
   return registry;

@@ -35,16 +35,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--json", a->json, "Also write the plan as JSON to this file");
   return [a] {
     // A --json that cannot be written is a usage error found before any work.
-    if (!a->json.empty()) {
-      const auto slash = a->json.find_last_of('/');
-      const std::string dir = slash == std::string::npos ? "." : a->json.substr(0, slash + 1);
-      struct stat st {};
-      if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        throw edp::UsageError("--json " + a->json + ": the directory '" + dir +
-                              "' does not exist (create it or choose another path)");
-      if (::stat(a->json.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw edp::UsageError("--json " + a->json + ": not a regular file");
-    }
+    if (!a->json.empty()) edp::cli::check_output_file("--json", a->json);
     // Every problem in one pass: the config's own and this machine's.
     edp::bench::Config cfg = edp::bench::load_config(a->config, /*keep_going=*/true);
     a->filters.apply(cfg);

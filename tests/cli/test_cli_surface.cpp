@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -183,4 +184,32 @@ TEST_CASE("recommend --json: the recommendations as one object, the CSV's choice
     CHECK(rec.at("gpu").at("energy_j").is_number());
   }
   CHECK(edpbench("recommend " + results + " --json --csv -").exit_code == 2);
+}
+
+TEST_CASE(
+    "run --json: the sweep's results as JSON, typed; a path that cannot be written is refused "
+    "first",
+    "[cli][run][json]") {
+  const std::string dir = edp::testing::temp_dir("run-json");
+  const auto r = edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out --trace " +
+                          kTrace + " --json " + dir + "/run.json");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);  // before issue 35: "--json: not expected", exit 2
+  const auto j = nlohmann::json::parse(edp::testing::slurp(dir + "/run.json"));
+  CHECK(j.at("out_dir") == dir + "/out");
+  CHECK(j.at("exit_status") == 0);
+  const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
+  REQUIRE(j.at("results").size() == results.rows.size());
+  const auto& row = j.at("results")[0];
+  CHECK(row.at("workload") == "tensors");
+  CHECK(row.at("status") == "ok");
+  CHECK(row.at("runs").is_number());
+  CHECK(row.at("power_w_mean").get<double>() == Approx(7.5).epsilon(0.01));
+  CHECK(row.at("diverged") == false);
+
+  const auto bad = edpbench("run --config " + tiny_config(dir) + " --out " + dir +
+                            "/out2 --trace " + kTrace + " --json " + dir + "/no/such/dir/run.json");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--json " + dir + "/no/such/dir/run.json: the directory"));
+  CHECK_FALSE(std::ifstream(dir + "/out2/results.csv").good());
 }
