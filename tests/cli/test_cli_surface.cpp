@@ -187,7 +187,7 @@ TEST_CASE("recommend --json: the recommendations as one object, the CSV's choice
 }
 
 TEST_CASE(
-    "run --json: the sweep's results as JSON, typed; a path that cannot be written is refused "
+    "run --json: the sweep's results as JSON, typed, and a path that cannot be written refused "
     "first",
     "[cli][run][json]") {
   const std::string dir = edp::testing::temp_dir("run-json");
