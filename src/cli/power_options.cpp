@@ -70,15 +70,16 @@ void PowerFlags::apply(bench::Config& c) const {
     set([&] { bench::set_config_list(c, "power.total_rails", total_rails_, "--total-rails"); });
   if (!trace_.empty()) {
     // Relative to the working directory here (in a config: to the config).
-    // The config's check (missing, a link, a directory); a FIFO or a device
-    // is left to the one reader of untrusted files, which says what it is
-    // ("not read: it is a FIFO") without opening it.
+    // A missing file or a directory is refused here, in the config's words;
+    // a link, a FIFO or a device is left to the one reader of untrusted
+    // files, which says what it is ("not read: it is a FIFO") unopened.
     struct stat st {};
-    const bool special =
-        ::lstat(trace_.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) ||
-                                              S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode));
-    const std::string problem = special ? "" : bench::trace_file_problem(trace_);
-    if (!problem.empty()) problems.push_back("--trace: " + problem);
+    if (::lstat(trace_.c_str(), &st) != 0)
+      problems.push_back("--trace: trace file '" + trace_ + "' cannot be read (" +
+                         std::strerror(errno) +
+                         "); a relative path is relative to the working directory");
+    else if (S_ISDIR(st.st_mode))
+      problems.push_back("--trace: " + bench::trace_file_problem(trace_));
     c.power.trace.file = trace_;
     // --trace names the source; another one beside it is a contradiction.
     if (source_.empty())

@@ -65,7 +65,8 @@ TEST_CASE("every measuring command takes the power options with the config's ran
     CHECK_THAT(both.err, Catch::Contains("replays a trace, but --power-source is jetson"));
     const auto missing = edpbench(with_command(cmd, "--trace " + dir + "/no-such.csv"));
     CHECK(missing.exit_code == 2);
-    CHECK_THAT(missing.err, Catch::Contains("--trace " + dir + "/no-such.csv: cannot be read"));
+    CHECK_THAT(missing.err,
+               Catch::Contains("--trace: trace file '" + dir + "/no-such.csv' cannot be read"));
     const auto rails = edpbench(with_command(cmd, "--trace " + kTrace + " --total-rails VDD_XX"));
     CHECK(rails.exit_code == 2);
     CHECK_THAT(rails.err, Catch::Contains("VDD_XX"));
