@@ -19,6 +19,8 @@
 #   /lib/systemd/system/edpbench.{service,timer}
 #   /lib/systemd/system/edpbench-exporter.service  the Prometheus exporter (not enabled)
 #   /usr/share/doc/edpbench/deployment.md
+#   /usr/share/man/man1/edpbench.1.gz, /usr/share/bash-completion/completions/edpbench
+#                                           generated from the CLI (src/cli/CMakeLists.txt)
 #   the monitor API (component monitor, src/monitor and python/CMakeLists.txt):
 #   /usr/lib/<arch>/libedpbench-monitor.so*, /usr/include/edpbench/monitor.h,
 #   /usr/lib/<arch>/cmake/edpbench/, /usr/lib/<arch>/pkgconfig/edpbench-monitor.pc,

@@ -57,7 +57,7 @@ struct MonitorOptions {
   std::vector<std::string> total_rails;  // empty = auto (DESIGN §4.1)
   double rate_hz = 100;                  // sampler rate (power.rate_hz: 1 to 10000)
   std::string sysfs_root;                // "" = the real /sys and /dev
-  std::string trace_file;                // source trace: CSV t_s,<rail>_w,...
+  std::string trace_file;                // a CSV t_s,<rail>_w,... to replay (implies source trace)
   bool trace_loop = true;
   int sampler_cpu = -1;  // pin the sampler thread to this CPU; -1 = not pinned
   // Wait (at most this long, seconds: power.settle_s, 0 to 600) after
@@ -195,7 +195,13 @@ class EDPBENCH_API Monitor {
   std::vector<std::string> open_windows() const;
 
   // Idle power over `seconds` after letting the sensor settle; later
-  // windows report dynamic energy over it. Must be called with no window open;
+  // windows report dynamic energy over it. Settling waits three of the
+  // sensor's update intervals, at least 0.5 s (the update after the last
+  // work may still average some of it); when no interval is observed or
+  // stated yet (an INA3221 on JetPack 4 right after opening), up to 5 s for
+  // one to appear. IdleResult::settle_s says how long it waited; a monitor
+  // opened with await_period_s > 0 has usually learnt the interval already.
+  // Must be called with no window open;
   // begin_window (and a second measure_idle) throws Error while it runs.
   IdleResult measure_idle(double seconds);
 

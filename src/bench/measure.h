@@ -36,6 +36,7 @@ struct MeasureOptions {
   // power.timeline_hz, power.timeline_max_rows of `session`); "" = none.
   std::string timeline_path;
   std::string label;  // "" = the command line
+  bool verbose = false;             // the discovery log (shown anyway without a sensor)
 };
 
 // How measure's flags name the session's options ("--rate-hz").

@@ -115,7 +115,9 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     rec.status = "failed";
     const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
     if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
-    append(r.note, err);
+    // A frozen sensor's reason is already in the run's note (the confidence
+    // rule's): said once.
+    if (r.note.find(failure) == std::string::npos) append(r.note, err);
   }
   if (s.progress) {
     std::string msg =
@@ -124,7 +126,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
     if (r.low_confidence) msg += " (low confidence)";
     if (r.disturbed) msg += " (disturbed)";
-    s.progress->line(msg);
+    s.progress->status(msg);
   }
   return r;
 }

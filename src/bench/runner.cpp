@@ -298,7 +298,9 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   summary_options.calibrate = false;
   summary_options.interval_probe_s = 0;
   summary_options.done = [&store](const std::string& key) { return store.done(key); };
-  s.progress->line(format_preview(preview_sweep(cfg, session, summary_options)));
+  std::string summary = format_preview(preview_sweep(cfg, session, summary_options), opt.verbose);
+  while (!summary.empty() && summary.back() == '\n') summary.pop_back();
+  s.progress->line(summary);
 
   int interrupted = 0;
   try {
@@ -312,6 +314,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
     throw_if_stop_requested();
     int current_point = -1;
     std::string point_failure;
+    double through_flop = 0;  // the estimate of the items done, skipped or failed so far
     for (const PlannedItem* p : todo) {
       throw_if_stop_requested();
       report::ItemRecord rec;
@@ -327,8 +330,10 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         }
       }
       if (rec.status == "ok") ++s.measured_ok;
+      through_flop += p->item.flop_estimate;
+      s.progress->reach(through_flop);
       if (s.progress && rec.status != "ok")
-        s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
+        s.progress->status("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
       // Its samples first: a crash before the commit files are written
       // leaves rows of an item that is not done, which resume drops.
       if (timeline && rec.status == "ok") timeline->commit();

@@ -5,6 +5,7 @@
 // workload and size, the N from which the GPU wins by time and by energy.
 // With operating points (results.csv `operating_point`), each choice is the
 // best (device, point) pair, and the CSV names the points.
+// --json prints the recommendations as one JSON object instead of the table.
 // Exit 0 when at least one (workload, size) could be decided, 1 when none
 // could, 2 on usage errors.
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "cli/command.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/json.h"
 #include "report/recommend.h"
 
 namespace {
@@ -23,7 +25,63 @@ struct RecommendArgs {
   double deadline_s = 0;
   double battery_wh = 0;
   std::string csv;
+  bool json = false;
 };
+
+std::string number_or_null(const std::optional<double>& v) {
+  return v ? edp::json_number(*v) : "null";
+}
+
+std::string json_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
+  return out + "]";
+}
+
+std::string standing_json(const std::optional<edp::report::DeviceStanding>& d) {
+  if (!d) return "null";
+  edp::JsonObject o;
+  o.set("device", d->label)
+      .set("operating_point", d->point)
+      .set_raw("value", number_or_null(d->value))
+      .set_raw("ci95", number_or_null(d->ci95))
+      .set_raw("time_s", number_or_null(d->time_s))
+      .set_raw("energy_j", number_or_null(d->energy_j))
+      .set("meets_deadline", d->meets_deadline);
+  return o.str(0);
+}
+
+// One object: the objective, the deadline and one entry per (workload, size
+// [, batch]), with the same content as the CSV and the notes.
+std::string recommendations_json(const std::vector<edp::report::Recommendation>& recs,
+                                 const edp::report::RecommendOptions& options) {
+  using namespace edp::report;
+  std::vector<std::string> items;
+  for (const auto& r : recs) {
+    std::vector<std::string> notes;
+    for (const auto& n : r.notes) notes.push_back(edp::json_string(n));
+    edp::JsonObject o;
+    o.set("workload", r.workload)
+        .set("size", r.size)
+        .set("batch", r.batch)
+        .set("choice", r.choice)
+        .set("operating_point", r.operating_point)
+        .set_raw("cpu", standing_json(r.cpu))
+        .set_raw("gpu", standing_json(r.gpu))
+        .set_raw("ratio", number_or_null(r.ratio))
+        .set_raw("confident", r.confident ? (*r.confident ? "true" : "false") : "null")
+        .set_raw("runs_per_charge", r.runs_per_charge ? std::to_string(*r.runs_per_charge) : "null")
+        .set_raw("notes", json_list(notes));
+    items.push_back(o.str(0));
+  }
+  edp::JsonObject out;
+  out.set("objective", objective_name(options.objective))
+      .set_raw("deadline_s", number_or_null(options.deadline_s))
+      .set_raw("battery_wh", number_or_null(options.battery_wh))
+      .set("decided", any_decided(recs))
+      .set_raw("recommendations", json_list(items));
+  return out.str(2) + "\n";
+}
 
 int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   using namespace edp::report;
@@ -43,10 +101,12 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
     options.battery_wh = a.battery_wh;
   }
 
+  if (a.json && a.csv == "-") throw edp::UsageError("--json and --csv -: choose one for stdout");
   const CsvTable results = load_results_csv(a.results);
   const auto recs = recommend(results, options);
+  if (a.json) std::cout << recommendations_json(recs, options);
   if (!any_decided(recs)) {
-    if (!recs.empty()) std::cerr << recommendations_text(recs, options);
+    if (!recs.empty() && !a.json) std::cerr << recommendations_text(recs, options);
     std::cerr << "edpbench: error: no (workload, size) in " << a.results << " could be decided"
               << (recs.empty() ? ": the file has no configurations" : " (see the notes above)")
               << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";
@@ -61,6 +121,7 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
     std::cerr << "edpbench: wrote " << recs.size() << " recommendation"
               << (recs.size() == 1 ? "" : "s") << " to " << a.csv << "\n";
   }
+  if (a.json) return 0;
   std::cout << recommendations_text(recs, options);
   const std::string crossovers = crossovers_text(batch_crossovers(results, options));
   if (!crossovers.empty()) std::cout << "\n" << crossovers;
@@ -81,6 +142,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option(
       "--csv", args->csv,
       "Also write the recommendation CSV to FILE (atomically), or print only the CSV with '-'");
+  sub.add_flag("--json", args->json,
+               "Print the recommendations as one JSON object on stdout instead of the table");
   return [args, &sub] { return run_recommend(*args, sub); };
 }
 

@@ -28,6 +28,9 @@ struct Monitor::Impl {
   // meter, the total rails, settling, the idle baselines, the windows.
   edp::bench::Session session;
   std::string why;  // why these total rails (and whether settling failed)
+  // This monitor's name in context.json's monitor.writers ("host:pid:n:time"):
+  // write() replaces only rows written under it.
+  std::string writer;
 
   mutable std::mutex mutex;  // guards what follows
   // The open windows, each the engine's own window (bench::RunWindow: the

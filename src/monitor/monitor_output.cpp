@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
@@ -123,14 +125,55 @@ std::string merged_csv(const std::string& path, const std::vector<std::string>& 
   return out;
 }
 
+// Watts and seconds to the microunit: more digits than any sensor resolves
+// would only be noise in context.json and the report (1.999998317125005).
+nlohmann::json micro(double v) {
+  return std::isfinite(v) ? nlohmann::json(std::round(v * 1e6) / 1e6) : nlohmann::json();
+}
+
+nlohmann::json rails_w_json(const std::map<std::string, double>& rails_w) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [rail, w] : rails_w) j[rail] = micro(w);
+  return j;
+}
+
 nlohmann::json idle_json(const IdleResult& i) {
   nlohmann::json j;
-  j["total_w"] = std::isnan(i.power_w) ? nlohmann::json() : nlohmann::json(i.power_w);
-  j["rails_w"] = i.rails_w;
-  j["duration_s"] = i.duration_s;
-  j["settle_s"] = i.settle_s;
-  j["start_unix_s"] = i.start_unix_s;
+  j["total_w"] = micro(i.power_w);
+  j["rails_w"] = rails_w_json(i.rails_w);
+  j["duration_s"] = micro(i.duration_s);
+  j["settle_s"] = micro(i.settle_s);
+  j["start_unix_s"] = micro(i.start_unix_s);
   return j;
+}
+
+// The configurations `dir` already holds that this monitor did not write
+// (context.json's monitor.writers names who wrote each), with their runs:
+// "monitor/w/s/cpu (5 runs, by host:1234:...)". A key with rows but no
+// writer (a file from an older version) is someone else's too.
+std::vector<std::string> foreign_rows(const std::string& dir, const std::set<std::string>& keys,
+                                      const nlohmann::json& writers, const std::string& me) {
+  const std::string path = dir + "/results.csv";
+  if (std::filesystem::is_symlink(path) || !std::filesystem::exists(path)) return {};
+  edp::report::CsvTable t;
+  try {
+    t = edp::report::read_csv_file(path);
+  } catch (const std::exception&) {
+    return {};  // merged_csv says what is wrong with it
+  }
+  const int key = t.column("key"), runs = t.column("runs");
+  std::vector<std::string> out;
+  for (const auto& row : t.rows) {
+    if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) continue;
+    const std::string& k = row[static_cast<size_t>(key)];
+    const bool known = writers.is_object() && writers.contains(k) && writers[k].is_string();
+    if (known && writers[k].get<std::string>() == me) continue;
+    out.push_back(k + " (" + (runs >= 0 ? row[static_cast<size_t>(runs)] : "?") + " runs, " +
+                  (known ? "written by monitor " + writers[k].get<std::string>()
+                         : "written by another monitor") +
+                  ")");
+  }
+  return out;
 }
 
 // The output directory's lock (common/dir_lock.h), as `run` takes it: a
@@ -267,11 +310,43 @@ void Monitor::write(const std::string& dir) const {
     for (auto& r : edp::report::runs_rows(c)) runs.push_back(std::move(r));
     for (auto& r : edp::report::rails_rows(c)) rails.push_back(std::move(r));
   }
+  // The interval windows were judged by (observed, else stated); null while
+  // unknown.
+  const double interval = impl_->session.update_interval_s();
+  const nlohmann::json interval_s = interval > 0 ? micro(interval) : nlohmann::json();
   guarded_io([&] {
     if (std::filesystem::is_symlink(dir + "/context.json"))
       throw Error(dir +
                   "/context.json is a symbolic link; remove it, or write into a new directory");
-    // results.csv last: like `run`, it is the file that says a row is done.
+    // Read before anything is rewritten, through the one reader of untrusted
+    // files: a FIFO there hung write() with the directory locked.
+    const std::string path = dir + "/context.json";
+    const auto context_text =
+        edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
+    // context.json: the monitor's own section; a context.json of `edpbench
+    // run` already there keeps everything else it says.
+    nlohmann::json ctx = nlohmann::json::object();
+    const bool had_context = context_text.has_value();
+    if (had_context) {
+      ctx = nlohmann::json::parse(*context_text, nullptr, false);
+      if (ctx.is_discarded() || !ctx.is_object())
+        throw Error(path +
+                    " is not a JSON object; write the monitor's results into a new directory");
+    }
+    // Rows of the same configuration that another monitor wrote (another
+    // process, an earlier script) are kept, never replaced: refuse, and say
+    // how to keep both.
+    nlohmann::json writers =
+        ctx.contains("monitor") && ctx["monitor"].is_object() && ctx["monitor"].contains("writers")
+            ? ctx["monitor"]["writers"]
+            : nlohmann::json::object();
+    if (!writers.is_object()) writers = nlohmann::json::object();
+    const std::vector<std::string> foreign = foreign_rows(dir, keys, writers, impl_->writer);
+    if (!foreign.empty())
+      throw Error("write: " + dir + "/results.csv already holds " + edp::join(foreign, "; ") +
+                  "; a monitor replaces only the rows it wrote itself. Nothing was written: "
+                  "write into another directory, or record under another workload, size or "
+                  "device label to keep both");
     const std::string runs_text =
         merged_csv(dir + "/runs.csv", edp::report::runs_columns(), keys, runs);
     const std::string rails_text =
@@ -280,32 +355,23 @@ void Monitor::write(const std::string& dir) const {
         merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
     // samples.csv when a window kept its timeline (or the file is there:
     // this monitor's configurations are replaced in it too).
-    if (!timelines.empty() || std::filesystem::exists(dir + "/samples.csv")) {
+    std::string samples_text;
+    const bool write_samples =
+        !timelines.empty() || std::filesystem::exists(dir + "/samples.csv");
+    if (write_samples) {
       std::vector<std::vector<std::string>> samples;
       for (const auto& w : timelines)
         for (auto& row : edp::report::samples_rows(w)) samples.push_back(std::move(row));
-      edp::write_file_atomic(
-          dir + "/samples.csv",
-          merged_csv(dir + "/samples.csv", edp::report::samples_columns(), keys, samples));
+      samples_text =
+          merged_csv(dir + "/samples.csv", edp::report::samples_columns(), keys, samples);
     }
-    // Read before anything is rewritten, through the one reader of untrusted
-    // files: a FIFO there hung write() with the directory locked.
-    const std::string path = dir + "/context.json";
-    const auto context_text =
-        edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
+    // results.csv last: like `run`, it is the file that says a row is done.
     edp::write_file_atomic(dir + "/runs.csv", runs_text);
     edp::write_file_atomic(dir + "/rails.csv", rails_text);
+    if (write_samples) edp::write_file_atomic(dir + "/samples.csv", samples_text);
     edp::write_file_atomic(dir + "/results.csv", results_text);
 
-    // context.json: the monitor's own section; a context.json of `edpbench
-    // run` already there keeps everything else it says.
-    nlohmann::json ctx = nlohmann::json::object();
-    if (context_text) {
-      ctx = nlohmann::json::parse(*context_text, nullptr, false);
-      if (ctx.is_discarded() || !ctx.is_object())
-        throw Error(path +
-                    " is not a JSON object; write the monitor's results into a new directory");
-    } else {
+    if (!had_context) {
       ctx["edpbench_version"] = EDPBENCH_VERSION;
       ctx["complete"] = true;
       ctx["start_time"] = utc_now();
@@ -314,9 +380,12 @@ void Monitor::write(const std::string& dir) const {
       pw["rails"] = edp::join(impl_->session.meter().rail_names(), ",");
       pw["total_rails"] = edp::join(impl_->session.total_rails(), "+");
       pw["total_rails_why"] = impl_->why;
-      pw["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
+      pw["update_interval_s"] = interval_s;
       pw["rate_hz"] = impl_->options.rate_hz;
-      if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = idle.power_w;
+      // The idle baseline as `run` writes it: per rail and total, so the
+      // report shows one, not "no idle baseline" beside its total.
+      if (have_idle && !idle.rails_w.empty()) pw["baseline_w"] = rails_w_json(idle.rails_w);
+      if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = micro(idle.power_w);
       ctx["power"] = pw;
     }
     ctx["end_time"] = utc_now();
@@ -326,7 +395,7 @@ void Monitor::write(const std::string& dir) const {
     mon["total_rails_why"] = impl_->why;
     mon["discovery_log"] = impl_->session.meter().discovery_log();
     mon["rate_hz"] = impl_->options.rate_hz;
-    mon["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
+    mon["update_interval_s"] = interval_s;
     if (have_idle) mon["idle_baseline"] = idle_json(idle);
     nlohmann::json cfgs = ctx.contains("monitor") && ctx["monitor"].is_object() &&
                                   ctx["monitor"].contains("configurations") &&
@@ -338,6 +407,8 @@ void Monitor::write(const std::string& dir) const {
       if (!k.is_string() || !keys.count(k.get<std::string>())) kept.push_back(k);
     for (const auto& k : keys) kept.push_back(k);
     mon["configurations"] = kept;
+    for (const auto& k : keys) writers[k] = impl_->writer;
+    mon["writers"] = writers;
     ctx["monitor"] = mon;
     edp::write_file_atomic(path, ctx.dump(2) + "\n");
   });

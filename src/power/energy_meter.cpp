@@ -140,8 +140,12 @@ EnergyMeter::IdleBaseline EnergyMeter::measure_idle(double duration_s,
   start();
   // Settle: the update that follows the end of the work may still average
   // some of it; two more updates are idle through and through.
+  // The interval: observed, else as the sensors state it (a trace's rows,
+  // a driver's update_interval); only when neither is known, wait (up to
+  // 5 s) for the sampler to observe one.
   const auto t_call = std::chrono::steady_clock::now();
   double interval = observed_update_interval_s();
+  if (interval == 0) interval = reported_update_interval_s();
   while (interval == 0 && std::chrono::steady_clock::now() - t_call < seconds(idle_settle_s(0))) {
     if (!sleep_polling(std::chrono::steady_clock::now() + std::chrono::milliseconds(50),
                        keep_going))

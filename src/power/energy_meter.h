@@ -87,8 +87,9 @@ class EnergyMeter {
   // The idle baseline (DESIGN §3): first lets the sensor settle, that is
   // waits until the total rails have published at least two updates after
   // the one that can still hold the last run's power (3 update intervals
-  // from the call, at least 0.5 s for the clocks to drop; while the interval
-  // is unknown, until it is known or 5 s passed), then measures mean power
+  // from the call, at least 0.5 s for the clocks to drop; the interval is
+  // the observed one, else the one the sensors state; while neither is
+  // known, until one is observed or 5 s passed), then measures mean power
   // per rail over `seconds`. Rails whose reads failed meanwhile are left out.
   // `keep_going` is polled every 50 ms; when it returns false the
   // measurement is abandoned (empty power_w).

@@ -223,6 +223,8 @@ WindowJudging Session::judging(double baseline_total_w) const {
   j.total_rails = total_rails_;
   j.baseline_total_w = baseline_total_w;
   j.rate_hz = meter_.measures_energy() ? options_.power.rate_hz : 0;
+  j.stated_update_interval_s = stated_update_interval_s();
+  if (!short_window_advice_.empty()) j.short_window_advice = short_window_advice_;
   return j;
 }
 
