@@ -44,7 +44,7 @@ struct TraceConfig {
 };
 
 struct PowerConfig {
-  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
+  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|simulated|none
   double rate_hz = 100;
   // The rails whose sum is "energy" (DESIGN §4.1); empty = auto: rails that
   // do not nest, chosen by power::choose_total_rails.
@@ -59,6 +59,7 @@ struct PowerConfig {
   double settle_s = 5;
   Ina226Config ina226;
   TraceConfig trace;
+  power::SimulatedOptions simulated;  // power.source: simulated (a test source)
 };
 
 struct GpuConfig {

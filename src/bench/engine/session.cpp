@@ -23,6 +23,7 @@ power::PowerOptions power_options(const SessionOptions& o) {
   p.ina226 = o.power.ina226;
   p.trace_file = o.power.trace.file;
   p.trace_loop = o.power.trace.loop;
+  p.simulated = o.power.simulated;
   return p;
 }
 
