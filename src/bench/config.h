@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/studies/deploy/deploy_config.h"
 #include "bench/study_batch_config.h"
 #include "bench/study_ops_config.h"
 #include "bench/study_stages_config.h"
@@ -78,6 +79,7 @@ struct Config {
   BatchConfig batch;
   StagesConfig stages;
   OpsConfig ops;
+  DeployConfig deploy;
   int iterations = 500;
   int runs = 10;
   int warmup_iterations = 10;
