@@ -1,9 +1,7 @@
 // deploy.csv rows and candidates (see deploy_csv.h; columns in docs/deploy.md).
 #include "report/deploy_csv.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,6 +10,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/stats.h"
 
 namespace edp::report {
@@ -371,38 +370,17 @@ CsvTable load_deploy_csv(const std::string& path) {
   std::string file = path;
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) file = path + "/deploy.csv";
-  // Only a regular file of a sane size, no link followed, never blocking on
-  // a FIFO: a deploy.csv is a few hundred bytes per row.
-  constexpr long long kMaxBytes = 64LL << 20;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
+  // Through the one reader of untrusted files: a link, a FIFO, a device or a
+  // file beyond the results cap is refused before a byte is read.
+  const auto text = read_untrusted_file_if_present(file, file_kind::results_csv);
+  if (!text)
     throw UsageError(
-        "cannot open " + file + ": " + std::strerror(errno) +
+        "cannot open " + file + ": " + std::strerror(ENOENT) +
         " (expected the deploy.csv of a run with studies: [deploy], or its directory)");
-  std::string text;
-  try {
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-      throw UsageError(file + " is not a regular file (expected a deploy.csv written by run)");
-    if (st.st_size > kMaxBytes)
-      throw UsageError(file + " is " + std::to_string(st.st_size >> 20) +
-                       " MB; a deploy.csv is at most 64 MB (is it the right file?)");
-    text.resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    while (got < text.size()) {
-      const ssize_t n = ::read(fd, &text[got], text.size() - got);
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    text.resize(got);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
-  if (text.empty()) throw UsageError(file + " is empty (no header, no rows)");
+  if (text->empty()) throw UsageError(file + " is empty (no header, no rows)");
   CsvTable t;
   try {
-    t = parse_csv(text, file);
+    t = parse_csv(*text, file);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("malformed deploy file: ") + e.what());
   }

@@ -2,10 +2,16 @@
 // idle states, the absent ones with why, the warm burst's energy from the
 // part's runs, the wake costs over a warm burst), the candidates read back
 // from them, and the columns documented in docs/deploy.md.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "common/errors.h"
+#include "report/csv.h"
 #include "report/deploy_csv.h"
 
 using namespace edp::report;
@@ -169,4 +175,28 @@ TEST_CASE("deploy.csv: every column is documented in docs/deploy.md", "[deploy]"
   ss << in.rdbuf();
   const std::string doc = ss.str();
   for (const auto& c : deploy_columns()) CHECK_THAT(doc, Catch::Contains("| `" + c + "` |"));
+}
+
+// recommend and the report read deploy.csv through the one reader of
+// untrusted files (common/safe_file.h): a directory means its deploy.csv; a
+// link or a FIFO in its place is refused before a byte is read.
+TEST_CASE("deploy.csv: read from a sweep directory, a link or a FIFO refused", "[deploy]") {
+  std::string dir = "/tmp/edpbench-deploy-XXXXXX";
+  REQUIRE(::mkdtemp(&dir[0]) != nullptr);
+  std::string text = csv_line(deploy_columns());
+  for (const auto& row : deploy_rows(infer_item())) text += csv_line(row);
+  std::ofstream(dir + "/real.csv") << text;
+  CHECK_THROWS_WITH(load_deploy_csv(dir), Catch::Contains(dir + "/deploy.csv: No such file"));
+  REQUIRE(::symlink((dir + "/real.csv").c_str(), (dir + "/deploy.csv").c_str()) == 0);
+  CHECK_THROWS_AS(load_deploy_csv(dir), edp::UsageError);
+  ::unlink((dir + "/deploy.csv").c_str());
+  REQUIRE(::mkfifo((dir + "/deploy.csv").c_str(), 0600) == 0);
+  CHECK_THROWS_AS(load_deploy_csv(dir), edp::UsageError);  // and does not block
+  ::unlink((dir + "/deploy.csv").c_str());
+  REQUIRE(::rename((dir + "/real.csv").c_str(), (dir + "/deploy.csv").c_str()) == 0);
+  const CsvTable t = load_deploy_csv(dir);
+  CHECK(t.rows.size() == 6);
+  CHECK(deploy_candidates(t, dir).size() == 1);
+  ::unlink((dir + "/deploy.csv").c_str());
+  ::rmdir(dir.c_str());
 }
