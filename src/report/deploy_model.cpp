@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "common/text.h"
+
 namespace edp::report {
 namespace {
 
@@ -75,7 +77,7 @@ GapCosts gap_costs(const Candidate& c, const std::vector<WakeStep>& steps,
     if (p <= 1e-12) continue;
     if (!known(s.energy_j) || !known(s.time_s)) {
       if (out.unknown.empty())
-        out.unknown = "no wake cost was measured after a gap of " + std::to_string(s.from_s) +
+        out.unknown = "no wake cost was measured after a gap of " + fmt("%.3g", s.from_s) +
                       " s or more (the gating delay); add a wake_after_s above it";
       continue;
     }
@@ -108,8 +110,8 @@ Prediction poisson_single(const Candidate& c, const Load& load,
   const double r = load.rate_hz, tw = c.burst_s.value;
   Prediction p;
   if (r * tw >= 1)
-    return unknown_prediction("overloaded: a warm burst takes " + std::to_string(tw) +
-                              " s, requests come every " + std::to_string(1 / r) + " s");
+    return unknown_prediction("overloaded: a warm burst takes " + fmt("%.3g", tw) +
+                              " s, requests come every " + fmt("%.3g", 1 / r) + " s");
   GapDistribution g;
   g.rate_hz = r;
   g.erlang = {{1, 1.0}};  // M/G/1: every idle period is Exp(rate)
@@ -156,8 +158,8 @@ Prediction poisson_batch(const Candidate& c, const Load& load, const std::vector
   p.utilisation = bursts_hz * (tw + costs.wake_s);
   if (p.utilisation >= 1)
     return unknown_prediction("overloaded: bursts of " + std::to_string(b) + " take " +
-                              std::to_string(tw) + " s, and come every " +
-                              std::to_string(1 / bursts_hz) + " s");
+                              fmt("%.3g", tw) + " s, and come every " + fmt("%.3g", 1 / bursts_hz) +
+                              " s");
   p.idle_w = bursts_hz * costs.idle_j;
   p.wake_w = bursts_hz * costs.wake_j;
   p.burst_w = bursts_hz * c.burst_j.value;
@@ -175,8 +177,8 @@ Prediction periodic(const Candidate& c, const Load& load, const std::vector<Wake
   const double tw = c.burst_s.value;
   const double cycle_s = c.batch / load.rate_hz;
   if (cycle_s <= tw)
-    return unknown_prediction("overloaded: a warm burst takes " + std::to_string(tw) +
-                              " s, one starts every " + std::to_string(cycle_s) + " s");
+    return unknown_prediction("overloaded: a warm burst takes " + fmt("%.3g", tw) +
+                              " s, one starts every " + fmt("%.3g", cycle_s) + " s");
   // The gap is what the cycle leaves after the first burst, whose wake time
   // depends on the gap: the step whose range holds its own gap.
   const WakeStep* step = nullptr;
@@ -193,8 +195,7 @@ Prediction periodic(const Candidate& c, const Load& load, const std::vector<Wake
     for (const WakeStep& s : steps)
       if (gap >= s.from_s && gap < s.to_s) step = &s;
   if (!step || !known(step->energy_j) || !known(step->time_s))
-    return unknown_prediction("no wake cost was measured for a gap of " + std::to_string(gap) +
-                              " s");
+    return unknown_prediction("no wake cost was measured for a gap of " + fmt("%.3g", gap) + " s");
   gap = std::max(0.0, gap);
   const double d = c.idle.gate_delay_s;
   double idle_j = c.idle.awake_w.value * std::min(gap, d);
@@ -325,8 +326,8 @@ Prediction predict(const Candidate& c, const Load& load, std::optional<double> l
   p.power_ci95_w = std::sqrt(var);
   if (latency_s && p.latency_p99_s > *latency_s) {
     p.feasible = false;
-    p.why = "p99 latency " + std::to_string(p.latency_p99_s * 1e3) + " ms exceeds the objective " +
-            std::to_string(*latency_s * 1e3) + " ms";
+    p.why = "p99 latency " + fmt("%.3g", p.latency_p99_s * 1e3) + " ms exceeds the objective " +
+            fmt("%.3g", *latency_s * 1e3) + " ms";
   }
   return p;
 }
