@@ -138,3 +138,14 @@ TEST_CASE("deploy: open-loop arrivals, Poisson and periodic", "[deploy]") {
   // Exponential gaps: the sd equals the mean, 20 ms.
   CHECK(std::sqrt(var / static_cast<double>(poisson.size())) == Approx(0.02).epsilon(0.05));
 }
+
+// configs/deploy-simulated.yaml is the validation docs/deploy.md reports:
+// it must load, and plan the one item whose checks the table shows.
+TEST_CASE("deploy: the shipped validation config loads and plans its item", "[deploy]") {
+  const Config c = load_config(EDPBENCH_CONFIGS "/deploy-simulated.yaml");
+  CHECK(c.power.source == "simulated");
+  CHECK(c.deploy.check_rates_hz == std::vector<double>{0.5, 2, 10});
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
+}
