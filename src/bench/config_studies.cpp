@@ -21,6 +21,7 @@ const std::vector<StudyConfig>& study_configs() {
       {"batch", add_batch_config_keys},
       {"stages", add_stages_config_keys},
       {"ops", add_ops_config_keys},
+      {"deploy", add_deploy_config_keys},
   };
   return all;
 }

@@ -262,6 +262,10 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
 
 report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study) {
   report::ItemRecord rec = blank_record(s, item);
+  if (study) {
+    static const std::vector<int> no_cpus;
+    study->before_backend(item, PassContext{s.session.platform(), no_cpus, s.session, s.cfg}, rec);
+  }
   // check(): a device this build or machine lacks is skipped with the reason.
   BackendSetup setup = make_backend_for(*item.device, s.cfg, s.session.platform());
   if (!setup.backend) {
@@ -287,7 +291,9 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
-  if (study) study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus}, rec);
+  if (study)
+    study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus, s.session, s.cfg},
+                       rec);
   // The backend's facts, with every GEMM path `gemm: auto` chose for it so
   // far, by shape (the last item's own choice is gemm_choice).
   auto facts = be.describe();

@@ -5,6 +5,7 @@
 // the study's own name().
 #include <algorithm>
 
+#include "bench/studies/deploy/deploy_study.h"
 #include "bench/study.h"
 #include "bench/study_batch.h"
 #include "bench/study_mlp.h"
@@ -18,7 +19,7 @@ namespace edp::bench {
 std::vector<std::unique_ptr<Study>> all_studies() {
   using Maker = std::unique_ptr<Study> (*)();
   static const Maker makers[] = {make_mlp_study, make_batch_study, make_stages_study,
-                                 make_ops_study};
+                                 make_ops_study, make_deploy_study};
   std::vector<std::unique_ptr<Study>> out;
   for (Maker make : makers) out.push_back(make());
   return out;

@@ -5,9 +5,13 @@
 // workload and size, the N from which the GPU wins by time and by energy.
 // With operating points (results.csv `operating_point`), each choice is the
 // best (device, point) pair, and the CSV names the points.
+// With --rate R (and --battery-wh W, optionally --latency-ms L and
+// --arrivals), RESULTS is a deploy.csv or its sweep directory: it prints the
+// hours on a charge per device at that request rate, the choice with its
+// confidence and the rates where the choice changes (docs/deploy.md).
 // --json prints the recommendations as one JSON object instead of the table.
-// Exit 0 when at least one (workload, size) could be decided, 1 when none
-// could, 2 on usage errors.
+// Exit 0 when at least one (workload, size) or deploy task could be decided,
+// 1 when none could, 2 on usage errors.
 #include <iostream>
 #include <memory>
 
@@ -15,6 +19,8 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/json.h"
+#include "report/deploy_csv.h"
+#include "report/deploy_recommend.h"
 #include "report/recommend.h"
 
 namespace {
@@ -26,6 +32,8 @@ struct RecommendArgs {
   double battery_wh = 0;
   std::string csv;
   bool json = false;
+  double rate_hz = 0, latency_ms = 0;
+  std::string arrivals = "poisson";
 };
 
 std::string number_or_null(const std::optional<double>& v) {
@@ -83,8 +91,46 @@ std::string recommendations_json(const std::vector<edp::report::Recommendation>&
   return out.str(2) + "\n";
 }
 
+// recommend --rate: the deploy study's battery life at a request rate.
+int run_deploy_recommend(const RecommendArgs& a, const CLI::App& sub) {
+  using namespace edp::report;
+  for (const char* other : {"--objective", "--deadline-s", "--csv", "--json"})
+    if (sub.count(other))
+      throw edp::UsageError(std::string(other) +
+                            " does not apply with --rate (a deploy.csv is ranked by hours on "
+                            "a charge); drop it, or drop --rate to rank a results.csv");
+  if (!sub.count("--battery-wh"))
+    throw edp::UsageError("--rate needs --battery-wh W: the battery's capacity in watt-hours");
+  if (a.arrivals != "poisson" && a.arrivals != "periodic")
+    throw edp::UsageError("--arrivals '" + a.arrivals +
+                          "' is not valid (expected poisson or periodic)");
+  DeployOptions options;
+  options.load.rate_hz = a.rate_hz;
+  options.load.arrivals = a.arrivals == "periodic" ? Arrivals::periodic : Arrivals::poisson;
+  options.battery_wh = a.battery_wh;
+  if (sub.count("--latency-ms")) options.latency_s = a.latency_ms / 1e3;
+  const CsvTable table = load_deploy_csv(a.results);
+  const auto recs = deploy_recommend(table, options);
+  const std::string text = deploy_recommendations_text(recs, options);
+  if (!any_deploy_choice(recs)) {
+    std::cerr << text << "edpbench: error: no task in " << a.results
+              << " could be decided at this rate"
+              << (recs.empty() ? ": the file has no measured items" : " (see the notes above)")
+              << "\n";
+    return 1;
+  }
+  std::cout << text;
+  return 0;
+}
+
 int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   using namespace edp::report;
+  if (sub.count("--rate")) return run_deploy_recommend(a, sub);
+  for (const char* deploy_only : {"--latency-ms", "--arrivals"})
+    if (sub.count(deploy_only))
+      throw edp::UsageError(std::string(deploy_only) +
+                            " applies only with --rate R (a deploy.csv's battery life at a "
+                            "request rate)");
   RecommendOptions options;
   const auto objective = parse_objective(a.objective);
   if (!objective)
@@ -130,7 +176,10 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
   auto args = std::make_shared<RecommendArgs>();
-  sub.add_option("results", args->results, "The results.csv written by `edpbench run`")->required();
+  sub.add_option("results", args->results,
+                 "The results.csv written by `edpbench run`; with --rate, a deploy.csv or its "
+                 "directory")
+      ->required();
   sub.add_option("--objective", args->objective, "What to minimise: edp | energy | time")
       ->capture_default_str();  // checked by run(): "unknown objective ...; valid: ..."
   sub.add_option("--deadline-s", args->deadline_s,
@@ -144,6 +193,16 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       "Also write the recommendation CSV to FILE (atomically), or print only the CSV with '-'");
   sub.add_flag("--json", args->json,
                "Print the recommendations as one JSON object on stdout instead of the table");
+  sub.add_option("--rate", args->rate_hz,
+                 "Requests per second: the deploy study's hours on a charge at this rate "
+                 "(RESULTS is a deploy.csv; needs --battery-wh)")
+      ->check(edp::cli::finite_range(1e-6, 1e6));
+  sub.add_option("--latency-ms", args->latency_ms,
+                 "With --rate: only choices whose p99 request latency is at most L ms")
+      ->check(edp::cli::finite_range(1e-6, 1e9));
+  sub.add_option("--arrivals", args->arrivals,
+                 "With --rate: how requests arrive, poisson | periodic")
+      ->capture_default_str();
   return [args, &sub] { return run_recommend(*args, sub); };
 }
 

@@ -185,6 +185,22 @@ TEST_CASE("session: a stop request ends its waits", "[bench][session]") {
   CHECK(seconds_since(t0) < 1);
 }
 
+// The deploy study's idle gaps (0.1 s, and what is left of a gap after a
+// burst's tail) are pauses: a pause of 20 ms must not last the 50 ms that the
+// stop-request poll sleeps between its checks.
+TEST_CASE("session: a pause lasts what it was asked, not a whole poll", "[bench][session]") {
+  bench::Session s(trace_options());
+  std::vector<double> took;
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = SteadyClock::now();
+    s.pause(0.02);
+    took.push_back(seconds_since(t0));
+  }
+  std::sort(took.begin(), took.end());
+  CHECK(took.front() >= 0.02);
+  CHECK(took[2] < 0.045);  // the median, robust to a late wake-up under load
+}
+
 TEST_CASE("session: windows are judged on its total rails and rate", "[bench][session]") {
   bench::Session s(trace_options());
   const auto w = s.open_window("w", false);
