@@ -23,6 +23,7 @@
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
 #include "report/csv.h"
+#include "report/json_read.h"
 #include "report/results_csv.h"
 
 namespace edpbench {
@@ -269,19 +270,27 @@ void Monitor::write(const std::string& dir) const {
     const std::string path = dir + "/context.json";
     const auto context_text =
         edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
-    edp::write_file_atomic(dir + "/runs.csv", runs_text);
-    edp::write_file_atomic(dir + "/rails.csv", rails_text);
-    edp::write_file_atomic(dir + "/results.csv", results_text);
-
     // context.json: the monitor's own section; a context.json of `edpbench
-    // run` already there keeps everything else it says.
+    // run` already there keeps everything else it says. Checked before any
+    // file is rewritten, first by the report's reader, whose depth limit (200)
+    // keeps nlohmann's recursive parse and dump off a hostile nesting.
     nlohmann::json ctx = nlohmann::json::object();
     if (context_text) {
+      try {
+        edp::report::parse_json(*context_text, path);
+      } catch (const std::runtime_error& e) {
+        throw Error(std::string(e.what()) + "; write the monitor's results into a new directory");
+      }
       ctx = nlohmann::json::parse(*context_text, nullptr, false);
       if (ctx.is_discarded() || !ctx.is_object())
         throw Error(path +
                     " is not a JSON object; write the monitor's results into a new directory");
-    } else {
+    }
+    edp::write_file_atomic(dir + "/runs.csv", runs_text);
+    edp::write_file_atomic(dir + "/rails.csv", rails_text);
+    edp::write_file_atomic(dir + "/results.csv", results_text);
+
+    if (!context_text) {
       ctx["edpbench_version"] = EDPBENCH_VERSION;
       ctx["complete"] = true;
       ctx["start_time"] = utc_now();
