@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "report/recommend.h"
 
 namespace {
@@ -46,7 +47,7 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   const CsvTable results = load_results_csv(a.results);
   const auto recs = recommend(results, options);
   if (!any_decided(recs)) {
-    if (!recs.empty()) std::cerr << recommendations_text(recs, options);
+    if (!recs.empty()) std::cerr << edp::terminal_text(recommendations_text(recs, options), true);
     std::cerr << "edpbench: error: no (workload, size) in " << a.results << " could be decided"
               << (recs.empty() ? ": the file has no configurations" : " (see the notes above)")
               << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";
@@ -61,9 +62,9 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
     std::cerr << "edpbench: wrote " << recs.size() << " recommendation"
               << (recs.size() == 1 ? "" : "s") << " to " << a.csv << "\n";
   }
-  std::cout << recommendations_text(recs, options);
+  std::cout << edp::terminal_text(recommendations_text(recs, options), true);
   const std::string crossovers = crossovers_text(batch_crossovers(results, options));
-  if (!crossovers.empty()) std::cout << "\n" << crossovers;
+  if (!crossovers.empty()) std::cout << "\n" << edp::terminal_text(crossovers, true);
   return 0;
 }
 
