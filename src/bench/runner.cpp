@@ -171,6 +171,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   session.start();
 
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
+  // Before anything is rewritten: the earlier sessions' context must agree.
+  const EarlierContext earlier = opt.resume ? earlier_context(s, opt.out_dir) : EarlierContext{};
   std::unique_ptr<platform::OperatingPointSession> points;
   if (!cfg.operating_points.empty())
     points = std::make_unique<platform::OperatingPointSession>(
@@ -230,14 +232,14 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
       store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
                    rec.status == "ok");
-      store.flush(context_json(s, false));
+      store.flush(context_json(s, false, earlier));
     }
   } catch (const Interrupted& i) {
     interrupted = i.signal;
   }
   leave_points(s, points.get());
   if (s.progress) s.progress->finish();
-  store.flush(context_json(s, interrupted == 0));
+  store.flush(context_json(s, interrupted == 0, earlier));
   if (interrupted) {
     if (s.progress)
       s.progress->line("edpbench: interrupted by signal " + std::to_string(interrupted) +
