@@ -99,7 +99,8 @@ void tainted_sweep(const std::filesystem::path& dir) {
 
 }  // namespace
 
-TEST_CASE("terminal_text shows C0, DEL and C1 controls as \\xNN and keeps UTF-8", "[terminal]") {
+TEST_CASE("terminal_text shows C0, DEL and C1 controls as hex escapes and keeps UTF-8",
+          "[terminal]") {
   using edp::terminal_text;
   CHECK(terminal_text("plain ascii") == "plain ascii");
   CHECK(terminal_text("caf\xc3\xa9 \xe2\x80\x94 J\xc2\xb7s") ==
