@@ -6,8 +6,12 @@
 #include <ctime>
 
 #include "bench/sweep.h"
+#include "common/errors.h"
 #include "common/json.h"
+#include "common/safe_file.h"
+#include "common/text.h"
 #include "edpbench/config.h"
+#include "report/json_read.h"
 #include "workloads/cuda_factory.h"
 
 namespace edp::bench {
@@ -21,8 +25,10 @@ std::string utc_now() {
 
 namespace {
 
-std::string baselines_json(const std::vector<Baseline>& baselines) {
+std::string baselines_json(const std::vector<std::string>& earlier,
+                           const std::vector<Baseline>& baselines) {
   std::string out = "[";
+  for (const auto& e : earlier) out += (out.size() > 1 ? "," : "") + e;
   for (size_t i = 0; i < baselines.size(); ++i) {
     const Baseline& b = baselines[i];
     JsonObject o;
@@ -34,18 +40,75 @@ std::string baselines_json(const std::vector<Baseline>& baselines) {
     o.set("update_interval_s", b.idle.update_interval_s);
     o.set("total_w", b.total_w);
     o.set("rails_w", b.idle.power_w);
-    out += (i ? "," : "") + o.str();
+    out += (out.size() > 1 ? "," : "") + o.str();
   }
   return out + "]";
 }
 
+// A value of the earlier context.json as JSON text.
+std::string as_json(const report::JsonValue& v) {
+  switch (v.type) {
+    case report::JsonValue::Type::null:
+      return "null";
+    case report::JsonValue::Type::string:
+      return json_string(v.string);
+    default:
+      return v.to_text();  // numbers as written, arrays and objects as JSON
+  }
+}
+
 }  // namespace
 
-std::string context_json(const Sweep& s, bool complete) {
+EarlierContext earlier_context(const Sweep& s, const std::string& dir) {
+  EarlierContext e;
+  const std::string path = dir + "/context.json";
+  if (!path_present(path)) return e;
+  report::JsonValue old;
+  try {
+    old = report::read_json_file(path);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& ex) {
+    throw UsageError(std::string("--resume: ") + ex.what() +
+                     "; restore the file, or resume into a new --out directory");
+  }
+  if (!old.is_object())
+    throw UsageError("--resume: " + path +
+                     " is not a JSON object; restore the file, or resume into a new --out "
+                     "directory");
+  const SessionFacts f = s.session.facts();
+  const std::vector<std::pair<std::initializer_list<const char*>, std::string>> must_agree = {
+      {{"board", "model"}, s.session.platform().model},
+      {{"edpbench_version"}, EDPBENCH_VERSION},
+      {{"power", "source"}, f.source},
+      {{"power", "total_rails"}, join(f.total_rails, "+")},
+  };
+  for (const auto& [keys, now] : must_agree) {
+    const report::JsonValue* v = old.at(keys);
+    const std::string was = v ? v->to_text() : std::string();
+    if (was == now) continue;
+    std::string name;
+    for (const char* k : keys) name += (name.empty() ? "" : ".") + std::string(k);
+    throw UsageError("--resume: " + path + " has " + name + " '" + escaped_excerpt(was, 80) +
+                     "' but this session's is '" + escaped_excerpt(now, 80) +
+                     "'; a sweep's items must share one context: resume on the same board "
+                     "with the same edpbench and power source, or into a new --out directory");
+  }
+  if (const auto* t = old.find("start_time"); t && t->type == report::JsonValue::Type::string)
+    e.start_time = t->string;
+  if (const auto* b = old.at({"power", "baselines"}); b && b->is_array())
+    for (const auto& one : b->array)
+      if (one.is_object()) e.baselines.push_back(as_json(one));
+  if (const auto* w = old.at({"power", "baseline_w"})) e.baseline_w = as_json(*w);
+  if (const auto* w = old.at({"power", "baseline_total_w"})) e.baseline_total_w = as_json(*w);
+  return e;
+}
+
+std::string context_json(const Sweep& s, bool complete, const EarlierContext& earlier) {
   JsonObject ctx;
   ctx.set("edpbench_version", EDPBENCH_VERSION);
   ctx.set("complete", complete);
-  ctx.set("start_time", s.start_time);
+  ctx.set("start_time", earlier.start_time.empty() ? s.start_time : earlier.start_time);
   ctx.set("end_time", utc_now());
   ctx.set("config_file", s.cfg.source_path);
   ctx.set("config_yaml", to_yaml(s.cfg));
@@ -71,11 +134,15 @@ std::string context_json(const Sweep& s, bool complete) {
   pw.set("rate_hz", f.rate_hz);
   pw.set("baseline_s", f.baseline_s);
   // The first host baseline (the one the report shows), then every one.
-  if (f.reported_baseline) {
+  // The first session's, when this one resumes it.
+  if (!earlier.baseline_total_w.empty()) {
+    if (!earlier.baseline_w.empty()) pw.set_raw("baseline_w", earlier.baseline_w);
+    pw.set_raw("baseline_total_w", earlier.baseline_total_w);
+  } else if (f.reported_baseline) {
     pw.set("baseline_w", f.reported_baseline->idle.power_w);
     pw.set("baseline_total_w", f.reported_baseline->total_w);
   }
-  pw.set_raw("baselines", baselines_json(f.baselines));
+  pw.set_raw("baselines", baselines_json(earlier.baselines, f.baselines));
   std::string log;
   for (const auto& l : f.discovery_log) log += l + "\n";
   pw.set("discovery", log);

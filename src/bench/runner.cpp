@@ -258,6 +258,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   session.start();
 
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
+  // Before anything is rewritten: the earlier sessions' context must agree.
+  const EarlierContext earlier = opt.resume ? earlier_context(s, opt.out_dir) : EarlierContext{};
   // samples.csv (power.timeline): appended item by item; a resumed sweep
   // keeps the rows of the items that are done.
   std::unique_ptr<TimelineSink> timeline;
@@ -340,7 +342,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (timeline && rec.status != "ok") timeline->drop();
       store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
                    rec.status == "ok");
-      store.flush(context_json(s, false));
+      store.flush(context_json(s, false, earlier));
       note_item(&textfile.progress(), rec);
       textfile.write(s.progress.get());
     }
@@ -350,7 +352,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   }
   leave_points(s, points.get());
   if (s.progress) s.progress->finish();
-  store.flush(context_json(s, interrupted == 0));
+  store.flush(context_json(s, interrupted == 0, earlier));
   textfile.progress().status = interrupted                             ? "interrupted"
                                : (!todo.empty() && s.measured_ok == 0) ? "failed"
                                                                        : "finished";

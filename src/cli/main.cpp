@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "cli/generated_docs.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "edpbench/config.h"
 
 namespace edp::cli {
@@ -160,10 +161,10 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return run();
     }
   } catch (const edp::UsageError& e) {
-    std::cerr << "edpbench: error: " << e.what() << "\n";
+    std::cerr << "edpbench: error: " << edp::terminal_text(e.what(), true) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "edpbench: error: " << e.what() << "\n";
+    std::cerr << "edpbench: error: " << edp::terminal_text(e.what(), true) << "\n";
     return 1;
   }
   return 2;

@@ -45,7 +45,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     const edp::bench::SweepPreview sum =
         edp::bench::preview_config(cfg, a->power.sysfs_root(), opt);
     if (!cfg.problems.empty()) {  // no plan of a config that is not the one written
-      std::cerr << "edpbench: error: " << edp::join(sum.problems, "\n") << "\n";
+      std::cerr << "edpbench: error: " << edp::terminal_text(edp::join(sum.problems, "\n"), true)
+                << "\n";
       return 2;
     }
     std::cout << edp::bench::format_preview(sum, a->power.verbose()) << std::flush;
@@ -57,7 +58,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     if (sum.problems.empty()) return 0;
     std::cerr << "edpbench: error: the config cannot run on this machine (" << sum.problems.size()
               << " problem" << (sum.problems.size() == 1 ? "" : "s") << "):\n";
-    for (const auto& p : sum.problems) std::cerr << "  - " << p << "\n";
+    for (const auto& p : sum.problems) std::cerr << "  - " << edp::terminal_text(p) << "\n";
     return 2;
   };
 }

@@ -19,6 +19,7 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/json.h"
+#include "common/text.h"
 #include "report/deploy_csv.h"
 #include "report/deploy_recommend.h"
 #include "report/recommend.h"
@@ -152,7 +153,8 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   const auto recs = recommend(results, options);
   if (a.json) std::cout << recommendations_json(recs, options);
   if (!any_decided(recs)) {
-    if (!recs.empty() && !a.json) std::cerr << recommendations_text(recs, options);
+    if (!recs.empty() && !a.json)
+      std::cerr << edp::terminal_text(recommendations_text(recs, options), true);
     std::cerr << "edpbench: error: no (workload, size) in " << a.results << " could be decided"
               << (recs.empty() ? ": the file has no configurations" : " (see the notes above)")
               << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";
@@ -168,9 +170,9 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
               << (recs.size() == 1 ? "" : "s") << " to " << a.csv << "\n";
   }
   if (a.json) return 0;
-  std::cout << recommendations_text(recs, options);
+  std::cout << edp::terminal_text(recommendations_text(recs, options), true);
   const std::string crossovers = crossovers_text(batch_crossovers(results, options));
-  if (!crossovers.empty()) std::cout << "\n" << crossovers;
+  if (!crossovers.empty()) std::cout << "\n" << edp::terminal_text(crossovers, true);
   return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
 #include "report/csv.h"
+#include "report/json_read.h"
 #include "report/results_csv.h"
 
 namespace edpbench {
@@ -328,6 +329,15 @@ void Monitor::write(const std::string& dir) const {
     nlohmann::json ctx = nlohmann::json::object();
     const bool had_context = context_text.has_value();
     if (had_context) {
+      // First by the report's reader, whose depth limit (200) keeps
+      // nlohmann's recursive parse and dump off a hostile nesting (a
+      // 100000-deep context.json crashed write() after the CSVs were
+      // rewritten).
+      try {
+        edp::report::parse_json(*context_text, path);
+      } catch (const std::runtime_error& e) {
+        throw Error(std::string(e.what()) + "; write the monitor's results into a new directory");
+      }
       ctx = nlohmann::json::parse(*context_text, nullptr, false);
       if (ctx.is_discarded() || !ctx.is_object())
         throw Error(path +

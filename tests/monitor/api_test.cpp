@@ -430,6 +430,32 @@ TEST_CASE("C++ API: a label that is not UTF-8 is refused when recorded, not half
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("C++ API: a deeply nested context.json is refused before any file is rewritten",
+          "[monitor]") {
+  // nlohmann's parse and dump recurse: 100000 nested arrays overflowed the
+  // stack (exit 139) after runs.csv, rails.csv and results.csv were rewritten.
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "deep";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-deep-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const size_t n = 100000;
+  std::ofstream(dir / "context.json")
+      << "{\"a\":" << std::string(n, '[') << std::string(n, ']') << "}";
+  CHECK_THROWS_WITH(mon.write(dir.string()),
+                    Catch::Contains("deeper than 200") && Catch::Contains("context.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "results.csv"));
+  CHECK_FALSE(std::filesystem::exists(dir / "runs.csv"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep that keeps it",
           "[monitor]") {
   auto mon = trace_monitor();
