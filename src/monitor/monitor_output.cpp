@@ -366,8 +366,7 @@ void Monitor::write(const std::string& dir) const {
     // samples.csv when a window kept its timeline (or the file is there:
     // this monitor's configurations are replaced in it too).
     std::string samples_text;
-    const bool write_samples =
-        !timelines.empty() || std::filesystem::exists(dir + "/samples.csv");
+    const bool write_samples = !timelines.empty() || std::filesystem::exists(dir + "/samples.csv");
     if (write_samples) {
       std::vector<std::vector<std::string>> samples;
       for (const auto& w : timelines)
