@@ -93,7 +93,8 @@ TEST_CASE("command-line values: the config's ranges, exit 2", "[cli][config]") {
 TEST_CASE("recommend, plan --json: files that cannot be right are exit 2 at once", "[cli]") {
   const std::string dir = edp::testing::temp_dir("cli-files");
   const auto t0 = std::chrono::steady_clock::now();
-  const auto zero = edp::testing::run("timeout 20 " EDPBENCH_BINARY " recommend /dev/zero");
+  const auto zero =
+      edp::testing::run("timeout 20 " + std::string(EDPBENCH_BINARY) + " recommend /dev/zero");
   CHECK(zero.exit_code == 2);  // 124 when it reads forever
   CHECK_THAT(zero.err, Catch::Contains("/dev/zero: not read: it is a character device"));
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(15));

@@ -506,7 +506,7 @@ TEST_CASE("measure notices a command that stops itself and says so instead of ha
   // SIGCHLD under SA_NOCLDSTOP, and waitpid without WUNTRACED ignores it).
   const auto t0 = std::chrono::steady_clock::now();
   const auto r =
-      edp::testing::run("timeout -k 5 30 " EDPBENCH_BINARY
+      edp::testing::run("timeout -k 5 30 " + std::string(EDPBENCH_BINARY) +
                         " measure --runs 2 --power-source none -- sh -c 'kill -STOP $$'");
   INFO(r.err);
   CHECK(r.exit_code == 128 + SIGSTOP);  // the command's status, as for any failure

@@ -183,8 +183,8 @@ TEST_CASE("FIFOs and devices where a file is read: refused at once, never waited
     const std::string out = finished_sweep(root, std::string("o-") + name);
     ::unlink((out + "/" + name).c_str());
     REQUIRE(::mkfifo((out + "/" + name).c_str(), 0644) == 0);
-    const auto r =
-        edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 20 " EDPBENCH_BINARY " " + resume(out));
+    const auto r = edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 20 " +
+                                     std::string(EDPBENCH_BINARY) + " " + resume(out));
     INFO(name << ": " << r.err);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(out + "/" + name + ": not read: it is a FIFO") != std::string::npos);
@@ -197,8 +197,8 @@ TEST_CASE("FIFOs and devices where a file is read: refused at once, never waited
         "sensors --source trace --trace " + fifo,
         std::string("measure --runs 1 --trace /dev/zero -- true"), "report " + root + "/o-runs.csv",
         "recommend " + fifo}) {
-    const auto r =
-        edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 20 " EDPBENCH_BINARY " " + args);
+    const auto r = edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 20 " +
+                                     std::string(EDPBENCH_BINARY) + " " + args);
     INFO(args << ": " << r.err);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("not read: it is a") != std::string::npos);
@@ -212,8 +212,8 @@ TEST_CASE("a 3 GB sparse runs.csv is refused from its size, not read", "[cli][un
   // Before, report and compare read it (2.8 GB resident).
   for (const std::string& cmd : {"report " + p.dir, "compare " + kTx2 + " " + p.dir}) {
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r =
-        edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 60 " EDPBENCH_BINARY " " + cmd);
+    const auto r = edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 60 " +
+                                     std::string(EDPBENCH_BINARY) + " " + cmd);
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
     INFO(cmd << ": " << r.err);
     CHECK(r.exit_code == 2);
@@ -224,7 +224,7 @@ TEST_CASE("a 3 GB sparse runs.csv is refused from its size, not read", "[cli][un
 
 TEST_CASE("a config handed over as a pipe (--config <(...)) is still read", "[cli][untrusted]") {
   const auto r = edp::testing::run(
-      "bash -c '" EDPBENCH_BINARY
+      "bash -c '" + std::string(EDPBENCH_BINARY) +
       " plan --no-calibrate --config <(printf \"workloads: [tensors]\\ndevices: [{kind: "
       "reference}]\\nsizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}}\\npower: {source: none}\\n\")'");
   INFO(r.err);

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "support/binary.h"
+
 using Catch::Contains;
 
 namespace {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "power/ina3221_sim.h"
+#include "support/binary.h"
 
 #include <sys/wait.h>
 

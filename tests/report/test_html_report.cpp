@@ -14,6 +14,7 @@
 #include "report/html_report.h"
 #include "report/json_read.h"
 #include "report/svg_chart.h"
+#include "support/binary.h"
 
 using namespace edp::report;
 

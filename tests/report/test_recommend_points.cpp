@@ -11,6 +11,7 @@
 #include "report/csv.h"
 #include "report/html_report.h"
 #include "report/recommend.h"
+#include "support/binary.h"
 
 using namespace edp::report;
 

@@ -18,6 +18,7 @@
 #include "report/pivot_table.h"
 #include "report/recommend.h"
 #include "report/speedup.h"
+#include "support/binary.h"
 
 using namespace edp::report;
 

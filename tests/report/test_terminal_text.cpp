@@ -15,6 +15,7 @@
 
 #include "common/text.h"
 #include "report/csv.h"
+#include "support/binary.h"
 
 namespace {
 

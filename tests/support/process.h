@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "support/binary.h"
+
 namespace edp::testing {
 
 struct Result {
