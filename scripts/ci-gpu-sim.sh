@@ -39,9 +39,14 @@ done
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-configure() {  # configure DIR BUILD_TYPE SANITIZERS
+# The plain build is configured as scripts/test.sh configures build/ (Release,
+# the native CPU), and the ASan build as ci-sanitizers.sh's asan build: every
+# object the simulator does not change (all but the CUDA sources, the few
+# files that read edpbench/config.h and the simulator's own) is then the same
+# compilation, which ccache answers (.ci/run sets CCACHE_BASEDIR).
+configure() {  # configure DIR BUILD_TYPE SANITIZERS NATIVE
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE="$2" -DEDPBENCH_SANITIZE="$3" \
-    -DEDPBENCH_GPU_SIM=ON -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF \
+    -DEDPBENCH_GPU_SIM=ON -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE="$4" \
     -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
 }
 # ctest in DIR with ARGS; prints the failures, or the tail and the count of
@@ -66,7 +71,7 @@ export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 start=$(date +%s)
 times=()
 t0=$(date +%s)
-configure "$root/build-gpusim" Release ""
+configure "$root/build-gpusim" Release "" ON
 cmake --build "$root/build-gpusim" -j "$jobs"
 times+=("$(printf '%-22s %5ss' 'build (everything)' "$(( $(date +%s) - t0 ))")")
 t0=$(date +%s)
@@ -85,7 +90,7 @@ if [ "$asan" = 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   t0=$(date +%s)
-  configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined
+  configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined OFF
   cmake --build "$root/build-gpusim-asan" -j "$jobs" --target edp_tests_gpu_sim
   times+=("$(printf '%-22s %5ss' 'build asan+ubsan' "$(( $(date +%s) - t0 ))")")
   t0=$(date +%s)

@@ -19,7 +19,8 @@
 #   --cross aarch64  also the aarch64 cross toolchain, arm64 libraries and
 #                    qemu (scripts/setup-cross-deps.sh)
 #   --ci             everything .ci/run needs: the tests' set, --fuzz,
-#                    --ansible, --cuda118, --torch and --cross aarch64
+#                    --ansible, --cuda118, --torch and --cross aarch64, and
+#                    ccache (its later builds reuse the native build's objects)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -55,8 +56,8 @@ while [ $# -gt 0 ]; do
     --torch) pkgs+=(python3-torch); shift ;;
     --bench) pkgs+=(python3-torch hyperfine); shift ;;
     --cross) cross="${2:?--cross needs an architecture (aarch64)}"; shift 2 ;;
-    --ci) pkgs+=("${fuzz_pkgs[@]}" g++-11 python3-torch); ansible=1; cross=aarch64; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --ci) pkgs+=("${fuzz_pkgs[@]}" g++-11 python3-torch ccache); ansible=1; cross=aarch64; shift ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "setup-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -19,7 +19,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 "$root/scripts/setup-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DEDPBENCH_BUILD_TESTS=ON >/dev/null
+# ccache where installed (.ci/run's set has it): its later builds reuse these
+# objects (scripts/ci-gpu-sim.sh).
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$build" -G Ninja -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$jobs"
 cd "$build"
 ctest --output-on-failure --timeout 900 -j "$jobs" "${ctest_args[@]}"
