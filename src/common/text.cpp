@@ -46,6 +46,23 @@ std::size_t utf8_length(const std::string& text, std::size_t i) {
     if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
   return n;
 }
+
+// The Unicode code point of the valid `n`-byte UTF-8 sequence at text[i].
+char32_t code_point(const std::string& text, std::size_t i, std::size_t n) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+  if (n == 1) return b(0);
+  char32_t cp = b(0) & (0xFF >> (n + 1));
+  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (b(k) & 0x3F);
+  return cp;
+}
+
+// The explicit bidirectional formatting characters (Unicode UAX #9, section
+// 2: LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI): text after one is shown
+// reordered, so `evil\u202Etxt.exe` prints as `evilexe.txt`
+// ("Trojan Source", CVE-2021-42574). A terminal or a browser obeys them.
+bool bidi_control(char32_t cp) {
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
 }  // namespace
 
 std::string csv_field(const std::string& cell) {
@@ -99,6 +116,11 @@ std::string terminal_text(const std::string& text, bool keep_newlines) {
       escape(c);
       escape(static_cast<unsigned char>(text[i + 1]));
       i += 2;
+    } else if (bidi_control(code_point(text, i, n))) {
+      char buf[12];
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(code_point(text, i, n)));
+      out += buf;
+      i += n;
     } else {
       out.append(text, i, n);
       i += n;
@@ -122,6 +144,12 @@ std::string label_problem(const std::string& text, std::size_t max_bytes) {
     }
     const std::size_t n = utf8_length(text, i);
     if (n == 0) return "is not valid UTF-8 (byte " + std::to_string(i + 1) + ")";
+    if (bidi_control(code_point(text, i, n))) {
+      char buf[12];
+      std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(code_point(text, i, n)));
+      return std::string("contains a bidirectional control (") + buf + " at byte " +
+             std::to_string(i + 1) + "), which shows the text after it reordered; remove it";
+    }
     i += n;
   }
   return "";

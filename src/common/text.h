@@ -17,16 +17,20 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 // Why `text` cannot be a label: a name written into CSV cells, JSON and a
 // terminal (a config's name, a size or operating point name, measure
 // --label). Empty, longer than `max_bytes`, a control character (C0 or DEL:
-// ESC would drive the terminal that prints it) or invalid UTF-8; "" when it
+// ESC would drive the terminal that prints it), a bidirectional control
+// (U+202A-U+202E, U+2066-U+2069: shows what follows reordered) or invalid
+// UTF-8; "" when it
 // can be one. The reason reads after the label's name: "'name' contains ...".
 std::string label_problem(const std::string& text, std::size_t max_bytes = 200);
 
 // `text` made safe to print on a terminal: C0 controls, DEL, the C1 controls
 // (0x80-0x9F as bytes, and U+0080-U+009F encoded in UTF-8) and bytes that are
-// not valid UTF-8 shown as \xNN, so that text from a file (a workload name in
+// not valid UTF-8 shown as \xNN, the bidirectional controls (U+202A-U+202E,
+// U+2066-U+2069) as \uNNNN, so that text from a file (a workload name in
 // results.csv, a value in context.json or a state file, a key in a config)
-// cannot move the cursor, retitle the window or recolour the output (ECMA-48
-// escape and control sequences start with ESC 0x1B or a C1 control). Valid
+// cannot move the cursor, retitle the window, recolour the output (ECMA-48
+// escape and control sequences start with ESC 0x1B or a C1 control) or show
+// itself in another order than it is written. Valid
 // UTF-8 text is kept; a newline too when `keep_newlines` (a message of several
 // lines). CSV and JSON outputs are escaped by their own format instead.
 std::string terminal_text(const std::string& text, bool keep_newlines = false);

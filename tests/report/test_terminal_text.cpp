@@ -123,6 +123,25 @@ TEST_CASE("terminal_text shows C0, DEL and C1 controls as hex escapes and keeps 
   CHECK(terminal_text("\xc0\x9b") == "\\xc0\\x9b");
   CHECK(terminal_text("\xe2\x80") == "\\xe2\\x80");
   CHECK(terminal_text(std::string("a\0b", 3)) == "a\\x00b");
+  // Bidirectional controls (UAX #9): RLO (E2 80 AE) would show "evil\u202Etxt.exe"
+  // as "evilexe.txt"; LRE (U+202A) and PDI (U+2069) bound the ranges. The
+  // neighbours U+2029 and U+206A, and the marks U+200E/U+200F, are kept.
+  CHECK(terminal_text("evil\xe2\x80\xaetxt.exe") == "evil\\u202Etxt.exe");
+  CHECK(terminal_text("\xe2\x80\xaa|\xe2\x81\xa6|\xe2\x81\xa9") == "\\u202A|\\u2066|\\u2069");
+  CHECK(terminal_text("\xe2\x80\xa9\xe2\x81\xaa\xe2\x80\x8e") ==
+        "\xe2\x80\xa9\xe2\x81\xaa\xe2\x80\x8e");
+}
+
+TEST_CASE("a label with a bidirectional control is refused, with the code point and byte",
+          "[terminal]") {
+  CHECK(edp::label_problem("run\xe2\x80\xae"
+                           "1") ==
+        "contains a bidirectional control (U+202E at byte 4), which shows the text after it "
+        "reordered; remove it");
+  CHECK(edp::label_problem("x\xe2\x81\xa8") ==
+        "contains a bidirectional control (U+2068 at byte 2), which shows the text after it "
+        "reordered; remove it");
+  CHECK(edp::label_problem("caf\xc3\xa9 \xe2\x80\x94 ok").empty());
 }
 
 TEST_CASE("recommend and compare print names and context values from files escaped",
