@@ -453,10 +453,15 @@ std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
     const auto time_s = number_at(results, r, "time_s_mean");
     if (options.deadline_s && !(time_s && *time_s <= *options.deadline_s)) continue;
     const auto iterations = number_at(results, r, "iterations");
+    // A time or an energy of zero or less is not a measurement (a damaged or
+    // hand-edited file): it would be the best of its N and move the crossover.
     auto per_sample = [&](const std::string& column, const std::string& total) {
-      if (auto v = number_at(results, r, column)) return v;
-      const auto t = number_at(results, r, total);
-      if (t && iterations && *iterations > 0) return std::optional<double>(*t / (*n * *iterations));
+      std::optional<double> v = number_at(results, r, column);
+      if (!v) {
+        const auto t = number_at(results, r, total);
+        if (t && iterations && *iterations > 0) v = *t / (*n * *iterations);
+      }
+      if (v && *v > 0) return v;
       return std::optional<double>();
     };
     const auto time = per_sample("time_per_sample_s_mean", "time_s_mean");

@@ -137,6 +137,31 @@ TEST_CASE("batch_crossovers on the crafted results.csv gives the known N",
   CHECK(failed.by_energy->kind == CrossoverKind::none);
 }
 
+TEST_CASE("batch_crossovers: a zero or negative time or energy per sample is not measured",
+          "[recommend][crossover]") {
+  CsvTable t = load_results_csv(kStudiesDir + "/results.csv");
+  // tensors on the CPU at N = 256 and 512, where the GPU wins: as values,
+  // -1 and 0 would be the smallest, and the CPU would win the largest N.
+  size_t damaged = 0;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, "study") != "batch" || t.get(r, "workload") != "tensors" ||
+        t.get(r, "device") != "cpu" || (t.get(r, "n") != "256" && t.get(r, "n") != "512"))
+      continue;
+    const std::string bad = t.get(r, "n") == "256" ? "-1" : "0";
+    t.rows[r][t.column("time_per_sample_s_mean")] = bad;
+    t.rows[r][t.column("energy_per_sample_j_mean")] = bad;
+    ++damaged;
+  }
+  REQUIRE(damaged == 2);
+  const auto all = batch_crossovers(t, RecommendOptions{});
+  const auto& tensors = find(all, "tensors");
+  CHECK(tensors.by_time.kind == CrossoverKind::gpu_from);
+  CHECK(tensors.by_time.n == std::optional<int64_t>(16));
+  REQUIRE(tensors.by_energy);
+  CHECK(tensors.by_energy->kind == CrossoverKind::gpu_from);
+  CHECK(tensors.by_energy->n == std::optional<int64_t>(64));
+}
+
 TEST_CASE("batch_crossovers: a deadline nobody meets leaves no device qualifying",
           "[recommend][crossover]") {
   const CsvTable t = load_results_csv(kStudiesDir + "/results.csv");
