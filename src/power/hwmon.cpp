@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/text.h"
 #include "power/plausible.h"
 #include "power/sysfs.h"
 
@@ -109,10 +110,20 @@ std::unique_ptr<Sensor> discover_hwmon(const std::string& sysfs_root,
     std::string label;
     // The device tree's label of the monitor (the hwmon core's `label`
     // attribute; the AGX Thor's carrier INA238 is "VIN"), else the power
-    // channel's own label.
-    if (read_text(dir + "/label", &label) && !label.empty())
+    // channel's own label. One that cannot be a name (label_problem: a
+    // control character, a bidirectional control, invalid UTF-8, over 64
+    // bytes) is not used: the monitor is named by its driver and device.
+    auto usable = [&](const std::string& file) {
+      if (!read_text(dir + "/" + file, &label) || label.empty()) return false;
+      const std::string why = label_problem(label, 64);
+      if (why.empty()) return true;
+      log->push_back("hwmon: " + dir + "/" + file + " '" + terminal_text(label) + "' " + why +
+                     "; not used as the rail's name");
+      return false;
+    };
+    if (usable("label"))
       m.rail = label;
-    else if (read_text(dir + "/power1_label", &label) && !label.empty())
+    else if (usable("power1_label"))
       m.rail = label;
     else
       m.rail = name + "_" + (device.empty() ? entry : device);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/text.h"
 #include "power/plausible.h"
 #include "power/sysfs.h"
 
@@ -113,6 +114,15 @@ void add_channel(const std::string& dir, const std::string& device, double avera
   }
   Channel c;
   c.rail = label;
+  // The label comes from the device tree through sysfs: a name that CSV,
+  // JSON, a terminal and the config's total_rails must all carry. One that
+  // cannot be a name (a control character, a bidirectional control, invalid
+  // UTF-8, over 64 bytes) is replaced, and the rail is still measured.
+  if (const std::string why = label_problem(label, 64); !why.empty()) {
+    c.rail = "ina3221_" + device + "_ch" + k;
+    log->push_back("jetson: " + dir + " channel " + k + ": its label '" + terminal_text(label) +
+                   "' " + why + "; named " + c.rail + " instead");
+  }
   c.where = dir;
   c.device = device;
   c.averaging_s = averaging_s;
@@ -122,10 +132,10 @@ void add_channel(const std::string& dir, const std::string& device, double avera
   c.voltage_mv = open_read_only(dir + "/" + voltage_file, &err);
   c.current_ma = open_read_only(dir + "/" + current_file, &err);
   if (!c.power_mw.valid() && (!c.voltage_mv.valid() || !c.current_ma.valid())) {
-    log->push_back("jetson: " + label + " skipped: " + err);
+    log->push_back("jetson: " + c.rail + " skipped: " + err);
     return;
   }
-  log->push_back("jetson: found " + label + " at " + dir + " channel " + k);
+  log->push_back("jetson: found " + c.rail + " at " + dir + " channel " + k);
   out->push_back(std::move(c));
 }
 

@@ -335,6 +335,47 @@ TEST_CASE("jetson numbers repeated rail labels", "[jetson]") {
   CHECK(std::count(names.begin(), names.end(), "VDD_3V3_SYS_2") == 1);
 }
 
+TEST_CASE("a sysfs label that cannot be a name is replaced, and the rail still measured",
+          "[jetson][hwmon]") {
+  // An escape sequence (it would drive the terminal that prints the rail),
+  // an RLO (it would show the name reordered), and invalid UTF-8.
+  TempTree tx2("tx2-jp4");
+  tx2.write("sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/rail_name_0", "VDD\x1b]0;x\x07GPU");
+  tx2.write("sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/rail_name_1", "SOC\xe2\x80\xae");
+  std::vector<std::string> log;
+  auto s = discover_jetson_rails(tx2.path, &log);
+  REQUIRE(s);
+  const auto names = rail_names(*s);
+  REQUIRE(names.size() == 11);
+  const auto at = [&](const std::string& name) {
+    return std::find(names.begin(), names.end(), name) - names.begin();
+  };
+  REQUIRE(at("ina3221_0-0041_ch0") < 11);  // was VDD_IN
+  CHECK(at("ina3221_0-0041_ch1") < 11);
+  std::vector<double> w(names.size());
+  std::string error;
+  REQUIRE(s->read(w.data(), &error) == 0);
+  CHECK(w[at("ina3221_0-0041_ch0")] > 0);
+  bool said = false;
+  for (const auto& line : log)
+    said |= line.find("channel 0: its label 'VDD\\x1b]0;x\\x07GPU' contains a control character") !=
+            std::string::npos;
+  CHECK(said);
+
+  TempTree thor("agx-thor");
+  thor.write("sys/class/hwmon/hwmon1/label", "V\xffIN");
+  log.clear();
+  auto h = discover_hwmon(thor.path, &log);
+  REQUIRE(h);
+  REQUIRE(rail_names(*h).size() == 1);
+  CHECK(rail_names(*h)[0] != "V\xffIN");
+  CHECK(rail_names(*h)[0].find("ina238") == 0);
+  said = false;
+  for (const auto& line : log)
+    said |= line.find("is not valid UTF-8 (byte 2)") != std::string::npos;
+  CHECK(said);
+}
+
 TEST_CASE("the meter differences a RAPL counter across its wraparound", "[rapl]") {
   // A writer plays a 2 W package: energy_uj = (E0 + 2e6 uJ/s * t) mod max,
   // starting 0.3 J below the wrap, rewritten in place every 2 ms with a
