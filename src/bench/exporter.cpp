@@ -14,6 +14,7 @@
 #include "edpbench/config.h"
 #include "edpbench/exporter_config.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -122,15 +123,27 @@ int run_exporter(const ExporterOptions& opt) {
 
   Session session(opt.session, opt.option_name);
   session.throw_problems();  // a missing source or trace, an unknown --total-rails
-  for (const auto& l : session.meter().discovery_log())
-    std::cerr << "edpbench: power: " << l << "\n";
+  if (opt.verbose || !session.measures_energy())
+    for (const auto& l : session.meter().discovery_log())
+      std::cerr << "edpbench: power: " << l << "\n";
   if (!session.measures_energy()) {
     std::cerr << "edpbench: exporter: no power sensor to read; nothing to export "
                  "(see `edpbench sensors`)\n";
     return 1;
   }
-  std::cerr << "edpbench: power: energy = " << join(session.total_rails(), "+") << ": "
-            << session.total_rails_why() << "\n";
+  // "energy = VDD_IN (total_rails: auto)", then with -v how it was chosen.
+  const std::string why = session.total_rails_why();
+  const size_t first_end = std::min(why.find('\n'), why.size());
+  std::cerr << "edpbench: power: " << session.meter().source_name() << ", "
+            << (first_end == 0 ? "energy = " + join(session.total_rails(), "+")
+                               : why.substr(0, first_end))
+            << "\n";
+  if (opt.verbose)
+    for (size_t at = first_end + 1; at < why.size();) {
+      const size_t end = std::min(why.find('\n', at), why.size());
+      std::cerr << "edpbench: power:   " << why.substr(at, end - at) << "\n";
+      at = end + 1;
+    }
 
   BoardInfo board;
   const auto& p = session.platform();

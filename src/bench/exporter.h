@@ -19,6 +19,9 @@ struct ExporterOptions {
   SessionOptions session;
   std::string listen = "127.0.0.1:9477";  // loopback unless told otherwise
   double duration_s = 0;                  // stop after this long (0: until a signal)
+  // -v: what sensor discovery tried and how the total rails were chosen
+  // (shown anyway when no sensor was found), as measure shows it.
+  bool verbose = false;
   // Polled every 50 ms: a signal number ends the exporter with 128 + it.
   // The CLI installs its stop handlers (bench/signals.h) before calling.
   std::function<int()> stop_signal = [] { return 0; };

@@ -15,31 +15,19 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
                  "Serve /metrics on ADDR:PORT (default 127.0.0.1:9477, loopback only; "
                  "0.0.0.0:PORT for every interface; port 0: any free port)")
       ->type_name("ADDR:PORT");
-  sub.add_option("--power-source", o->session.power.source,
-                 "Power source: auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
-      ->type_name("S");
-  sub.add_option("--sysfs-root", o->session.sysfs_root,
-                 "Prefix every /sys and /dev path with DIR (fake trees, containers)")
-      ->type_name("DIR");
-  sub.add_option("--rate-hz", o->session.power.rate_hz, "Sampling rate (default 100)")
-      ->type_name("HZ");
-  sub.add_option("--total-rails", o->session.power.total_rails,
-                 "Rails whose sum is the energy, e.g. VDD_IN (default: chosen automatically)")
-      ->type_name("A,B")
-      ->delimiter(',');
-  sub.add_option("--trace", o->session.power.trace.file,
-                 "Trace CSV to replay, looped (implies --power-source trace)")
-      ->type_name("FILE");
+  // The same power options, ranges and messages as run, measure and sensors.
+  auto power = std::make_shared<edp::cli::PowerFlags>();
+  power->add_to(sub);
   sub.add_option("--duration-s", o->duration_s, "Stop after S seconds (default 0: until a signal)")
       ->type_name("S")
       ->check(edp::cli::finite_range(0, 1e9));
   sub.footer(
       "Example: edpbench exporter --listen 127.0.0.1:9477   (then curl "
       "http://127.0.0.1:9477/metrics)");
-  return [o] {
+  return [o, power] {
     edp::bench::ExporterOptions opt = *o;
-    if (!opt.session.power.trace.file.empty() && opt.session.power.source == "auto")
-      opt.session.power.source = "trace";
+    power->apply(opt.session);
+    opt.verbose = power->verbose();
     // Before the sampler's and the server's threads start.
     edp::bench::install_stop_handlers();
     opt.stop_signal = edp::bench::stop_signal;

@@ -36,7 +36,10 @@ std::vector<std::string> measuring_commands(const std::string& dir) {
   const std::string cfg = tiny_config(dir);
   return {"run --config " + cfg + " --out " + dir + "/run-out",
           "ops --out " + dir + "/ops-out --ops add --bytes 1MB --devices cpu",
-          "plan --config " + cfg + " --no-calibrate", "sensors", "measure"};
+          "plan --config " + cfg + " --no-calibrate", "sensors", "measure",
+          // Before: its own copies of the flags, a different --rate-hz help
+          // and no -v.
+          "exporter --listen 127.0.0.1:0 --duration-s 1"};
 }
 
 std::string with_command(const std::string& cmd, const std::string& options) {
