@@ -65,6 +65,11 @@ bool bidi_control(char32_t cp) {
 }
 }  // namespace
 
+char32_t bidi_control_at(const std::string& text, std::size_t i) {
+  const std::size_t n = i < text.size() ? utf8_length(text, i) : 0;
+  return n == 3 && bidi_control(code_point(text, i, n)) ? code_point(text, i, n) : 0;
+}
+
 std::string csv_field(const std::string& cell) {
   std::string text = cell;
   if (!cell.empty() && std::strchr("=+-@\t\r'", cell[0]) != nullptr) {
@@ -116,9 +121,9 @@ std::string terminal_text(const std::string& text, bool keep_newlines) {
       escape(c);
       escape(static_cast<unsigned char>(text[i + 1]));
       i += 2;
-    } else if (bidi_control(code_point(text, i, n))) {
+    } else if (const char32_t bidi = bidi_control_at(text, i)) {
       char buf[12];
-      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(code_point(text, i, n)));
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(bidi));
       out += buf;
       i += n;
     } else {

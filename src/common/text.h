@@ -35,6 +35,11 @@ std::string label_problem(const std::string& text, std::size_t max_bytes = 200);
 // lines). CSV and JSON outputs are escaped by their own format instead.
 std::string terminal_text(const std::string& text, bool keep_newlines = false);
 
+// The code point of the bidirectional control (U+202A-U+202E,
+// U+2066-U+2069; three bytes in UTF-8) that starts at text[i], else 0:
+// what terminal_text and the HTML report show as \uNNNN instead of obeying.
+char32_t bidi_control_at(const std::string& text, std::size_t i);
+
 // One CSV field (RFC 4180), safe to open in a spreadsheet: a text cell that
 // starts with =, +, -, @, a tab or a CR (a formula to Excel, LibreOffice and
 // Google Sheets: "CSV injection", OWASP) or with an apostrophe gets one

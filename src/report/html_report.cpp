@@ -3,6 +3,8 @@
 // carries everything inline so it can be mailed or archived as one file.
 #include "report/html_report.h"
 
+#include "common/text.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -30,7 +32,17 @@ namespace edp::report {
 std::string html_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    // A bidirectional control in a name from a file would show the page's
+    // text after it reordered (Trojan Source): shown as \uNNNN instead.
+    if (const char32_t bidi = bidi_control_at(text, i)) {
+      char buf[12];
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(bidi));
+      out += buf;
+      i += 2;  // the control's three bytes
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";

@@ -116,6 +116,9 @@ TEST_CASE("text from the files is HTML-escaped", "[report]") {
                  "&amp; swap is off"));
   CHECK_FALSE(contains(html, "(\"reference\" keeps"));
   CHECK(html_escape("<a href='x'>&\"") == "&lt;a href=&#39;x&#39;&gt;&amp;&quot;");
+  // A bidirectional control (RLO, PDI) is shown, not obeyed; other UTF-8 is kept.
+  CHECK(html_escape("evil\xe2\x80\xaetxt\xe2\x81\xa9 caf\xc3\xa9") ==
+        "evil\\u202Etxt\\u2069 caf\xc3\xa9");
 }
 
 TEST_CASE("a hostile workload name cannot inject markup", "[report]") {
