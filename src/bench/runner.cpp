@@ -227,8 +227,11 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (rec.status == "ok") ++s.measured_ok;
       if (s.progress && rec.status != "ok")
         s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
-      store.append(rec.key, p->study->rows(rec, store.table(p->study->commit_file())),
-                   rec.status == "ok");
+      // The engine's rows (runs.csv, rails.csv), then the study's own.
+      FileRows rows = engine_rows(rec);
+      for (auto& [file, more] : p->study->rows(rec, store.table(p->study->commit_file())))
+        for (auto& row : more) rows[file].push_back(std::move(row));
+      store.append(rec.key, rows, rec.status == "ok");
       store.flush(context_json(s, false));
     }
   } catch (const Interrupted& i) {

@@ -12,6 +12,7 @@
 #include "bench/study_stages.h"
 #include "common/errors.h"
 #include "common/text.h"
+#include "report/results_csv.h"
 
 namespace edp::bench {
 
@@ -21,6 +22,23 @@ std::vector<std::unique_ptr<Study>> all_studies() {
                                  make_ops_study};
   std::vector<std::unique_ptr<Study>> out;
   for (Maker make : makers) out.push_back(make());
+  return out;
+}
+
+report::StudyViews study_views() {
+  std::vector<report::StudyView> views;
+  for (const auto& study : all_studies()) views.push_back(study->view());
+  return report::StudyViews(std::move(views));
+}
+
+FileRows engine_rows(const report::ItemRecord& rec) {
+  FileRows out;
+  auto& runs = out["runs.csv"];
+  auto& rails = out["rails.csv"];
+  for (const auto& part : rec.parts) {
+    for (auto& r : report::runs_rows(part)) runs.push_back(std::move(r));
+    for (auto& r : report::rails_rows(part)) rails.push_back(std::move(r));
+  }
   return out;
 }
 

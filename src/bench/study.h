@@ -14,6 +14,7 @@
 #include "platform/platform.h"
 #include "report/csv.h"
 #include "report/records.h"
+#include "report/study_view.h"
 
 namespace edp::bench {
 
@@ -45,11 +46,17 @@ class Study {
   // The files only this study writes (name, columns, commit), beside the
   // ones every study writes; its rows() fill them.
   virtual std::vector<OutputFile> own_files() const { return {}; }
-  // The rows of one measured item, a pure function of its record and of the
+  // The rows of one measured item in the study's own files (results.csv for
+  // mlp and batch, ops.csv, stages.csv and memory.csv; runs.csv and rails.csv
+  // are the engine's: engine_rows), a pure function of its record and of the
   // rows the study's commit file already holds (`committed`: the done items
   // of this sweep and, after --resume, of the earlier one), so a study keeps
   // no state across items and a resumed sweep writes the same rows.
   virtual FileRows rows(const report::ItemRecord& rec, const report::CsvTable& committed) const = 0;
+  // How the readers (report, recommend, compare) treat its rows: its
+  // section of the page and its identity columns (report/study_view.h).
+  // Plain results.csv rows by default.
+  virtual report::StudyView view() const { return report::results_view(name()); }
   // Usage errors only this machine can reveal (a working set larger than
   // the memory available), every one found; empty when the plan can run.
   virtual std::vector<std::string> check(const std::vector<PlanItem>&) const { return {}; }
@@ -64,11 +71,19 @@ class Study {
                            report::ItemRecord&) const {}
 };
 
+// The rows every measured item has whatever its study, written by the
+// engine: runs.csv (one per run of each part) and rails.csv (one per rail of
+// each run).
+FileRows engine_rows(const report::ItemRecord& rec);
+
 // Studies by name, in the order of DESIGN §9; throws UsageError for an
 // unknown name.
 std::unique_ptr<Study> make_study(const std::string& name);
 // Every study of this build, in that order.
 std::vector<std::unique_ptr<Study>> all_studies();
+// Their views, in that order: what `report`, `recommend` and `compare` are
+// given to read a results directory with.
+report::StudyViews study_views();
 
 // The items of every study the config selects, in the config's order, at
 // every operating point (points outermost across studies, so a point is

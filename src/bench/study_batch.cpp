@@ -41,6 +41,7 @@ class BatchStudy final : public Study {
   FileRows rows(const report::ItemRecord& rec, const report::CsvTable&) const override {
     return mlp_rows(rec);
   }
+  report::StudyView view() const override { return report::batch_view(name()); }
   // Each size at the largest N.
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
     std::vector<SizeSpec> shapes;

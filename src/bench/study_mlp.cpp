@@ -1,5 +1,6 @@
 // The mlp study (seed 002, DESIGN §2.1): every program x size x device, one
-// part (the full training step), rows in results.csv, runs.csv, rails.csv.
+// part (the full training step), rows in results.csv (runs.csv and rails.csv
+// are the engine's).
 #include "bench/study_mlp.h"
 
 #include "bench/gemm_choice.h"
@@ -59,11 +60,7 @@ PlanItem mlp_item(const Config& cfg, const std::string& study, const std::string
 
 FileRows mlp_rows(const report::ItemRecord& rec) {
   FileRows out;
-  for (const auto& part : rec.parts) {
-    out["results.csv"].push_back(report::results_row(rec, part));
-    for (auto& r : report::runs_rows(part)) out["runs.csv"].push_back(std::move(r));
-    for (auto& r : report::rails_rows(part)) out["rails.csv"].push_back(std::move(r));
-  }
+  for (const auto& part : rec.parts) out["results.csv"].push_back(report::results_row(rec, part));
   return out;
 }
 

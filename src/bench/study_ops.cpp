@@ -181,12 +181,10 @@ class OpsStudy final : public Study {
     if (rec.status == "ok" && op == "fma_peak") c.gflops = f.gflops;
     if (rec.status == "ok" && op == "copy" && variant == "warm" && !(f.gbs < c.gbs)) c.gbs = f.gbs;
     out["ops.csv"].push_back(report::ops_row(rec, c.gflops, c.gbs));
-    for (const auto& part : rec.parts) {
-      for (auto& r : report::runs_rows(part)) out["runs.csv"].push_back(std::move(r));
-      for (auto& r : report::rails_rows(part)) out["rails.csv"].push_back(std::move(r));
-    }
     return out;
   }
+
+  report::StudyView view() const override { return report::ops_view(name()); }
 
  private:
   struct Ceilings {

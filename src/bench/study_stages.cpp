@@ -132,12 +132,10 @@ class StagesStudy final : public Study {
     FileRows out;
     out["stages.csv"] = report::stages_rows(rec);
     out["memory.csv"] = report::memory_rows(rec);
-    for (const auto& part : rec.parts) {
-      for (auto& r : report::runs_rows(part)) out["runs.csv"].push_back(std::move(r));
-      for (auto& r : report::rails_rows(part)) out["rails.csv"].push_back(std::move(r));
-    }
     return out;
   }
+
+  report::StudyView view() const override { return report::stages_view(name()); }
 
   // The profiled pass and memory, on a fresh step workload (the backend the
   // parts ran on, or the variant's own), after every energy window.

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/study.h"
 #include "cli/command.h"
 #include "common/errors.h"
 #include "report/compare.h"
@@ -37,6 +38,7 @@ int run_compare(const CompareArgs& a) {
   for (const auto& in : a.inputs) sweeps.push_back(load_sweep(in));
   CompareOptions opt;
   opt.alpha = a.alpha;
+  opt.studies = edp::bench::study_views();
   const Comparison c = compare_sweeps(sweeps, opt);
   if (a.csv || a.json) {
     std::cout << (a.csv ? comparison_csv(c) : comparison_json(c));

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/study.h"
 #include "cli/command.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
@@ -25,13 +26,14 @@ int run_report(const ReportArgs& a) {
   using namespace edp::report;
   if (a.dirs.size() == 1) {
     const std::string out = a.out.empty() ? a.dirs[0] + "/report.html" : a.out;
-    const auto summary = write_html_report(a.dirs[0], out);
+    const auto summary = write_html_report(a.dirs[0], out, edp::bench::study_views());
     for (const auto& w : summary.warnings) std::cerr << "edpbench: warning: " << w << "\n";
     std::cerr << "edpbench: wrote " << out << " (" << summary.configurations
               << " configurations)\n";
     return 0;
   }
   RecommendOptions opt;
+  opt.studies = edp::bench::study_views();
   const auto objective = parse_objective(a.objective);
   if (!objective)
     throw edp::UsageError("--objective '" + a.objective + "' is unknown; use energy, time or edp");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "report/html_util.h"
 #include "report/svg_chart.h"
@@ -72,19 +73,22 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweep
   const auto labels = board_labels(sweeps);
   const std::string column = objective_column(options.objective);
   std::vector<BoardChoice> out;
-  std::map<std::pair<std::string, std::string>, size_t> index;
+  using Extra = std::vector<std::pair<std::string, std::string>>;
+  std::map<std::tuple<std::string, std::string, Extra>, size_t> index;
   std::map<size_t, std::set<size_t>> boards_of;
   for (size_t si = 0; si < sweeps.size(); ++si) {
     const CsvTable& t = sweeps[si].data.results;
     const std::string mode = context_text(sweeps[si], {"board", "nvpmodel", "mode"});
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      if (html::study_of(t, r) != "mlp" || t.get(r, "status") != "ok") continue;
+      if (t.get(r, "status") != "ok") continue;
       const std::string device = t.get(r, "device");
       const std::string kind = device_kind(device);
       if (kind != "cpu" && kind != "gpu") continue;
-      const auto key = std::make_pair(t.get(r, "workload"), t.get(r, "size"));
+      Extra extra;
+      for (const auto& c : options.studies.extra_identity(t, r)) extra.emplace_back(c, t.get(r, c));
+      const auto key = std::make_tuple(t.get(r, "workload"), t.get(r, "size"), extra);
       auto [it, inserted] = index.emplace(key, out.size());
-      if (inserted) out.push_back({key.first, key.second, {}, {}, {}, 0});
+      if (inserted) out.push_back({t.get(r, "workload"), t.get(r, "size"), extra, {}, {}, {}, 0});
       BoardChoice& c = out[it->second];
       boards_of[it->second].insert(si);
       c.boards = boards_of[it->second].size();
@@ -119,6 +123,7 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweep
 
 std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options) {
   std::string s = "for " + c.workload + "/" + c.size;
+  for (const auto& [column, value] : c.extra_identity) s += "/" + column + "=" + value;
   if (options.deadline_s) s += " under a " + format_number(*options.deadline_s) + " s deadline";
   const std::string what =
       options.objective == Objective::edp ? "EDP" : objective_label(options.objective);

@@ -30,14 +30,18 @@ struct BoardOption {
 
 struct BoardChoice {
   std::string workload, size;
+  // The rows' identity beyond workload and size (their study's view: the
+  // batch study's N), e.g. {"n", "16"}.
+  std::vector<std::pair<std::string, std::string>> extra_identity;
   std::optional<BoardOption> best;       // nullopt: nothing measured, or none meets the deadline
   std::optional<BoardOption> runner_up;  // the best on another board
   std::optional<BoardOption> fastest;    // when none meets the deadline
   size_t boards = 0;                     // sweeps with an ok row of this (workload, size)
 };
 
-// Rows of the mlp study (no `study` column, or study = mlp), status ok, device
-// kinds cpu and gpu; grouped in order of first appearance.
+// Rows of every study with status ok and device kinds cpu and gpu, grouped
+// by (workload, size) and the identity options.studies gives their study
+// beyond them, in order of first appearance.
 std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
                                                  const RecommendOptions& options);
 std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options);

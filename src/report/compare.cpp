@@ -76,22 +76,31 @@ bool ComparedConfig::in_all() const {
 
 namespace {
 
-// The identity columns, in label order. workload, size and study always
-// pair; the others only where a sweep needs them to tell its rows apart.
-const std::vector<std::string> kIdentity{"workload", "size",    "study", "n",
-                                         "device",   "threads", "key",   "operating_point"};
-const std::set<std::string> kAlwaysPaired{"workload", "size", "study"};
+// The identity columns, in label order: workload, size and study always
+// pair; the studies' own identity (study_view.h: the batch study's N), the
+// device, threads, key and operating point only where a sweep needs them to
+// tell its rows apart.
+std::vector<std::string> identity_columns(const StudyViews& studies) {
+  std::vector<std::string> cols{"workload", "size", "study"};
+  for (const auto& c : studies.identity_columns())
+    if (c != "workload" && c != "size") cols.push_back(c);
+  for (const char* c : {"device", "threads", "key", "operating_point"}) cols.push_back(c);
+  return cols;
+}
 // Tried in this order: key first (it repeats the others), then the settings
-// a user varies between two sweeps.
-const std::vector<std::string> kDroppable{"key", "threads", "operating_point", "n", "device"};
+// a user varies between two sweeps, then the studies' own identity.
+std::vector<std::string> droppable_columns(const StudyViews& studies) {
+  std::vector<std::string> cols{"key", "threads", "operating_point"};
+  for (const auto& c : studies.identity_columns())
+    if (c != "workload" && c != "size") cols.push_back(c);
+  cols.push_back("device");
+  return cols;
+}
 
 std::string identity_key(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
   std::string k;
-  for (const auto& c : cols) {
-    std::string v = s.data.results.get(r, c);
-    if (c == "study" && v.empty()) v = "mlp";
-    k += v + '\x1f';
-  }
+  for (const auto& c : cols)
+    k += (c == "study" ? row_study(s.data.results, r) : s.data.results.get(r, c)) + '\x1f';
   return k;
 }
 
@@ -104,15 +113,19 @@ bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::stri
   return true;
 }
 
-std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
+// "tensors/small/cpu", with the other identity values; the study only when
+// the sweeps hold rows of several (`with_study`).
+std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols,
+                         bool with_study) {
   const CsvTable& t = s.data.results;
   std::string label = t.get(r, "workload") + "/" + t.get(r, "size");
   // The device always shows, also when it is the setting under comparison.
   label += "/" + t.get(r, "device");
   for (const auto& c : cols) {
     if (c == "workload" || c == "size" || c == "device" || c == "key") continue;
-    const std::string v = t.get(r, c);
-    if (v.empty() || (c == "study" && v == "mlp")) continue;
+    if (c == "study" && !with_study) continue;
+    const std::string v = c == "study" ? row_study(t, r) : t.get(r, c);
+    if (v.empty()) continue;
     label += " " + (c == "operating_point" ? std::string("point") : c) + "=" + v;
   }
   return label;
@@ -149,8 +162,13 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
   c.alpha = options.alpha;
   for (const auto& s : sweeps) c.sweeps.push_back(s.label);
 
+  std::set<std::string> studies;
+  for (const auto& s : sweeps)
+    for (size_t r = 0; r < s.data.results.rows.size(); ++r)
+      studies.insert(row_study(s.data.results, r));
+  const bool with_study = studies.size() > 1;
   std::vector<std::string> cols;
-  for (const auto& col : kIdentity)
+  for (const auto& col : identity_columns(options.studies))
     for (const auto& s : sweeps)
       if (s.data.results.column(col) >= 0) {
         cols.push_back(col);
@@ -162,12 +180,13 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
         for (size_t q = 0; q < r; ++q)
           if (identity_key(s, q, cols) == identity_key(s, r, cols))
             throw UsageError(s.data.dir + "/results.csv lines " + std::to_string(q + 2) + " and " +
-                             std::to_string(r + 2) + ": two rows for " + config_label(s, r, cols) +
+                             std::to_string(r + 2) + ": two rows for " +
+                             config_label(s, r, cols, with_study) +
                              "; a results.csv has one row per configuration");
     }
   }
   std::vector<std::string> dropped;
-  for (const auto& d : kDroppable) {
+  for (const auto& d : droppable_columns(options.studies)) {
     auto it = std::find(cols.begin(), cols.end(), d);
     if (it == cols.end()) continue;
     std::vector<std::string> fewer = cols;
@@ -203,7 +222,7 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
       auto [it, inserted] = index.emplace(k, c.configs.size());
       if (inserted) {
         ComparedConfig cc;
-        cc.label = config_label(s, r, cols);
+        cc.label = config_label(s, r, cols, with_study);
         for (const auto& col : cols) cc.identity.push_back(s.data.results.get(r, col));
         cc.row.assign(sweeps.size(), std::nullopt);
         c.configs.push_back(std::move(cc));

@@ -1,6 +1,7 @@
 // `edpbench compare A B [C...]`: sweeps side by side, as benchstat does for Go
 // benchmarks. Configurations are paired by their identity columns, read by
-// name (workload, size, n, device, threads, operating_point, study, key); a
+// name (workload, size, study, the studies' own identity columns such as the
+// batch study's n, device, threads, key, operating_point); a
 // column that is constant within every sweep and differs between them (the
 // threads of two one-device sweeps, their operating point) is the setting
 // under comparison: it is left out of the pairing and printed. Per pair:
@@ -16,6 +17,7 @@
 
 #include "report/html_report.h"
 #include "report/mann_whitney.h"
+#include "report/study_view.h"
 
 namespace edp::report {
 
@@ -90,6 +92,10 @@ struct Comparison {
 
 struct CompareOptions {
   double alpha = 0.05;
+  // What names a configuration of each study beyond workload, size and
+  // device (study_view.h: the batch study's N); `edpbench` passes the
+  // registry's (bench::study_views()).
+  StudyViews studies;
 };
 
 // Needs two sweeps or more; throws edp::UsageError when a sweep has no

@@ -1,8 +1,10 @@
 // Loading one sweep for `compare`: results.csv through the report's reader,
-// runs.csv matched to it row by row, by column name.
+// runs.csv matched to it row by row, by column name (the runs of studies
+// with files of their own, ops and stages, are not compared).
 #include <sys/stat.h>
 
 #include <map>
+#include <set>
 #include <utility>
 
 #include "common/errors.h"
@@ -84,8 +86,16 @@ Sweep make_sweep(ReportData data) {
                        "'; it does not belong to this results.csv (header: workload,size,device,"
                        "run,...)");
   std::map<std::string, size_t> by_key;
-  for (size_t r = 0; r < res.rows.size(); ++r) by_key.emplace(join_key(res, r, cols), r);
+  std::set<std::string> studies;  // those whose results are in results.csv
+  for (size_t r = 0; r < res.rows.size(); ++r) {
+    by_key.emplace(join_key(res, r, cols), r);
+    studies.insert(row_study(res, r));
+  }
+  const bool by_study = res.column("study") >= 0 && runs.column("study") >= 0;
   for (size_t r = 0; r < runs.rows.size(); ++r) {
+    // The runs of a study that keeps its results in a file of its own (ops.csv,
+    // stages.csv) have no results.csv row to match.
+    if (by_study && !studies.count(row_study(runs, r))) continue;
     const auto it = by_key.find(join_key(runs, r, cols));
     if (it == by_key.end())
       throw UsageError(dir + "/runs.csv line " + std::to_string(r + 2) + ": a run of (" +

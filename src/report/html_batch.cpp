@@ -36,9 +36,8 @@ std::optional<VerticalMarker> marker_of(const Crossover& c) {
 
 }  // namespace
 
-std::string render_batch_section(const ReportData& data) {
-  const CsvTable& all = data.results;
-  const CsvTable t = filter_rows(all, [&](size_t r) { return all.get(r, "study") == "batch"; });
+std::string render_batch_section(const ReportData& rows) {
+  const CsvTable& t = rows.results;
   if (t.rows.empty()) return "";
 
   bool energy = false;
@@ -54,7 +53,7 @@ std::string render_batch_section(const ReportData& data) {
   if (energy) metrics.push_back({"energy_per_sample_j", "Energy per sample", "J"});
 
   RecommendOptions options;
-  const auto crossovers = batch_crossovers(all, options);
+  const auto crossovers = batch_crossovers(t, options);
   auto crossover_of = [&](const std::string& w, const std::string& s) -> const BatchCrossover* {
     for (const auto& c : crossovers)
       if (c.workload == w && c.size == s) return &c;

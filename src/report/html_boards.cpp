@@ -36,58 +36,75 @@ std::string first_ctx(const Sweep& s,
   return "";
 }
 
-// (workload, size, device) keys of the mlp study's ok rows, in order of first
-// appearance over the sweeps.
+// (study, workload, size, the study's further identity, device) keys of
+// every row, in order of first appearance over the sweeps.
 struct Key {
-  std::string workload, size, device;
+  std::string study, workload, size, extra, device;
   bool operator<(const Key& o) const {
-    return std::tie(workload, size, device) < std::tie(o.workload, o.size, o.device);
+    return std::tie(study, workload, size, extra, device) <
+           std::tie(o.study, o.workload, o.size, o.extra, o.device);
+  }
+  // "tensors/medium", "tensors/medium/n=16"; the study too when the sweeps
+  // hold several ("py_tensors/small (monitor)").
+  std::string label(bool with_study) const {
+    return workload + "/" + size + extra + (with_study ? " (" + study + ")" : "");
   }
 };
 
-std::vector<Key> config_keys(const std::vector<Sweep>& sweeps) {
+Key key_of(const CsvTable& t, size_t r, const StudyViews& studies) {
+  Key k{row_study(t, r), t.get(r, "workload"), t.get(r, "size"), "", t.get(r, "device")};
+  for (const auto& c : studies.extra_identity(t, r)) k.extra += "/" + c + "=" + t.get(r, c);
+  return k;
+}
+
+std::vector<Key> config_keys(const std::vector<Sweep>& sweeps, const StudyViews& studies) {
   std::vector<Key> keys;
   std::map<Key, bool> seen;
   for (const auto& s : sweeps) {
     const CsvTable& t = s.data.results;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      if (study_of(t, r) != "mlp") continue;
-      Key k{t.get(r, "workload"), t.get(r, "size"), t.get(r, "device")};
+      Key k = key_of(t, r, studies);
       if (seen.emplace(k, true).second) keys.push_back(k);
     }
   }
   return keys;
 }
 
-std::optional<size_t> find_row(const Sweep& s, const Key& k) {
+std::optional<size_t> find_row(const Sweep& s, const Key& k, const StudyViews& studies) {
   const CsvTable& t = s.data.results;
-  for (size_t r = 0; r < t.rows.size(); ++r)
-    if (study_of(t, r) == "mlp" && t.get(r, "workload") == k.workload &&
-        t.get(r, "size") == k.size && t.get(r, "device") == k.device)
-      return r;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const Key here = key_of(t, r, studies);
+    if (!(here < k) && !(k < here)) return r;
+  }
   return std::nullopt;
 }
 
 std::string chart(const std::vector<Sweep>& sweeps, const std::vector<std::string>& labels,
-                  const std::vector<Key>& keys, const std::string& stem, const std::string& title,
-                  const std::string& y_label) {
+                  const std::vector<Key>& keys, const StudyViews& studies, bool with_study,
+                  const std::string& stem, const std::string& title, const std::string& y_label) {
   BarChart c;
   c.title = title;
   c.y_label = y_label;
   c.force_log = true;  // one log scale for every board: the ratios read as distances
   c.height = 460;
   std::vector<std::string> workload_order;
+  // A group per (workload, size and further identity), under its workload
+  // (and study, when there are several).
   std::map<std::pair<std::string, std::string>, size_t> group_of;
+  auto group_key = [&](const Key& k) {
+    return std::make_pair(k.workload + (with_study ? " (" + k.study + ")" : ""), k.size + k.extra);
+  };
   for (const auto& k : keys) {
-    if (!group_of.count({k.workload, k.size})) {
-      group_of[{k.workload, k.size}] = c.groups.size();
-      c.groups.push_back({k.size, k.workload, {}});
+    const auto g = group_key(k);
+    if (!group_of.count(g)) {
+      group_of[g] = c.groups.size();
+      c.groups.push_back({g.second, g.first, {}});
     }
   }
   for (const auto& k : keys) {
-    BarGroup& g = c.groups[group_of[{k.workload, k.size}]];
+    BarGroup& g = c.groups[group_of[group_key(k)]];
     for (size_t si = 0; si < sweeps.size(); ++si) {
-      const auto r = find_row(sweeps[si], k);
+      const auto r = find_row(sweeps[si], k, studies);
       if (!r) continue;
       const CsvTable& t = sweeps[si].data.results;
       const std::string series = labels[si] + " " + upper(k.device);
@@ -166,16 +183,22 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
                   format_number(*options.deadline_s) + " s"
             : std::string(" over every (board, device, operating point); "
                           "<code>--deadline-s</code> sets a deadline")) +
-       ". Rows of the mlp study with status ok, CPU and GPU.</p>\n<ul class=\"recs\">\n";
+       ". Rows with status ok, CPU and GPU.</p>\n<ul class=\"recs\">\n";
   for (const auto& c : recommend_across_boards(sweeps, options))
     h += "<li>" + html_escape(board_choice_sentence(c, options)) + "</li>\n";
   h += "</ul>\n";
 
-  const auto keys = config_keys(sweeps);
+  const StudyViews& studies = options.studies;
+  const auto keys = config_keys(sweeps, studies);
+  std::vector<std::string> study_names;
+  for (const auto& k : keys) add_unique(study_names, k.study);
+  const bool with_study = study_names.size() > 1;
   h += "<h2>Time, energy and EDP per configuration</h2>\n";
-  h += chart(sweeps, labels, keys, "time_s", "Time per run", "time per run (s)");
-  h += chart(sweeps, labels, keys, "energy_j", "Energy per run", "energy per run (J)");
-  h += chart(sweeps, labels, keys, "edp_js", "EDP per run", "EDP (J s)");
+  h += chart(sweeps, labels, keys, studies, with_study, "time_s", "Time per run",
+             "time per run (s)");
+  h += chart(sweeps, labels, keys, studies, with_study, "energy_j", "Energy per run",
+             "energy per run (J)");
+  h += chart(sweeps, labels, keys, studies, with_study, "edp_js", "EDP per run", "EDP (J s)");
 
   h += "<h2>Every configuration</h2>\n<div class=\"wide\"><table class=\"results\"><tr>"
        "<th rowspan=\"2\">Workload/size</th><th rowspan=\"2\">Device</th>";
@@ -185,10 +208,10 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
     h += "<th>time (s)</th><th>energy (J)</th><th>EDP (J s)</th>";
   h += "</tr>\n";
   for (const auto& k : keys) {
-    h += "<tr><td class=\"nowrap\">" + html_escape(k.workload + "/" + k.size) + "</td><td>" +
+    h += "<tr><td class=\"nowrap\">" + html_escape(k.label(with_study)) + "</td><td>" +
          html_escape(k.device) + "</td>";
     for (const auto& s : sweeps) {
-      const auto r = find_row(s, k);
+      const auto r = find_row(s, k, studies);
       if (!r) {
         h += "<td colspan=\"3\">not in this sweep</td>";
         continue;

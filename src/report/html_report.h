@@ -10,6 +10,7 @@
 
 #include "report/csv.h"
 #include "report/json_read.h"
+#include "report/study_view.h"
 
 namespace edp::report {
 
@@ -30,13 +31,17 @@ ReportData load_report_data(const std::string& dir);
 // "&", "<", ">", '"' and "'" as entities.
 std::string html_escape(const std::string& text);
 
-std::string render_html_report(const ReportData& data);
+// The page: header, notices, each study's section (the views of `studies`,
+// then a results section for each study results.csv holds that none
+// describes), failures, context.
+std::string render_html_report(const ReportData& data, const StudyViews& studies);
 
 struct ReportSummary {
   size_t configurations = 0;
   std::vector<std::string> warnings;
 };
 // load_report_data + render_html_report + write_file_atomic(out_path).
-ReportSummary write_html_report(const std::string& dir, const std::string& out_path);
+ReportSummary write_html_report(const std::string& dir, const std::string& out_path,
+                                const StudyViews& studies);
 
 }  // namespace edp::report

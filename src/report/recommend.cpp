@@ -109,9 +109,19 @@ std::optional<double> number_at(const CsvTable& t, size_t r, const std::string& 
   return std::nullopt;
 }
 
-// N of a batch-study row, "" for the other studies.
-std::string batch_of(const CsvTable& t, size_t r) {
-  return t.get(r, "study") == "batch" ? t.get(r, "n") : std::string();
+// The row's identity beyond workload and size (its study's view: the batch
+// study's N), as (column, value) pairs.
+std::vector<std::pair<std::string, std::string>> extra_identity_of(const CsvTable& t, size_t r,
+                                                                   const StudyViews& studies) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& c : studies.extra_identity(t, r)) out.emplace_back(c, t.get(r, c));
+  return out;
+}
+
+std::string joined_values(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string out;
+  for (const auto& [column, value] : pairs) out += (out.empty() ? "" : ",") + value;
+  return out;
 }
 
 std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) {
@@ -179,13 +189,15 @@ std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::str
 }
 
 std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options) {
-  // Group the rows by (workload, size), keeping the order of first appearance.
-  using GroupKey = std::tuple<std::string, std::string, std::string>;
+  // Group the rows by (workload, size) and whatever else their study's view
+  // says names a configuration, keeping the order of first appearance.
+  using Extra = std::vector<std::pair<std::string, std::string>>;
+  using GroupKey = std::tuple<std::string, std::string, Extra>;
   std::vector<GroupKey> order;
   std::map<GroupKey, std::vector<size_t>> groups;
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    const auto key =
-        GroupKey(results.get(r, "workload"), results.get(r, "size"), batch_of(results, r));
+    const auto key = GroupKey(results.get(r, "workload"), results.get(r, "size"),
+                              extra_identity_of(results, r, options.studies));
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) order.push_back(key);
     it->second.push_back(r);
@@ -202,7 +214,8 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
     Recommendation rec;
     rec.workload = std::get<0>(key);
     rec.size = std::get<1>(key);
-    rec.batch = std::get<2>(key);
+    rec.extra_identity = std::get<2>(key);
+    rec.batch = joined_values(rec.extra_identity);
     rec.objective = options.objective;
 
     // The standing of each kind: its best row that meets the deadline (the
@@ -352,8 +365,9 @@ std::string recommendations_csv(const std::vector<Recommendation>& recs) {
 }
 
 std::string recommendation_sentence(const Recommendation& rec, const RecommendOptions& options) {
-  std::string s =
-      rec.workload + "/" + rec.size + (rec.batch.empty() ? "" : "/n=" + rec.batch) + ": ";
+  std::string s = rec.workload + "/" + rec.size;
+  for (const auto& [column, value] : rec.extra_identity) s += "/" + column + "=" + value;
+  s += ": ";
   const std::string label = objective_label(rec.objective);
   auto describe = [&](const std::optional<DeviceStanding>& d) {
     std::string t = upper(d->label);
@@ -442,7 +456,6 @@ std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
     if (v && (!slot || *v < *slot)) slot = v;
   };
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    if (results.get(r, "study") != "batch") continue;
     const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
     auto [git, fresh] = groups.try_emplace(key);
     if (fresh) order.push_back(key);

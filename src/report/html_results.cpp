@@ -1,7 +1,9 @@
-// The MLP study's section of the report: time, energy and EDP per workload
-// and size (CPU against GPU), the recommendation, every configuration's
-// numbers, and the speed-up between the backend modes that were measured.
-// It reads the results.csv rows of the mlp study (and runs.csv) only.
+// The results section of the report (results_view, study_view.h): time,
+// energy and EDP per workload and size (CPU against GPU), the
+// recommendation, every configuration's numbers, and the speed-up between
+// the backend modes that were measured. It draws one study's results.csv
+// and runs.csv rows, whichever study wrote them (the mlp study's, the
+// monitor API's).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -31,14 +33,11 @@ const std::vector<Metric>& metrics() {
   return m;
 }
 
-class MlpSection {
+class ResultsSection {
  public:
-  explicit MlpSection(const ReportData& all) {
-    d_.title = all.title;
-    d_.results =
-        filter_rows(all.results, [&](size_t r) { return study_of(all.results, r) == "mlp"; });
-    if (all.runs)
-      d_.runs = filter_rows(*all.runs, [&](size_t r) { return study_of(*all.runs, r) == "mlp"; });
+  // `rows`: one study's rows (study_view.h); `tag`: "" or the study's name,
+  // which marks headings and ids when the page has several such sections.
+  ResultsSection(const ReportData& rows, const std::string& tag) : d_(rows), tag_(tag) {
     const CsvTable& t = d_.results;
     for (size_t r = 0; r < t.rows.size(); ++r) {
       add_unique(workloads_, t.get(r, "workload"));
@@ -96,8 +95,10 @@ class MlpSection {
 
   std::string figures() {
     const CsvTable& t = d_.results;
-    std::string h = energy_measured_ ? "<h2>Time, energy and EDP: CPU against GPU</h2>\n"
-                                     : "<h2>Time: CPU against GPU</h2>\n";
+    std::string h = "<h2>" +
+                    html_escape(heading(energy_measured_ ? "Time, energy and EDP: CPU against GPU"
+                                                         : "Time: CPU against GPU")) +
+                    "</h2>\n";
     size_t ok_runs = 0;
     for (size_t r = 0; r < t.rows.size(); ++r)
       if (t.get(r, "status") == "ok")
@@ -149,8 +150,9 @@ class MlpSection {
         caption +=
             " Log scale: the values span " + fmt("%.1f", std::log10(*hi / *lo)) + " decades.";
       }
-      h += "<figure id=\"fig-" + m.stem + "\">\n" + render_bar_chart_svg(chart) + "<figcaption>" +
-           html_escape(caption) + "</figcaption>\n</figure>\n";
+      h += "<figure id=\"" + html_escape(id("fig-" + m.stem)) + "\">\n" +
+           render_bar_chart_svg(chart) + "<figcaption>" + html_escape(caption) +
+           "</figcaption>\n</figure>\n";
     }
     if (!energy_measured_ && status_count_.count("ok"))
       h += "<p class=\"note\">Energy and EDP figures are left out: energy was not measured.</p>\n";
@@ -161,7 +163,7 @@ class MlpSection {
     RecommendOptions opt;
     opt.objective = Objective::edp;
     auto recs = recommend(d_.results, opt);
-    std::string h = "<h2>Recommendation</h2>\n";
+    std::string h = "<h2>" + html_escape(heading("Recommendation")) + "</h2>\n";
     if (!energy_measured_ && status_count_.count("ok")) {
       opt.objective = Objective::time;
       recs = recommend(d_.results, opt);
@@ -233,8 +235,8 @@ class MlpSection {
     const std::string gflops_col = t.column("gflops_mean") >= 0 ? "gflops_mean" : "gflops";
     const bool has_gflops = t.column(gflops_col) >= 0;
     const bool has_runs_file = d_.runs.has_value();
-    std::string h =
-        "<h2>All configurations</h2>\n<div class=\"wide\"><table class=\"results\">\n<tr>";
+    std::string h = "<h2>" + html_escape(heading("All configurations")) +
+                    "</h2>\n<div class=\"wide\"><table class=\"results\">\n<tr>";
     std::vector<std::string> head{"Workload", "Size", "Device", "Status",
                                   "Time (s) mean \xC2\xB1 CI95"};
     if (energy_measured_) {
@@ -312,13 +314,21 @@ class MlpSection {
     }
     const SpeedupTable table = speedup_table(rows);
     if (table.pairs.empty()) return "";
-    return "<h3>Speed-up between backend modes</h3>\n<p class=\"note\">Time per run of the slower "
+    return "<h3>" + html_escape(heading("Speed-up between backend modes")) +
+           "</h3>\n<p class=\"note\">Time per run of the slower "
            "mode divided by the faster one's, per workload and size (seed 003's table): "
            "&gt; 1 means the second mode is faster.</p>\n" +
            render_speedup_html(table, "Workload/size");
   }
 
-  ReportData d_;
+  // "Recommendation" -> "Recommendation (monitor)" on a page of several.
+  std::string heading(const std::string& text) const {
+    return tag_.empty() ? text : text + " (" + tag_ + ")";
+  }
+  std::string id(const std::string& stem) const { return tag_.empty() ? stem : stem + "-" + tag_; }
+
+  const ReportData& d_;
+  const std::string tag_;
   std::vector<std::string> workloads_, sizes_, devices_;
   std::map<std::string, size_t> status_count_;
   std::map<Key, std::vector<size_t>> run_rows_;
@@ -327,6 +337,8 @@ class MlpSection {
 
 }  // namespace
 
-std::string render_mlp_section(const ReportData& data) { return MlpSection(data).render(); }
+std::string render_results_section(const ReportData& rows, const std::string& tag) {
+  return ResultsSection(rows, tag).render();
+}
 
 }  // namespace edp::report
