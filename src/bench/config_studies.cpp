@@ -1,9 +1,7 @@
-// The study registry's config side: every study's name and the function
-// that enters its config section in the key table, listed by hand in the
-// order of DESIGN §9 (no self-registering statics to lose in a static
-// library). The studies themselves (plan items, rows) are made in
-// studies.cpp, matched to these names by Study::name(). Adding a study adds
-// a line here and one there; its section lives in its own files.
+// The study registry's config side (studies.def): every study's name and the
+// function that enters its config section in the key table. The studies
+// themselves (plan items, rows, views) are made in studies.cpp from the same
+// lines.
 #include "bench/config.h"
 #include "bench/config_keys.h"
 
@@ -17,10 +15,9 @@ struct StudyConfig {
 
 const std::vector<StudyConfig>& study_configs() {
   static const std::vector<StudyConfig> all{
-      {"mlp", nullptr},  // the top-level keys (sizes, workloads, ...)
-      {"batch", add_batch_config_keys},
-      {"stages", add_stages_config_keys},
-      {"ops", add_ops_config_keys},
+#define EDP_STUDY(name, maker) {#name, nullptr},
+#define EDP_STUDY_WITH_CONFIG(name, maker, add_keys) {#name, add_keys},
+#include "bench/studies.def"
   };
   return all;
 }

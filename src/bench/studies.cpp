@@ -1,27 +1,38 @@
-// The list of studies (see study.h), by hand as nvbench's criterion manager
-// lists its criteria: no self-registering statics to lose in a static library.
-// Their names and config sections are the registry's config side
-// (config_studies.cpp, known_studies()); here each name finds its maker by
-// the study's own name().
+// The studies' makers, from the registry (studies.def); its config side is
+// config_studies.cpp.
 #include <algorithm>
 
 #include "bench/study.h"
-#include "bench/study_batch.h"
-#include "bench/study_mlp.h"
-#include "bench/study_ops.h"
-#include "bench/study_stages.h"
 #include "common/errors.h"
 #include "common/text.h"
 #include "report/results_csv.h"
 
 namespace edp::bench {
 
+// Each registered study's maker (defined in its own files).
+#define EDP_STUDY(name, maker) std::unique_ptr<Study> maker();
+#include "bench/studies.def"
+
+namespace {
+
+struct Registered {
+  const char* name;
+  std::unique_ptr<Study> (*make)();
+};
+
+const std::vector<Registered>& registered() {
+  static const std::vector<Registered> all{
+#define EDP_STUDY(name, maker) {#name, maker},
+#include "bench/studies.def"
+  };
+  return all;
+}
+
+}  // namespace
+
 std::vector<std::unique_ptr<Study>> all_studies() {
-  using Maker = std::unique_ptr<Study> (*)();
-  static const Maker makers[] = {make_mlp_study, make_batch_study, make_stages_study,
-                                 make_ops_study};
   std::vector<std::unique_ptr<Study>> out;
-  for (Maker make : makers) out.push_back(make());
+  for (const Registered& r : registered()) out.push_back(r.make());
   return out;
 }
 
@@ -43,8 +54,8 @@ FileRows engine_rows(const report::ItemRecord& rec) {
 }
 
 std::unique_ptr<Study> make_study(const std::string& name) {
-  for (auto& study : all_studies())
-    if (study->name() == name) return std::move(study);
+  for (const Registered& r : registered())
+    if (name == r.name) return r.make();
   throw UsageError("the '" + name + "' study is not available in this build (studies: " +
                    join(known_studies()) + ")");
 }
