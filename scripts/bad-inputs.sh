@@ -34,10 +34,10 @@ trace() {  # shown, trace text
   n_trace=$((n_trace + 1)); grep -q 't.csv:[0-9]*' err && [ $rc = 2 ] && ok_trace=$((ok_trace + 1))
   row trace "$1" $rc err
 }
-cli() {  # args
-  timeout 60 "$E" $1 > /dev/null 2> err < /dev/null; local rc=$?
+cli() {  # args [shown]
+  timeout -k 5 60 "$E" $1 > /dev/null 2> err < /dev/null; local rc=$?
   n_cli=$((n_cli + 1)); [ $rc = 2 ] && ok_cli=$((ok_cli + 1))
-  row cli "$1" $rc err
+  row cli "${2:-$1}" $rc err
 }
 echo "| kind | input | exit | message |"
 echo "|---|---|---|---|"
@@ -130,6 +130,21 @@ sizes: {t: {n: 2, d_in: 100000, h: 4, d_out: 2}}"
 config 'ops gemm_n 65536 beyond memory' "$BASE
 studies: [ops]
 ops: {ops: [gemm], gemm_n: [65536]}"
+config 'learning_rate: 1e-400 (underflows to 0)' 'learning_rate: 1e-400'
+config 'sampler_cpu: 4095 (this machine: 2 CPUs)' "$(echo "$BASE" | sed 1d)
+power: {source: none, sampler_cpu: 4095}"
+config 'total_rails: []' "$(echo "$BASE" | sed 1d)
+power: {source: trace, trace: {file: ok.csv}, total_rails: []}"
+config 'name with ESC' 'name: "a\x1b[2Jb"'
+config 'operating point cpu_max_khz: 12345' 'operating_points: [{name: a, cpu_max_khz: 12345}]'
+config 'seven problems in one pass' 'runs: 0
+bogus: 1
+learning_rate: 1e-400
+workloads: [tensors]
+devices: [{kind: cpu, cpus: "4095"}]
+sizes: {t: {n: 16777216, d_in: 16777216, h: 1, d_out: 1}}
+power: {source: trace, trace: {file: none.csv}, sampler_cpu: 4095}'
+seven=$(grep -c 'c.yaml:[0-9]*:[0-9]*:' err)
 # --- traces
 trace 'no header' '0,5'
 trace 'header without t_s' 'time,VDD_IN_w
@@ -174,6 +189,8 @@ trace 'hex watts 0x10' 't_s,VDD_IN_w
 0,0x10'
 trace 't_s inf' 't_s,VDD_IN_w
 inf,5'
+trace 'a column given twice' 't_s,VDD_IN_w,VDD_IN_w
+0,5,5'
 # --- command-line values
 cli 'ops --out o --gemm-n 0'
 cli 'ops --out o --gemm-n 100000'
@@ -211,5 +228,61 @@ cli 'recommend /tmp'
 cli 'recommend none.csv'
 cli 'recommend empty.csv'
 cli 'recommend ok.csv'
+# --- issue 33: what edpbench reads (links, FIFOs, devices, sizes), resume's
+# integrity, and what it writes into CSV cells. Each case starts from a
+# finished two-item sweep S (reference device, trace power).
+n_read=0; ok_read=0
+sweep() {  # dir: a finished sweep
+  printf '%s\npower: {source: trace, trace: {file: ok.csv}, baseline_s: 0}\niterations: 2\nruns: 2\nwarmup_iterations: 0\n' \
+    "$(echo "$BASE" | sed '1d;4d')
+sizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}, u: {n: 3, d_in: 4, h: 4, d_out: 2}}" > "$1.yaml"
+  rm -rf "$1"; "$E" run --config "$1.yaml" --out "$1" > /dev/null 2>&1
+}
+read_case() {  # shown, setup (shell, $S is the sweep), command (shell)
+  S=s$n_read; sweep "$S"; (cd "$T" && S=$S && eval "$2")
+  (ulimit -v 4194304; S=$S; eval "timeout -k 5 20 $E $3") > out 2> err < /dev/null; local rc=$?
+  n_read=$((n_read + 1)); [ $rc = 2 ] && ok_read=$((ok_read + 1))
+  row read "$1" $rc err
+}
+sweep o1
+cli 'compare o1 o1 --fail-on-regression nan'
+cli 'compare o1 o1 --alpha inf'
+cli 'recommend o1/results.csv --battery-wh inf'
+cli 'report o1 -o r.html --objective bogus'
+cli 'sensors --source none --measure-s 1e9'
+cli 'measure --rate-hz 50000 -- true'
+cli 'measure --baseline-s nan -- true'
+cli "measure --label $(printf 'a\033[2Jb') -- true" 'measure --label a\033[2Jb -- true'
+cli "measure --label $(printf '%05000d' 0) -- true" 'measure --label <5000 characters> -- true'
+printf 'root:SECRET:19000:0:99999:7:::\n' > secret
+read_case 'report D: D/context.json a link to a secret' 'ln -sf "$T/secret" $S/context.json' 'report $S'
+read_case 'report D: D/runs.csv a link' 'ln -sf "$T/secret" $S/runs.csv' 'report $S'
+read_case 'run --resume: O/runs.csv a link to another sweep'"'"'s' 'sweep other; ln -sf "$T/other/runs.csv" $S/runs.csv' 'run --config $S.yaml --out $S --resume'
+read_case 'run --resume: O/results.csv a link to /etc/shadow-like' 'ln -sf "$T/secret" $S/results.csv' 'run --config $S.yaml --out $S --resume'
+read_case 'measure --trace a link to a secret' 'ln -sf "$T/secret" link.csv' 'measure --runs 1 --trace link.csv -- true'
+read_case 'run --resume: a FIFO at results.csv' 'rm $S/results.csv; mkfifo $S/results.csv' 'run --config $S.yaml --out $S --resume'
+read_case 'run --resume: a FIFO at runs.csv' 'rm $S/runs.csv; mkfifo $S/runs.csv' 'run --config $S.yaml --out $S --resume'
+read_case 'run --resume: a FIFO at config.yaml' 'rm $S/config.yaml; mkfifo $S/config.yaml' 'run --config $S.yaml --out $S --resume'
+read_case 'run --config FIFO' 'rm -f f; mkfifo f' 'run --config f --out x'
+read_case 'measure --trace FIFO' 'rm -f f; mkfifo f' 'measure --runs 1 --trace f -- true'
+read_case 'sensors --trace FIFO' 'rm -f f; mkfifo f' 'sensors --source trace --trace f'
+read_case 'measure --trace /dev/zero' ':' 'measure --runs 1 --trace /dev/zero -- true'
+read_case 'report D: a 3 GB sparse runs.csv' 'truncate -s 3G $S/runs.csv' 'report $S'
+read_case 'compare: a 3 GB sparse runs.csv' 'truncate -s 3G $S/runs.csv' 'compare $S $S'
+read_case 'resume: runs.csv deleted' 'rm $S/runs.csv' 'run --config $S.yaml --out $S --resume'
+read_case 'resume: a results.csv row twice' 'sed -n 2p $S/results.csv >> $S/results.csv' 'run --config $S.yaml --out $S --resume'
+read_case 'resume: config.yaml deleted' 'rm $S/config.yaml' 'run --config $S.yaml --out $S --resume'
+read_case 'resume: context.json deleted' 'rm $S/context.json' 'run --config $S.yaml --out $S --resume'
+read_case 'report D: runs.csv of another sweep' 'sweep other; sed "s/,t,/,v,/" other/runs.csv > $S/runs.csv' 'report $S'
+# A command that stops itself: the command's own status (128 + SIGSTOP), not a hang.
+(timeout -k 5 20 "$E" measure --runs 1 --power-source none -- sh -c 'kill -STOP $$') > out 2> err < /dev/null
+rc=$?; grep -v '^edpbench: power' err > err2
+row measure 'measure -- sh -c "kill -STOP $$"' $rc err2
+# CSV injection: a size named =cmd|' -C calc'!A0 must reach results.csv as text.
+printf '%s\npower: {source: none}\niterations: 1\nruns: 1\nwarmup_iterations: 0\n' "$(echo "$BASE" | sed '1d;4d')
+sizes: {\"=cmd|' -C calc'!A0\": {n: 2, d_in: 4, h: 4, d_out: 2}}" > inj.yaml
+rm -rf inj; "$E" run --config inj.yaml --out inj > /dev/null 2>&1
+if grep -q "^tensors,=cmd" inj/results.csv; then inj="written as a formula: tensors,=cmd|' -C calc'!A0,..."; else inj="written as text: $(grep -o "^tensors,\"'=cmd[^,]*" inj/results.csv | head -1)"; fi
+printf '| %s | `%s` | %s | %s |\n' write "size =cmd|' -C calc'!A0 in results.csv" - "$inj"
 echo
-echo "configs: $ok_cfg of $n_cfg exit 2 naming FILE:LINE:COL; traces: $ok_trace of $n_trace exit 2 naming the trace file (and the line, where the fault is on one); command-line values: $ok_cli of $n_cli exit 2"
+echo "configs: $ok_cfg of $n_cfg exit 2 naming FILE:LINE:COL; traces: $ok_trace of $n_trace exit 2 naming the trace file (and the line, where the fault is on one); command-line values: $ok_cli of $n_cli exit 2; read side (issue 33): $ok_read of $n_read exit 2; the seven-problem config: $seven located lines in one pass"

@@ -31,17 +31,12 @@ done
 if [ "$(id -u)" -ne 0 ]; then exec sudo -E "$0" --build-dir "$build" ${keep:+--keep "$keep"}; fi
 log() { echo "ci-ansible: $*"; }
 
-# 1. Tools (Debian packages; scripts/setup-deps.sh lists them too).
-pkgs=()
-command -v ansible-playbook >/dev/null || pkgs+=(ansible-core)
-[ -x /usr/sbin/sshd ] || pkgs+=(openssh-server)
-command -v ssh >/dev/null || pkgs+=(openssh-client)
-/usr/bin/python3 -c 'import apt' 2>/dev/null || pkgs+=(python3-apt)
-if [ ${#pkgs[@]} -gt 0 ]; then
-  log "apt-get install ${pkgs[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
-fi
+# 1. Tools (Debian packages): ansible-playbook, sshd (not started as a
+# service), ssh, python3-apt, ip (iproute2: minimal images lack it).
+"$root/scripts/setup-deps.sh" --run --ansible
+for t in ansible-playbook ssh ip /usr/sbin/sshd; do
+  command -v "$t" >/dev/null || { log "FAIL: $t not found after scripts/setup-deps.sh --ansible"; exit 1; }
+done
 log "tools: $(( $(date +%s) - start )) s"
 
 # 2. The .deb, from the native build of scripts/test.sh (built if absent).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI stage of the monitor API (issue 24, DESIGN §11), at most ~5 minutes:
-#  1. installs python3-torch when missing (about 1 minute; skipped with a
-#     message when apt cannot), so the seed paper's example really runs;
+#  1. installs python3-torch when missing (about 1 minute; scripts/setup-deps.sh
+#     --torch), so the seed paper's example really runs;
 #  2. builds the monitor targets in the native build (no-op after test.sh) and
 #     runs the monitor tests there: the Python module against the trace source
 #     and the simulated INA3221, the example's output read back by recommend,
@@ -9,38 +9,50 @@
 #  3. builds the Python extension (and the test simulator) for the Pythons of
 #     JetPack 4, 5 and 6 (3.6, 3.8, 3.10) where this machine has them (pyenv),
 #     against the same libedpbench-monitor, and runs the Python tests on each.
-# usage: scripts/ci-monitor.sh [--build-dir DIR] [--no-torch]
+# With --tests-ran (.ci/run, after scripts/test.sh ran every test of the same
+# build with torch installed) step 2 does not run the monitor tests again: it
+# checks in the build's LastTest.log that they ran and passed, the example
+# included (not skipped).
+# usage: scripts/ci-monitor.sh [--build-dir DIR] [--no-torch] [--tests-ran]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build"
 torch=1
+tests_ran=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build="$2"; shift 2 ;;
     --no-torch) torch=0; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --tests-ran) tests_ran=1; shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "ci-monitor.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 start=$(date +%s)
-sudo_cmd=()
-[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo -n)
-
+# The tests' packages, and python3-torch so that the example really runs
+# (--no-torch: it skips, saying so).
 if [ "$torch" = 1 ] && ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  t0=$(date +%s)
-  if "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1 \
-     || { "${sudo_cmd[@]}" apt-get update -qq >/dev/null 2>&1 &&
-          "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1; }; then
-    echo "ci-monitor: installed python3-torch in $(( $(date +%s) - t0 )) s"
-  else
-    echo "ci-monitor: python3-torch could not be installed; the example test skips"
-  fi
+  "$root/scripts/setup-deps.sh" --torch
+else
+  "$root/scripts/setup-deps.sh"
 fi
 
 [ -f "$build/CMakeCache.txt" ] \
   || cmake -S "$root" -B "$build" -G Ninja -DEDPBENCH_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j 2 --target edpbench edpbench_monitor edpbench_python edpbench_sim_python
-(cd "$build" && ctest -L monitor --output-on-failure --timeout 300)
+if [ "$tests_ran" = 1 ]; then
+  last="$build/Testing/Temporary/LastTest.log"
+  example='test_example_results_are_recommended .* \.\.\. '
+  if ! grep -q "^${example}ok\$" "$last" 2>/dev/null; then
+    echo "ci-monitor: FAIL: $last does not show the example test passed:" \
+      "$(grep -h "^$example" "$last" 2>/dev/null || echo 'no such test in it')"
+    exit 1
+  fi
+  n=$(cd "$build" && ctest -N -L monitor | sed -n 's/^Total Tests: //p')
+  echo "ci-monitor: the $n monitor tests ran in $build (scripts/test.sh), the example with torch"
+else
+  (cd "$build" && ctest -L monitor --output-on-failure --timeout 300)
+fi
 echo "ci-monitor: Debian python3 and the installed C++ package: $(( $(date +%s) - start )) s"
 
 # 3. Older Pythons. The extension is compiled directly (the pybind11 headers

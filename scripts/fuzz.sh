@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang with ASan and UBSan) and runs
-# each for a fixed time on a copy of its seed corpus (fuzz/corpus/<target>/).
+# each for a fixed time on a copy of its seed corpus (fuzz/corpus/<target>/),
+# --jobs of them at a time (one process each). Installs clang when missing
+# (scripts/setup-deps.sh --run --fuzz).
 # A crash, a sanitizer report, a leak or a hang (one input > 10 s) fails the
 # script; the input that caused it is kept in <build dir>/findings/<target>/.
 #
 # usage: scripts/fuzz.sh [--time S] [--seed N] [--build-dir DIR] [--jobs N] [TARGET...]
 #   --time S   seconds per target (default 60)
+#   --jobs N   build jobs, and targets fuzzed at once (default: the CPUs)
 #   --seed N   libFuzzer's random seed (default: a new one each run). CI
 #              passes a fixed seed so that a run is a regression gate whose
 #              inputs are repeatable; exploration runs leave it out.
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -gt 0 ] ||
   targets=(fuzz_config fuzz_trace fuzz_results_csv fuzz_context_json fuzz_sysfs fuzz_nvpmodel)
+"$root/scripts/setup-deps.sh" --run --fuzz
 command -v clang++ >/dev/null || { echo "fuzz.sh: needs clang++ (apt-get install clang)" >&2; exit 2; }
 
 launcher=()
@@ -41,23 +45,42 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
   -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
-failed=()
-for t in "${targets[@]}"; do
-  work="$build/corpus/$t" findings="$build/findings/$t"
+fuzz_one() {  # fuzz_one TARGET: exit status 0 when nothing was found
+  local t="$1" work="$build/corpus/$1" findings="$build/findings/$1"
   rm -rf "$work" && mkdir -p "$work" "$findings"
   cp "$root/fuzz/corpus/$t/"* "$work/"
-  echo "==> $t: ${seconds} s" >&2
   # -timeout: one input taking over 10 s is a hang. The corpus copy grows;
   # the seeds in fuzz/corpus stay as they are.
-  if (cd "$findings" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      "$build/fuzz/$t" "${seed_arg[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=8192 -print_final_stats=1 "$work" > "$build/$t.log" 2>&1); then
-    grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' "$build/$t.log" | tail -2 >&2 || true
+  (cd "$findings" && UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$build/fuzz/$t" "${seed_arg[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=8192 -print_final_stats=1 "$work" > "$build/$t.log" 2>&1)
+}
+report() {  # report TARGET STATUS
+  local t="$1"
+  if [ "$2" -eq 0 ]; then
+    echo "$t: $(grep -E '^stat::number_of_executed_units' "$build/$t.log" | tail -1)" >&2
   else
     failed+=("$t")
     tail -40 "$build/$t.log" >&2
-    echo "fuzz.sh: $t failed; inputs in $findings, log $build/$t.log" >&2
+    echo "fuzz.sh: $t failed; inputs in $build/findings/$t, log $build/$t.log" >&2
   fi
+}
+failed=()
+pids=()
+names=()
+echo "==> ${#targets[@]} targets, ${seconds} s each, $jobs at a time" >&2
+for t in "${targets[@]}"; do
+  if [ ${#pids[@]} -ge "$jobs" ]; then  # wait for the oldest
+    rc=0; wait "${pids[0]}" || rc=$?
+    report "${names[0]}" $rc
+    pids=("${pids[@]:1}"); names=("${names[@]:1}")
+  fi
+  fuzz_one "$t" &
+  pids+=($!); names+=("$t")
+done
+for i in "${!pids[@]}"; do
+  rc=0; wait "${pids[$i]}" || rc=$?
+  report "${names[$i]}" $rc
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz.sh: findings in: ${failed[*]}" >&2

@@ -58,49 +58,64 @@ pkgs=(
 )
 
 installed() { dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'; }
+# The distribution's Python version for the target (3.11 on Debian 12), from
+# the local package index: empty, not an error, while the index has no
+# $arch_deb packages (the architecture not added yet, or no apt-get update
+# since).
+target_python_version() {
+  apt-cache show --no-all-versions "python3:$arch_deb" 2>/dev/null \
+    | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1 || true
+}
+python_unpacked() {
+  [ -x "$overlay/usr/bin/python$1" ] \
+    && [ -f "$overlay/usr/include/${arch_gnu}-linux-gnu/python$1/pyconfig.h" ] \
+    && [ -e "$overlay/lib/${arch_gnu}-linux-gnu/libz.so.1" ] \
+    && [ -e "$overlay/lib/${arch_gnu}-linux-gnu/libexpat.so.1" ]
+}
 
 missing=()
 for p in "${pkgs[@]}"; do installed "$p" || missing+=("$p"); done
 overlay_ok=0
 [ -f "$overlay/usr/lib/${arch_gnu}-linux-gnu/cmake/yaml-cpp/yaml-cpp-config.cmake" ] && overlay_ok=1
-# The distribution's Python version (3.11 on Debian 12), from the local
-# package index: the version of its python3 package for the target.
-py_ver="${EDPBENCH_CROSS_PYTHON:-$(apt-cache show --no-all-versions "python3:$arch_deb" 2>/dev/null \
-  | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)}"
+py_ver="${EDPBENCH_CROSS_PYTHON:-$(target_python_version)}"
 py_ok=0
-if [ -z "$py_ver" ]; then
-  py_ok=1  # no arm64 index yet: decided after apt-get update below
-elif [ -x "$overlay/usr/bin/python$py_ver" ] \
-     && [ -f "$overlay/usr/include/${arch_gnu}-linux-gnu/python$py_ver/pyconfig.h" ] \
-     && [ -e "$overlay/lib/${arch_gnu}-linux-gnu/libz.so.1" ] \
-     && [ -e "$overlay/lib/${arch_gnu}-linux-gnu/libexpat.so.1" ]; then
-  py_ok=1
-fi
-
-if [ ${#missing[@]} -eq 0 ] && [ $overlay_ok -eq 1 ] && [ $py_ok -eq 1 ] && [ -n "$py_ver" ]; then
+[ -n "$py_ver" ] && python_unpacked "$py_ver" && py_ok=1
+if [ ${#missing[@]} -eq 0 ] && [ $overlay_ok -eq 1 ] && [ $py_ok -eq 1 ]; then
   exit 0
 fi
 
+# apt's lists, refreshed once in this run before anything reads them: a new
+# machine may have none, and a newly added architecture has none.
+updated=0
+ensure_index() {
+  [ $updated -eq 0 ] || return 0
+  local out
+  out="$(mktemp)"
+  if ! "${sudo_cmd[@]}" apt-get -q -o DPkg::Lock::Timeout=300 update >"$out" 2>&1; then
+    log "apt-get update failed; apt said:"
+    grep -v -E '^(Get|Hit|Ign):' "$out" | tail -n 40 | sed 's/^/    /' >&2
+    rm -f "$out"
+    exit 1
+  fi
+  rm -f "$out"
+  updated=1
+}
+
 if ! dpkg --print-foreign-architectures | grep -qx "$arch_deb"; then
-  log "adding dpkg architecture $arch_deb"
+  log "adding dpkg architecture $arch_deb (dpkg --add-architecture $arch_deb)"
   "${sudo_cmd[@]}" dpkg --add-architecture "$arch_deb"
-  "${sudo_cmd[@]}" apt-get update -qq
 fi
 
 if [ ${#missing[@]} -ne 0 ]; then
-  log "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+  # apt-install.sh refreshes the lists first.
+  if ! "$(dirname "$0")/apt-install.sh" --who setup-cross-deps "${missing[@]}"; then
     # A Multi-Arch: same package must have the same version for every
-    # architecture. Right after a point release the arm64 index can lag;
-    # retry once after refreshing the indexes, and say what to do otherwise.
-    "${sudo_cmd[@]}" apt-get update -qq
-    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || {
-      log "apt-get install failed. If apt reports 'version mismatch' for a Multi-Arch: same"
-      log "package, upgrade the amd64 copy first (apt-get install --only-upgrade <pkg>)"
-      exit 1
-    }
+    # architecture; right after a point release the arm64 index can lag.
+    log "if apt reports a version mismatch for a Multi-Arch: same package, upgrade the"
+    log "$host_arch copy first (apt-get install --only-upgrade <package>), then run this again"
+    exit 1
   fi
+  updated=1
 fi
 
 if [ $overlay_ok -eq 0 ]; then
@@ -110,6 +125,7 @@ if [ $overlay_ok -eq 0 ]; then
   ver="$(dpkg-query -W -f='${Version}' "libyaml-cpp0.7:$arch_deb")"
   # World-writable so that apt's unprivileged _apt user can write there.
   chmod 777 "$tmp"
+  ensure_index
   (cd "$tmp" && apt-get download -qq "libyaml-cpp-dev:$arch_deb=$ver")
   "${sudo_cmd[@]}" mkdir -p "$overlay"
   "${sudo_cmd[@]}" dpkg-deb -x "$tmp"/libyaml-cpp-dev_*_"$arch_deb".deb "$overlay"
@@ -123,16 +139,17 @@ if [ $overlay_ok -eq 0 ]; then
 fi
 
 if [ -z "$py_ver" ]; then
-  py_ver="$(apt-cache show --no-all-versions "python3:$arch_deb" 2>/dev/null \
-    | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)"
-  [ -n "$py_ver" ] || { log "no python3:$arch_deb in the package index (apt-get update?)"; exit 1; }
-  py_ok=0
+  ensure_index
+  py_ver="$(target_python_version)"
+  [ -n "$py_ver" ] || { log "no python3:$arch_deb in apt's package index after apt-get update"; exit 1; }
+  python_unpacked "$py_ver" && py_ok=1
 fi
 if [ $py_ok -eq 0 ]; then
   py_pkgs=("python$py_ver-minimal" "libpython$py_ver-minimal" "libpython$py_ver-stdlib"
            "libpython$py_ver-dev" zlib1g libexpat1)
   tmp_py="$(mktemp -d)"
   chmod 777 "$tmp_py"  # apt's unprivileged _apt user writes there
+  ensure_index
   (cd "$tmp_py" && apt-get download -qq "${py_pkgs[@]/%/:$arch_deb}") || {
     rm -rf "$tmp_py"
     log "apt-get download of ${py_pkgs[*]} ($arch_deb) failed: run apt-get update, or set"

@@ -1,56 +1,81 @@
 #!/usr/bin/env bash
-# Installs the Debian packages edpbench needs to build and test on a Debian 12
-# (or Ubuntu) machine. Idempotent: when everything is present it prints nothing
-# and runs no apt command.
+# Installs the Debian packages edpbench needs on a Debian 12 (or Ubuntu)
+# machine, through scripts/apt-install.sh: as root or with sudo, without
+# recommends; quiet and idempotent when everything is present (no apt command
+# runs); apt's own error lines and the package list when apt fails. What each
+# set holds and why: docs/ci.md.
 #
-# usage: scripts/setup-deps.sh [--bench] [--cuda118] [--cross aarch64]
-#   --bench          also the peers of the benchmark scripts (python3-torch)
-#   --cuda118        also g++-11, the host compiler of CUDA 11.8 (scripts/ci-cuda118.sh)
-#   --cross aarch64  also the aarch64 cross toolchain and qemu (scripts/setup-cross-deps.sh)
+# usage: scripts/setup-deps.sh [--run] [--fuzz] [--ansible] [--cuda118] [--torch]
+#                              [--bench] [--cross aarch64] [--ci]
+#   (nothing)        building and running every test (scripts/test.sh)
+#   --run            only building and running edpbench (scripts/run.sh)
+#   --fuzz           also clang and its runtimes (scripts/fuzz.sh)
+#   --ansible        also ansible-core, sshd, ssh, python3-apt, iproute2
+#                    (scripts/ci-ansible.sh); a newly installed sshd is
+#                    never started as a service (/etc/ssh/sshd_not_to_be_run)
+#   --cuda118        also g++-11, CUDA 11.8's host compiler (scripts/ci-cuda118.sh)
+#   --torch          also python3-torch (scripts/ci-monitor.sh: the example)
+#   --bench          also the benchmark scripts' peers (python3-torch, hyperfine)
+#   --cross aarch64  also the aarch64 cross toolchain, arm64 libraries and
+#                    qemu (scripts/setup-cross-deps.sh)
+#   --ci             everything .ci/run needs: the tests' set, --fuzz,
+#                    --ansible, --cuda118, --torch and --cross aarch64
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
-# build: compiler, CMake, and the libraries of DESIGN §8
-pkgs=(g++ cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev catch2
-      nlohmann-json3-dev libi2c-dev libopenblas-dev)
-# the monitor API's Python module (python/, DESIGN §11)
-pkgs+=(pybind11-dev python3-dev)
-# tests: numpy checks .npy and the loss arithmetic; systemd-analyze checks the
-# units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb
-pkgs+=(python3 python3-numpy systemd dpkg-dev fakeroot file)
-# checks: clang and its runtimes build the libFuzzer targets (scripts/fuzz.sh);
-# headless Chromium renders the HTML report (tests/deploy/check-report-browser.sh,
-# about 100 MB with --no-install-recommends). The GCC sanitizer runtimes
-# (ASan, UBSan, TSan) come with g++.
-pkgs+=(clang libclang-rt-dev chromium)
-# the Ansible deployment's CI stage (scripts/ci-ansible.sh): ansible-playbook,
-# sshd for the test's own SSH hosts, python3-apt for the apt module
-pkgs+=(ansible-core openssh-server openssh-client python3-apt)
+# build and run: compiler, CMake, and the libraries of DESIGN §8
+run_pkgs=(g++ cmake ninja-build libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
+          libi2c-dev libopenblas-dev)
+# tests: Catch2; the monitor's Python module (pybind11, Python.h) and its
+# tests; numpy checks .npy and the loss arithmetic; systemd-analyze checks the
+# units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb, file reads
+# its ELF headers; pkg-config finds the installed monitor library; headless
+# Chromium renders the HTML report (about 100 MB without recommends).
+test_pkgs=(catch2 pybind11-dev python3-dev python3 python3-numpy systemd dpkg-dev fakeroot file
+           pkg-config chromium)
+fuzz_pkgs=(clang libclang-rt-dev)
+# ansible-playbook; sshd, run by the test itself as `sshd -i` in its network
+# namespaces; ip (iproute2) makes those namespaces; python3-apt for the apt
+# module.
+ansible_pkgs=(ansible-core openssh-server openssh-client python3-apt iproute2)
+
+pkgs=()
+tests=1
 cross=""
+ansible=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --bench) pkgs+=(python3-torch hyperfine); shift ;;
+    --run) tests=0; shift ;;
+    --fuzz) pkgs+=("${fuzz_pkgs[@]}"); shift ;;
+    --ansible) ansible=1; shift ;;
     --cuda118) pkgs+=(g++-11); shift ;;
+    --torch) pkgs+=(python3-torch); shift ;;
+    --bench) pkgs+=(python3-torch hyperfine); shift ;;
     --cross) cross="${2:?--cross needs an architecture (aarch64)}"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --ci) pkgs+=("${fuzz_pkgs[@]}" g++-11 python3-torch); ansible=1; cross=aarch64; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "setup-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-
-missing=()
-for p in "${pkgs[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
+pkgs=("${run_pkgs[@]}" "${pkgs[@]}")
+[ $tests -eq 0 ] || pkgs+=("${test_pkgs[@]}")
+if [ $ansible -eq 1 ]; then
+  pkgs+=("${ansible_pkgs[@]}")
+  # Installing openssh-server starts sshd as a service (systemd, or the init
+  # script in a container), listening on port 22 of this machine. The test
+  # needs the binary only: Debian's unit and init script do not start sshd
+  # while this file exists. Only where this script installs it.
+  if ! dpkg-query -W -f='${db:Status-Abbrev}' openssh-server 2>/dev/null | grep -q '^ii' \
+     && [ ! -e /etc/ssh/sshd_not_to_be_run ]; then
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" mkdir -p /etc/ssh
+    "${sudo_cmd[@]}" touch /etc/ssh/sshd_not_to_be_run
+    echo "setup-deps: created /etc/ssh/sshd_not_to_be_run: the sshd installed for" \
+         "scripts/ci-ansible.sh does not run as a service (remove the file to let it)" >&2
   fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  echo "setup-deps: installing ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq >/dev/null
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+"$here/apt-install.sh" --who setup-deps "${pkgs[@]}"
 if [ -n "$cross" ]; then
   "$here/setup-cross-deps.sh" "$cross"
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test of the native build (the README's test
-# command, and what .ci/run calls). GPU tests skip, saying so, without a GPU.
+# command, and what .ci/run calls) in build/. GPU tests skip, saying so,
+# without a GPU. Installs the tests' packages (setup-deps.sh; docs/ci.md).
 #
 # usage: scripts/test.sh [--build-dir DIR] [--jobs N] [-- extra ctest args]
 set -euo pipefail

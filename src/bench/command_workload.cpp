@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <iostream>
+#include <string>
 
 #include "bench/signals.h"
 
@@ -58,20 +60,46 @@ pid_t start_command(const CommandSpec& spec) {
   return pid;
 }
 
+std::string sigabbrev(int sig) {
+  switch (sig) {
+    case SIGSTOP:
+      return "SIGSTOP";
+    case SIGTSTP:
+      return "SIGTSTP";
+    case SIGTTIN:
+      return "SIGTTIN";
+    case SIGTTOU:
+      return "SIGTTOU";
+  }
+  return "signal " + std::to_string(sig);
+}
+
 // Waits for the command, forwarding SIGINT/SIGTERM/SIGHUP to its process
 // group (a second one sends SIGKILL) and recording the first as the stop
 // signal. SIGCHLD is blocked, so one sent between waitpid and the wait stays
 // pending and ends the wait at once: the window closes as soon as the
 // command has ended. A stop that a library's thread took with the handler
 // (signals.h) is seen within kPoll and forwarded too. Returns the wait status.
-int wait_command(pid_t pid) {
+int wait_command(pid_t pid, int* stopped_by) {
   constexpr long kPoll_ns = 100'000'000;
   sigset_t s = stop_signals();  // SIGHUP left out under nohup
   sigaddset(&s, SIGCHLD);
   int forwarded = 0;
   while (true) {
     int status = 0;
-    const pid_t r = waitpid(pid, &status, WNOHANG);
+    // WUNTRACED: a command that stops (kill -STOP $$; SIGCHLD is not sent for
+    // a stop, SA_NOCLDSTOP) would otherwise be waited for forever, window
+    // open. A stopped command cannot be measured: it is said, and killed.
+    const pid_t r = waitpid(pid, &status, WNOHANG | WUNTRACED);
+    if (r == pid && WIFSTOPPED(status)) {
+      *stopped_by = WSTOPSIG(status);
+      std::cerr << "edpbench: measure: the command was stopped by signal " << *stopped_by << " ("
+                << sigabbrev(*stopped_by)
+                << "); a stopped command cannot be measured, so it is killed\n";
+      kill(-pid, SIGKILL);
+      kill(-pid, SIGCONT);
+      continue;
+    }
     if (r == pid) return status;
     if (r < 0 && errno != EINTR) return 0;  // cannot happen for our own child
     const timespec poll{0, kPoll_ns};
@@ -105,9 +133,11 @@ class CommandWorkload final : public Workload {
 
   void step() override {
     const pid_t pid = start_command(spec_);
-    const int status = wait_command(pid);
+    outcome_->stopped_by = 0;
+    const int status = wait_command(pid, &outcome_->stopped_by);
     if (spec_.give_terminal) tcsetpgrp(STDIN_FILENO, getpgrp());
-    outcome_->exit_status = exit_status_of(status);
+    outcome_->exit_status =
+        outcome_->stopped_by ? 128 + outcome_->stopped_by : exit_status_of(status);
     ++outcome_->steps;
   }
 
@@ -117,6 +147,9 @@ class CommandWorkload final : public Workload {
 
   std::string step_failure() const override {
     if (outcome_->steps == 0 || outcome_->exit_status == 0) return "";
+    if (outcome_->stopped_by)
+      return "the command was stopped by signal " + std::to_string(outcome_->stopped_by) + " (" +
+             sigabbrev(outcome_->stopped_by) + ") and killed";
     return "the command exited with status " + std::to_string(outcome_->exit_status);
   }
   bool runs_in_process() const override { return false; }

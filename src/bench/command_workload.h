@@ -41,6 +41,7 @@ struct CommandSpec {
 struct CommandOutcome {
   int exit_status = 0;  // the command's exit code, or 128 + signal
   int steps = 0;        // commands run so far, warm-up included
+  int stopped_by = 0;   // the signal that stopped the last command (it was then killed)
 };
 
 // Throws std::logic_error without a SynchronousStops alive.

@@ -8,7 +8,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,6 +16,7 @@
 #include "bench/config_keys.h"
 #include "bench/config_reader.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
 
 namespace edp::bench {
 
@@ -66,9 +66,6 @@ YAML::Mark second_document(const std::string& text) {
   return starts.marks[1];
 }
 
-// A config is a page of settings; anything much larger is not one.
-constexpr long long kMaxConfigBytes = 4LL << 20;
-
 // Where `path` was read, or the document's start when it was not given.
 std::string place(const Config& c, const ConfigReader& r, const YAML::Node& root,
                   const std::string& path) {
@@ -94,8 +91,8 @@ void check_whole(ConfigReader& r, const YAML::Node& root, Config& c) {
   if (!problem.empty()) r.error_at(place(c, r, root, "power.trace.file"), problem);
 }
 
-// The errors sorted by line and column, one per line.
-std::string in_file_order(std::vector<std::string> errors) {
+// The errors sorted by line and column.
+std::vector<std::string> sorted_by_place(std::vector<std::string> errors) {
   auto position = [](const std::string& e) {
     // "FILE:LINE:COL: ..." -> (LINE, COL); the file name may hold colons.
     const auto end = e.find(": ");
@@ -109,16 +106,25 @@ std::string in_file_order(std::vector<std::string> errors) {
   std::stable_sort(errors.begin(), errors.end(), [&](const std::string& a, const std::string& b) {
     return position(a) < position(b);
   });
-  return join(errors, "\n");
+  return errors;
+}
+
+// The same, one per line.
+std::string in_file_order(std::vector<std::string> errors) {
+  return join(sorted_by_place(std::move(errors)), "\n");
 }
 
 }  // namespace
 
 std::string trace_file_problem(const std::string& file) {
+  // lstat: a link is not followed (the trace is read with O_NOFOLLOW).
   struct stat st {};
-  if (::stat(file.c_str(), &st) != 0)
+  if (::lstat(file.c_str(), &st) != 0)
     return "trace file '" + file + "' cannot be read (" + std::strerror(errno) +
            "); a relative path is relative to the config file's directory";
+  if (S_ISLNK(st.st_mode))
+    return "trace file '" + file +
+           "' is a symbolic link; name the file itself (links are not followed)";
   if (!S_ISREG(st.st_mode))
     return "trace file '" + file + "' is not a regular file (expected a CSV t_s,<rail>_w,...)";
   return "";
@@ -130,7 +136,7 @@ std::string Config::at(const std::string& path) const {
   return source_path.empty() ? "(config)" : source_path;
 }
 
-Config parse_config(const std::string& text, const std::string& origin) {
+Config parse_config(const std::string& text, const std::string& origin, bool keep_going) {
   ConfigReader r(origin);
   YAML::Node root;
   try {
@@ -163,27 +169,23 @@ Config parse_config(const std::string& text, const std::string& origin) {
       origin.find('/') != std::string::npos)
     c.power.trace.file = directory_of(origin) + "/" + c.power.trace.file;
   check_whole(r, root, c);
-  if (!r.errors().empty()) throw UsageError(in_file_order(r.errors()));
+  if (!r.errors().empty()) {
+    if (!keep_going) throw UsageError(in_file_order(r.errors()));
+    c.problems = sorted_by_place(r.errors());
+  }
   return c;
 }
 
-Config load_config(const std::string& path) {
-  // A regular file or a pipe (`--config <(...)`); a device such as /dev/zero
-  // or a directory is refused, and no more than kMaxConfigBytes is read.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-    throw UsageError("config '" + path + "' is not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+Config load_config(const std::string& path, bool keep_going) {
+  // Through the one reader of untrusted files: a regular file, or a pipe the
+  // shell handed over (`--config <(...)`, /dev/fd/N), read interruptibly; a
+  // link, a named FIFO (it blocked the open), a device such as /dev/zero or a
+  // directory is refused, and no more than the config cap is read.
+  const auto text = read_untrusted_file_if_present(path, file_kind::config);
+  if (!text)
     throw UsageError("cannot read config file '" + path +
                      "' (check the path; examples are in configs/ or /etc/edpbench/)");
-  std::string text(static_cast<size_t>(kMaxConfigBytes) + 1, '\0');
-  in.read(&text[0], static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > static_cast<size_t>(kMaxConfigBytes))
-    throw UsageError("config '" + path + "' is more than " + std::to_string(kMaxConfigBytes >> 20) +
-                     " MB; a config is a page of settings");
-  return parse_config(text, path);
+  return parse_config(*text, path, keep_going);
 }
 
 std::string to_yaml(const Config& c) {

@@ -70,6 +70,10 @@ struct GpuConfig {
 
 struct Config {
   std::string source_path;  // the YAML file it came from ("" if built in code)
+  // Errors of a config loaded with keep_going (each "FILE:LINE:COL: ..."),
+  // reported by plan and run with this machine's problems in one pass; the
+  // keys they name keep their defaults meanwhile.
+  std::vector<std::string> problems;
   std::string name = "default";
   std::vector<std::string> studies{"mlp"};  // known_studies()
   // The studies' own sections (DESIGN §9), each declared and entered in the
@@ -110,8 +114,11 @@ const std::vector<std::string>& known_studies();
 
 // Loads and validates; throws edp::UsageError with every problem found, one
 // per line, each "FILE:LINE:COL: message".
-Config load_config(const std::string& path);
-Config parse_config(const std::string& yaml_text, const std::string& origin);
+// keep_going: the errors of single keys go into Config::problems instead
+// (a file that is no YAML mapping still throws).
+Config load_config(const std::string& path, bool keep_going = false);
+Config parse_config(const std::string& yaml_text, const std::string& origin,
+                    bool keep_going = false);
 
 // Canonical YAML of the resolved configuration (for context.json and for
 // --resume's "same config" check).

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "common/text.h"
 #include "platform/boards.h"
 
 namespace edp::bench {
@@ -29,6 +30,8 @@ void read_sizes(ConfigReader& r, const YAML::Node& n, Config& c) {
       SizeSpec s;
       s.name = r.key_name(kv.first);
       if (!seen.insert(s.name).second) return;  // reported by check_keys
+      if (const std::string why = label_problem(s.name); !why.empty())
+        r.fail(kv.first, "size name " + why);
       const YAML::Node& v = kv.second;
       const std::string what = "size '" + s.name + "'";
       r.expect_map(v, what);
@@ -161,6 +164,13 @@ void read_points(ConfigReader& r, const YAML::Node& n, Config& c) {
       if (!item["name"]) r.fail(item, "an operating point needs a 'name'");
       platform::OperatingPoint p;
       p.name = r.scalar(item["name"], "name");
+      if (const std::string why = label_problem(p.name); !why.empty())
+        r.fail(item["name"], "operating point name " + why);
+      // The places plan and run name when the board refuses a setting.
+      c.where["operating_points." + p.name] = r.where(item);
+      for (const auto& kv : item)
+        if (kv.first.IsScalar())
+          c.where["operating_points." + p.name + "." + kv.first.Scalar()] = r.where(kv.second);
       for (const auto& other : c.operating_points)
         if (other.name == p.name)
           r.fail(item["name"], "operating point '" + p.name + "' is named twice");
@@ -196,6 +206,9 @@ void emit_points(YAML::Emitter& e, const Config& c) {
 void read_total_rails(ConfigReader& r, const YAML::Node& n, Config& c) {
   if (n.IsScalar() && n.Scalar() == "auto")
     c.power.total_rails.clear();
+  else if (n.IsSequence() && n.size() == 0)
+    r.fail(n,
+           "'total_rails' is an empty list: write auto to let edpbench choose, or name the rails");
   else
     c.power.total_rails = r.string_list(n, "total_rails");
 }

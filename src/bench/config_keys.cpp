@@ -8,6 +8,7 @@
 
 #include "bench/config_compound.h"
 #include "bench/config_key_builders.h"
+#include "common/text.h"
 
 namespace edp::bench {
 namespace {
@@ -28,9 +29,14 @@ const int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 KeyTable build_table() {
   KeyTable t;
-  t.push_back(text_key(
+  ConfigKey name = text_key(
       "name", {}, "A name for the sweep (context.json, report)",
-      [](auto& c) -> auto& { return c.name; }));
+      [](auto& c) -> auto& { return c.name; });
+  name.check = [](const Config& c) {  // a label: no control characters
+    const std::string why = label_problem(c.name);
+    return why.empty() ? why : "'name' " + why;
+  };
+  t.push_back(std::move(name));
   t.push_back(integer_key(
       "iterations", 1, 100000000, "Training iterations per run",
       [](auto& c) -> auto& { return c.iterations; }));
@@ -253,11 +259,19 @@ void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node
       break;
     case KeyType::text_list:
       v.texts = r.string_list(node, label);
-      if (!k.choices.empty())
+      if (!k.choices.empty()) {
         for (const YAML::Node& item : node)
           if (item.IsScalar() && !in(k.choices, item.Scalar()))
             r.error(item, "unknown " + k.item_noun + " '" + item.Scalar() +
                               "' (valid: " + join_names(k.choices) + ")");
+        // Only known names are kept: plan and run go on to this machine's
+        // checks with the rest of a config that has errors (one pass).
+        const size_t given = v.texts.size();
+        v.texts.erase(std::remove_if(v.texts.begin(), v.texts.end(),
+                                     [&](const std::string& t) { return !in(k.choices, t); }),
+                      v.texts.end());
+        if (v.texts.empty() && given > 0) return;  // the default stays
+      }
       if (node.size() == 0 && !k.allow_empty)
         r.fail(node, "'" + label + "' must name at least one " + k.item_noun);
       break;

@@ -127,9 +127,14 @@ double ConfigReader::number(const YAML::Node& n, const std::string& key, double 
     return std::isdigit(c) != 0 || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
   });
   char* end = nullptr;
+  errno = 0;
   const double v = decimal_chars ? std::strtod(s.c_str(), &end) : NAN;
   if (!decimal_chars || end != s.c_str() + s.size() || !std::isfinite(v))
     fail(n, "'" + key + "' must be a number, got '" + s + "'");
+  // 1e-400 underflows: strtod gives 0 (or a denormal) and ERANGE.
+  if (errno == ERANGE)
+    fail(n, "'" + key + "' = " + s + " is too small for a double (it would read as " +
+                fmt("%g", v) + "); write 0 or a number above 1e-300");
   const size_t start = (s[0] == '-' || s[0] == '+') ? 1 : 0;
   if (s.size() > start + 1 && s[start] == '0' &&
       std::isdigit(static_cast<unsigned char>(s[start + 1])))

@@ -68,10 +68,18 @@ PlanItem command_item(const MeasureOptions& opt, const sigset_t& child_mask, boo
   return item;
 }
 
+void check_measure_values(const MeasureOptions& opt) {
+  // The label goes into runs.csv, the JSON and the terminal, as the monitor's do.
+  if (!opt.label.empty())
+    if (const std::string why = label_problem(opt.label); !why.empty())
+      throw UsageError("--label " + why);
+}
+
 int run_measure(const MeasureOptions& opt) {
   if (opt.command.empty()) throw UsageError("measure needs a command after --");
   if (opt.runs < 1) throw UsageError("--runs must be at least 1");
   if (opt.warmup < 0) throw UsageError("--warmup must not be negative");
+  check_measure_values(opt);
 
   // Before the meter exists: its sampler thread must inherit the block.
   const SynchronousStops stops;

@@ -38,6 +38,10 @@ struct MeasureOptions {
 // How measure's flags name the session's options ("--rate-hz").
 std::string measure_option_name(const std::string& path);
 
+// --label against label_problem (the numbers are the session's: its key
+// table checks them): UsageError naming the option.
+void check_measure_values(const MeasureOptions& opt);
+
 // The device a command runs on: "host", the process itself (no compute
 // backend: the work runs in the command).
 const DeviceSpec& host_device();

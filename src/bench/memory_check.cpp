@@ -106,14 +106,22 @@ int64_t mlp_item_bytes(const std::string& workload, const SizeSpec& s) {
   return static_cast<int64_t>(bytes);
 }
 
+int64_t run_allowance_bytes(int64_t largest_tensor_bytes) {
+  return largest_tensor_bytes > kLargeTensorBytes ? kRunAllowanceLargeBytes : kRunAllowanceBytes;
+}
+
 std::vector<MemoryNeed> mlp_memory_needs(const Config& cfg, const std::string& study,
                                          const std::vector<SizeSpec>& shapes) {
   std::vector<MemoryNeed> out;
   for (const auto& s : shapes)
-    for (const auto& w : cfg.workloads)
+    for (const auto& w : cfg.workloads) {
+      double largest = 0;
+      for (const auto& t : mlp_memory_computed(w, {s.n, s.d_in, s.h, s.d_out}))
+        largest = std::max(largest, t.bytes);
       out.push_back({"sizes." + s.name,
                      study + " " + w + " size " + s.name + " (N=" + std::to_string(s.n) + ")",
-                     mlp_item_bytes(w, s), "make the size smaller"});
+                     mlp_item_bytes(w, s), "make the size smaller", static_cast<int64_t>(largest)});
+    }
   return out;
 }
 
@@ -134,12 +142,15 @@ std::vector<std::string> memory_problems(const Config& cfg, const MemoryLimit& l
   for (const auto& dev : cfg.devices) {
     if (dev.kind == "gpu" && !gpu_shares_host_memory) continue;  // its own memory: not known here
     for (const auto& need : needs) {
-      if (need.bytes <= limit.bytes) continue;
+      const int64_t allowance = run_allowance_bytes(need.largest_bytes);
+      const int64_t bytes = need.bytes + allowance;
+      if (bytes <= limit.bytes) continue;
       out.push_back(cfg.at(need.key) + ": " + need.item + " on " + dev.label + " needs " +
-                    std::to_string(need.bytes) + " bytes (" + mib(need.bytes) +
-                    "), more than the " + std::to_string(limit.bytes) + " bytes (" +
-                    mib(limit.bytes) + ") this process may use (" + limit.source + "); " +
-                    need.fix + " or free memory");
+                    std::to_string(bytes) + " bytes (" + mib(bytes) + ": " + mib(need.bytes) +
+                    " of tensors and host copies, " + mib(allowance) +
+                    " for the run itself), more than the " + std::to_string(limit.bytes) +
+                    " bytes (" + mib(limit.bytes) + ") this process may use (" + limit.source +
+                    "); " + need.fix + " or free memory");
     }
   }
   return out;

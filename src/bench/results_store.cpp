@@ -5,21 +5,20 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/results_csv.h"
 
 namespace edp::bench {
 
 namespace {
 
-bool exists(const std::string& p) {
-  struct stat st;
-  return ::stat(p.c_str(), &st) == 0;
-}
+// lstat: a planted link (dangling or not), FIFO or device counts as there,
+// and the reader then refuses it rather than following or skipping it.
+bool exists(const std::string& p) { return path_present(p); }
 
 void make_dirs(const std::string& dir) {
   std::string partial;
@@ -32,13 +31,6 @@ void make_dirs(const std::string& dir) {
     if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
       throw std::runtime_error("cannot create directory " + partial + ": " + std::strerror(errno));
   }
-}
-
-std::string read_all(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Loads a CSV written by an earlier run into this version's columns, by
@@ -60,7 +52,7 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
   for (const auto& c : columns) from.push_back(old.column(c));
   for (const auto& c : old.header)
     if (std::find(columns.begin(), columns.end(), c) == columns.end())
-      throw UsageError(path + " has a column '" + c +
+      throw UsageError(path + " has a column '" + escaped_excerpt(c) +
                        "' this edpbench version does not write (it was written by a different "
                        "version); resume into a new --out directory instead");
   if (old.column("key") < 0)
@@ -87,7 +79,8 @@ std::string first_difference(const std::string& a, const std::string& b) {
     if (!ga) la = "<end>";
     if (!gb) lb = "<end>";
     if (la != lb)
-      return "line " + std::to_string(line) + ": sweep has '" + la + "', now '" + lb + "'";
+      return "line " + std::to_string(line) + ": sweep has '" + escaped_excerpt(la, 60) +
+             "', now '" + escaped_excerpt(lb, 60) + "'";
   }
 }
 
@@ -95,6 +88,98 @@ std::string serialise(const report::CsvTable& t) {
   std::string out = report::csv_line(t.header);
   for (const auto& r : t.rows) out += report::csv_line(r);
   return out;
+}
+
+// The columns that name one row of a sweep's file: two rows of a committed
+// item alike in all of them are one row written twice (the audit's
+// duplicated results.csv row was kept and counted twice).
+std::vector<int> identity_columns(const report::CsvTable& t) {
+  std::vector<int> cols;
+  for (const char* c : {"study", "key", "workload", "stage", "tensor", "run", "rail"})
+    if (t.column(c) >= 0) cols.push_back(t.column(c));
+  return cols;
+}
+
+std::string identity(const std::vector<std::string>& row, const std::vector<int>& cols) {
+  std::string id;
+  for (int c : cols) id += row[static_cast<size_t>(c)] + '\x1f';
+  return id;
+}
+
+// Resume trusts a directory only when its files agree (issue 33): no
+// committed row twice, every configuration results.csv commits with its
+// runs in runs.csv (as many as its `runs` says), the other studies' items
+// with at least one, rails.csv rows only for runs that exist, and a
+// context.json. Otherwise it says which file is short.
+void check_integrity(const std::string& dir, const std::map<std::string, report::CsvTable>& tables,
+                     const std::set<std::string>& done) {
+  const std::string fix =
+      ": the sweep's files do not agree (a file deleted, cut short or edited). Restore the "
+      "file, or resume into a new --out directory";
+  for (const auto& [name, t] : tables) {
+    const int key = t.column("key");
+    const auto cols = identity_columns(t);
+    std::map<std::string, size_t> seen;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      if (!done.count(t.rows[r][static_cast<size_t>(key)])) continue;
+      const auto [it, fresh] = seen.emplace(identity(t.rows[r], cols), r);
+      if (!fresh)
+        throw UsageError(dir + "/" + name + " row " + std::to_string(r + 1) + " repeats row " +
+                         std::to_string(it->second + 1) + " (" +
+                         escaped_excerpt(t.rows[r][static_cast<size_t>(key)], 80) + ")" + fix);
+    }
+  }
+  if (done.empty()) return;
+  if (!path_present(dir + "/context.json"))
+    throw UsageError(dir + "/context.json is missing but " + std::to_string(done.size()) +
+                     " configuration(s) are committed" + fix);
+  const report::CsvTable& runs = tables.at("runs.csv");
+  std::map<std::string, size_t> runs_of;  // key + workload, and key alone
+  std::set<std::string> run_ids;
+  const int rk = runs.column("key"), rw = runs.column("workload"), rr = runs.column("run");
+  for (const auto& row : runs.rows) {
+    const std::string& k = row[static_cast<size_t>(rk)];
+    ++runs_of[k + '\x1f' + row[static_cast<size_t>(rw)]];
+    ++runs_of[k];
+    run_ids.insert(k + '\x1f' + row[static_cast<size_t>(rw)] + '\x1f' +
+                   row[static_cast<size_t>(rr)]);
+  }
+  for (const auto& [name, t] : tables) {
+    const int key = t.column("key"), status = t.column("status");
+    if (status < 0 || name == "runs.csv") continue;
+    const int runs_col = name == "results.csv" ? t.column("runs") : -1;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const auto& row = t.rows[r];
+      const std::string& k = row[static_cast<size_t>(key)];
+      if (row[static_cast<size_t>(status)] != "ok") continue;
+      const std::string label = escaped_excerpt(k, 80);
+      if (runs_col >= 0) {
+        const auto want = report::parse_count(row[static_cast<size_t>(runs_col)]);
+        const auto it = runs_of.find(k + '\x1f' + t.get(r, "workload"));
+        const size_t have = it == runs_of.end() ? 0 : it->second;
+        if (!want || static_cast<size_t>(*want) != have)
+          throw UsageError(dir + "/runs.csv has " + std::to_string(have) + " of the " +
+                           escaped_excerpt(row[static_cast<size_t>(runs_col)]) +
+                           " runs that results.csv row " + std::to_string(r + 1) + " commits for " +
+                           label + fix);
+      } else if (!runs_of.count(k)) {
+        throw UsageError(dir + "/runs.csv has no run of " + label + ", which " + name + " commits" +
+                         fix);
+      }
+    }
+  }
+  const report::CsvTable& rails = tables.at("rails.csv");
+  const int ak = rails.column("key"), aw = rails.column("workload"), ar = rails.column("run");
+  for (size_t r = 0; r < rails.rows.size(); ++r) {
+    const auto& row = rails.rows[r];
+    const std::string& k = row[static_cast<size_t>(ak)];
+    if (!done.count(k)) continue;
+    if (!run_ids.count(k + '\x1f' + row[static_cast<size_t>(aw)] + '\x1f' +
+                       row[static_cast<size_t>(ar)]))
+      throw UsageError(dir + "/rails.csv row " + std::to_string(r + 1) + " is a rail of run " +
+                       escaped_excerpt(row[static_cast<size_t>(ar)]) + " of " +
+                       escaped_excerpt(k, 80) + ", which runs.csv does not have" + fix);
+  }
 }
 
 }  // namespace
@@ -124,8 +209,19 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
     throw UsageError(dir_ +
                      " already holds a sweep; use --resume to continue it, or choose "
                      "another --out directory");
+  if (resume && !exists(cfg_path)) {
+    // Without it the config check was skipped: a resume could finish a sweep
+    // of another config into these files.
+    std::vector<std::string> files{"context.json"};
+    for (const OutputFile& f : output_files()) files.push_back(f.name);
+    for (const std::string& f : files)
+      if (exists(path(f)))
+        throw UsageError("--resume: " + path("config.yaml") + " is missing but " + path(f) +
+                         " is there, so the sweep's config cannot be checked; restore "
+                         "config.yaml, or resume into a new --out directory");
+  }
   if (resume && exists(cfg_path)) {
-    const std::string old = read_all(cfg_path);
+    const std::string old = read_untrusted_file(cfg_path, file_kind::sweep_config);
     if (old != config_yaml)
       throw UsageError("--resume: the configuration differs from the one the sweep in " + dir_ +
                        " used (" + first_difference(old, config_yaml) +
@@ -142,6 +238,7 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
     for (const auto& r : t.rows)
       if (r[static_cast<size_t>(status)] == "ok") done_.insert(r[static_cast<size_t>(key)]);
   }
+  if (resume) check_integrity(dir_, tables_, done_);
   for (auto& [name, t] : tables_) {
     const size_t key = static_cast<size_t>(t.column("key"));
     std::vector<std::vector<std::string>> kept;

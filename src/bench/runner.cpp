@@ -149,7 +149,8 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   session.stop_on(stop_signal);
   Sweep s{cfg, session};
   s.start_time = utc_now();
-  std::vector<std::string> problems = machine_problems(cfg, session);
+  std::vector<std::string> problems = cfg.problems;  // the config's own, if kept going
+  for (auto& p : machine_problems(cfg, session)) problems.push_back(std::move(p));
   std::map<std::string, std::unique_ptr<Study>> studies;
   std::vector<PlannedItem> planned;
   try {

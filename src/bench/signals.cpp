@@ -10,6 +10,9 @@
 #include <ctime>
 #include <initializer_list>
 #include <stdexcept>
+#include <vector>
+
+#include "common/safe_file.h"
 
 namespace edp::bench {
 
@@ -44,16 +47,40 @@ extern "C" void on_child(int) {
     syscall(SYS_tgkill, static_cast<long>(getpid()), waiter, static_cast<long>(SIGCHLD));
   errno = saved;
 }
+// The other signals whose default action ends the process and that come
+// from outside (kill, a timer, a resource limit): SIGUSR1 at an operating
+// point exited 138 with the clocks left changed. Taken like SIGTERM when
+// they were at their default; one that was ignored or had a handler keeps
+// it. Faults (SIGSEGV, SIGBUS, ...) are not: the next start repairs those.
+// Filled once by install_stop_handlers; read by on_stop.
+constexpr int kMaxOther = 64;
+int g_other[kMaxOther];
+volatile std::sig_atomic_t g_others = 0;
+
 extern "C" void on_stop(int sig) {
   if (g_signal == 0) g_signal = sig;
   if (sig == SIGPIPE) return;  // stays caught (see signals.h)
-  // A second SIGINT/SIGTERM/SIGHUP takes the default action: the way out of
-  // a hang (a GPU that never finishes a synchronize) is always one more Ctrl-C.
+  // A second SIGINT/SIGTERM/SIGHUP (or any other stop) takes the default
+  // action: the way out of a hang (a GPU that never finishes a synchronize)
+  // is always one more Ctrl-C.
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
   for (int s : {SIGINT, SIGTERM, SIGHUP})
     if (s != SIGHUP || !g_hup_ignored) sigaction(s, &dfl, nullptr);
+  for (int i = 0; i < g_others; ++i) sigaction(g_other[i], &dfl, nullptr);
+}
+
+// The terminating signals besides SIGINT, SIGTERM, SIGHUP and SIGPIPE
+// (signal(7): action Term or Core, sent by another process).
+std::vector<int> other_terminating_signals() {
+  std::vector<int> out{SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+                       SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,   SIGPWR};
+#ifdef SIGSTKFLT
+  out.push_back(SIGSTKFLT);
+#endif
+  for (int s = SIGRTMIN; s <= SIGRTMAX; ++s) out.push_back(s);
+  return out;
 }
 }  // namespace
 
@@ -74,6 +101,19 @@ void install_stop_handlers() {
   sa.sa_flags = 0;  // no SA_RESTART: a sleeping wait returns early
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
     if (s != SIGHUP || !g_hup_ignored) sigaction(s, &sa, nullptr);
+  int n = 0;
+  for (int s : other_terminating_signals()) {
+    struct sigaction old {};
+    if (n == kMaxOther || sigaction(s, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+        old.sa_handler != SIG_DFL)
+      continue;
+    g_other[n++] = s;
+    sigaction(s, &sa, nullptr);
+  }
+  g_others = n;
+  // A long read of an untrusted file (a config on a pipe that never ends)
+  // stops at the signal, as the sweep's own waits do.
+  set_read_interrupt_check([] { throw_if_stop_requested(); });
 }
 
 sigset_t stop_signals() { return stop_set(); }

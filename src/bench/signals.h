@@ -1,5 +1,7 @@
 // Stop signals for long sweeps and restores: SIGINT, SIGTERM, SIGHUP (an ssh
-// drop) and SIGPIPE (`run ... 2>&1 | head`) all take the same path. The
+// drop), SIGPIPE (`run ... 2>&1 | head`) and every other signal whose default
+// action would end the process (SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGXCPU,
+// real-time signals, ...; those at their default) all take the same path. The
 // handler only records the first signal; the runner polls stop_signal()
 // between iterations, discards the configuration in progress, restores the
 // board's clocks, saves what is complete and exits 128 + signal (130, 143,

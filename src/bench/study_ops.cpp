@@ -130,7 +130,8 @@ class OpsStudy final : public Study {
       OpSpec spec{"gemm"};
       spec.m = spec.n = spec.k = n;
       out.push_back({"ops.gemm_n", "ops gemm n=" + std::to_string(n),
-                     static_cast<int64_t>(gemm_bytes(spec)), "use a smaller order"});
+                     static_cast<int64_t>(gemm_bytes(spec)), "use a smaller order",
+                     static_cast<int64_t>(gemm_bytes(spec) / 3)});  // A, B and C alike
     }
     return out;
   }

@@ -410,8 +410,9 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
 
 SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
                             const PreviewOptions& opt) {
-  // Every problem at once, each with the config's place (as `run` checks).
-  std::vector<std::string> problems;
+  // Every problem at once, each with the config's place (as `run` checks),
+  // the config's own first when it was loaded with keep_going.
+  std::vector<std::string> problems = cfg.problems;
   Session session(session_options(cfg, sysfs_root));
   for (auto& p : machine_problems(cfg, session)) add_problem(problems, p);
   SweepPreview sum = preview_sweep(cfg, session, opt);

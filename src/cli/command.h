@@ -6,6 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -23,6 +26,26 @@ struct CommandSpec {
 };
 
 std::vector<CommandSpec>& command_registry();
+
+// A number from `lo` to `hi`, written in decimal: nan, inf and hex refused
+// (CLI::Range lets nan through, and strtod reads "inf" and "0x10").
+inline CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        const bool decimal = !s.empty() && s.find_first_not_of("0123456789.+-eE") == s.npos;
+        char* end = nullptr;
+        const double v = decimal ? std::strtod(s.c_str(), &end) : 0;
+        if (!decimal || end != s.c_str() + s.size() || !std::isfinite(v))
+          return "'" + s + "' is not a finite decimal number";
+        if (v < lo || v > hi) {
+          char range[64];
+          std::snprintf(range, sizeof range, "%g to %g", lo, hi);
+          return "'" + s + "' is outside " + range;
+        }
+        return "";
+      },
+      "NUMBER");
+}
 
 struct CommandRegistration {
   CommandRegistration(int order, std::string name, std::string description, CommandSetup setup) {

@@ -72,10 +72,11 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       ->expected(-2);
   sub.add_flag("--csv", args->csv, "Print the comparison as CSV instead of tables");
   sub.add_flag("--json", args->json, "Print the comparison as JSON instead of tables");
-  sub.add_option("--alpha", args->alpha, "Significance level of the U test (default 0.05)");
+  sub.add_option("--alpha", args->alpha, "Significance level of the U test (default 0.05)")
+      ->check(edp::cli::finite_range(1e-9, 0.5));
   sub.add_option("--fail-on-regression", args->fail_pct,
                  "Exit 1 when a significant increase of --metric exceeds PCT percent")
-      ->check(CLI::NonNegativeNumber);
+      ->check(edp::cli::finite_range(0, 1e6));  // nan passed NonNegativeNumber: exit 0
   sub.add_option("--metric", args->metric,
                  "What --fail-on-regression watches: energy (default), time, edp, dynamic_energy");
   return [args] { return run_compare(*args); };

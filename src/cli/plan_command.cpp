@@ -12,6 +12,7 @@
 #include "cli/sweep_filters.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "platform/machine_load.h"
 
 namespace {
@@ -42,11 +43,16 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       if (::stat(a->json.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw edp::UsageError("--json " + a->json + ": not a regular file");
     }
-    edp::bench::Config cfg = edp::bench::load_config(a->config);
+    // Every problem in one pass: the config's own and this machine's.
+    edp::bench::Config cfg = edp::bench::load_config(a->config, /*keep_going=*/true);
     a->filters.apply(cfg);
     edp::bench::PreviewOptions opt;
-    opt.calibrate = !a->no_calibrate;
+    opt.calibrate = !a->no_calibrate && cfg.problems.empty();
     const edp::bench::SweepPreview sum = edp::bench::preview_config(cfg, a->sysfs_root, opt);
+    if (!cfg.problems.empty()) {  // no plan of a config that is not the one written
+      std::cerr << "edpbench: error: " << edp::join(sum.problems, "\n") << "\n";
+      return 2;
+    }
     std::cout << edp::bench::format_preview(sum) << std::flush;
     // A neighbour already busy now would be in every number (DESIGN §3).
     const std::string busy = edp::platform::busy_warning(edp::platform::sample_machine_load(

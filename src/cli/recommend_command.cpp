@@ -77,11 +77,14 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   auto args = std::make_shared<RecommendArgs>();
   sub.add_option("results", args->results, "The results.csv written by `edpbench run`")->required();
   sub.add_option("--objective", args->objective, "What to minimise: edp | energy | time")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::IsMember({"edp", "energy", "time"}));
   sub.add_option("--deadline-s", args->deadline_s,
-                 "Only devices whose mean time per run is at most S seconds qualify");
+                 "Only devices whose mean time per run is at most S seconds qualify")
+      ->check(edp::cli::finite_range(1e-9, 1e7));
   sub.add_option("--battery-wh", args->battery_wh,
-                 "Battery capacity in Wh: report how many runs fit in one charge");
+                 "Battery capacity in Wh: report how many runs fit in one charge")
+      ->check(edp::cli::finite_range(1e-6, 1e6));  // inf was accepted
   sub.add_option(
       "--csv", args->csv,
       "Also write the recommendation CSV to FILE (atomically), or print only the CSV with '-'");

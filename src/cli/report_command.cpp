@@ -59,10 +59,11 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("-o,--output", args->out,
                  "HTML file to write (default: DIR/report.html; with several DIRs report.html)");
   sub.add_option("--objective", args->objective,
-                 "Cross-board recommendation: lowest energy (default), time or edp");
+                 "Cross-board recommendation: lowest energy (default), time or edp")
+      ->check(CLI::IsMember({"energy", "time", "edp"}));  // bogus was accepted with one DIR
   sub.add_option("--deadline-s", args->deadline_s,
                  "Cross-board recommendation: only choices with a mean time per run <= S")
-      ->check(CLI::PositiveNumber);
+      ->check(edp::cli::finite_range(1e-9, 1e7));
   return [args] { return run_report(*args); };
 }
 

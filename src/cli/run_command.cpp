@@ -28,7 +28,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     // path (exit 128 + signal), however early it comes.
     edp::bench::install_stop_handlers();
     try {
-      edp::bench::Config cfg = edp::bench::load_config(a->config);
+      // Every problem in one pass: the config's own and this machine's.
+      edp::bench::Config cfg = edp::bench::load_config(a->config, /*keep_going=*/true);
       a->filters.apply(cfg);
       edp::bench::RunOptions opt;
       opt.out_dir = a->out.empty() ? cfg.output_dir : a->out;

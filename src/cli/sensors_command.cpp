@@ -7,8 +7,10 @@
 #include <thread>
 
 #include "bench/board_rails.h"
+#include "bench/config.h"
 #include "cli/command.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "power/energy_meter.h"
 #include "power/readout.h"
 
@@ -42,11 +44,13 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--samples", opt->samples, "Number of readings per rail (default 1)")
       ->type_name("N");
   sub.add_option("--interval-s", opt->interval_s, "Seconds between readings (default 0.5)")
-      ->type_name("S");
+      ->type_name("S")
+      ->check(edp::cli::finite_range(0, 3600));
   sub.add_option("--measure-s", opt->measure_s,
                  "Then sample for S seconds and show distinct values and the observed update "
                  "interval per rail")
-      ->type_name("S");
+      ->type_name("S")
+      ->check(edp::cli::finite_range(0, 3600));  // 1e9 was accepted
   sub.add_option("--rate-hz", opt->power.rate_hz, "Sampling rate for --measure-s (default 100)")
       ->type_name("HZ");
   sub.add_flag("--csv", opt->csv, "Print sensor,rail,voltage_v,current_a,power_w rows");
@@ -54,6 +58,9 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   return [opt]() {
     using namespace edp::power;
     if (opt->samples < 1) throw edp::UsageError("--samples must be at least 1");
+    edp::bench::Config ranges;  // --rate-hz: the config's range, nan and inf refused
+    edp::bench::set_config_value(ranges, "power.rate_hz", edp::fmt("%.15g", opt->power.rate_hz),
+                                 "--rate-hz");
     if (!(opt->interval_s >= 0)) throw edp::UsageError("--interval-s must not be negative");
     if (!(opt->measure_s >= 0)) throw edp::UsageError("--measure-s must not be negative");
     if (opt->csv && opt->measure_s > 0)

@@ -2,6 +2,8 @@
 #include "common/text.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace edp {
 
@@ -15,6 +17,77 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
   return out;
+}
+
+namespace {
+// The length of the UTF-8 sequence at text[i], or 0 when it is not one
+// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t utf8_length(const std::string& text, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size() || b(i + 1) < lo || b(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+  return n;
+}
+}  // namespace
+
+std::string csv_field(const std::string& cell) {
+  std::string text = cell;
+  if (!cell.empty() && std::strchr("=+-@\t\r'", cell[0]) != nullptr) {
+    // A number ("-0.5", "+1e3", "-inf") starts with its sign (strtod would
+    // also skip a leading tab).
+    char* end = nullptr;
+    const bool sign = cell[0] == '-' || cell[0] == '+';
+    if (sign) std::strtod(cell.c_str(), &end);
+    const bool number = sign && end == cell.c_str() + cell.size();
+    if (!number) text = "'" + cell;
+  }
+  const bool guarded = text.size() != cell.size();
+  if (!guarded && text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string label_problem(const std::string& text, std::size_t max_bytes) {
+  if (text.empty()) return "is empty";
+  if (text.size() > max_bytes)
+    return "is " + std::to_string(text.size()) + " bytes long; at most " +
+           std::to_string(max_bytes) + " are allowed";
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "0x%02x", c);
+      return std::string("contains a control character (") + buf + " at byte " +
+             std::to_string(i + 1) + "); use letters, digits, '_' or '-'";
+    }
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) return "is not valid UTF-8 (byte " + std::to_string(i + 1) + ")";
+    i += n;
+  }
+  return "";
 }
 
 }  // namespace edp

@@ -2,6 +2,7 @@
 // fmt takes the printf format first, as snprintf does ("%.3g s", 1.5).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -13,6 +14,22 @@ std::string fmt(const char* format, double v);
 
 // The items with `sep` between each two.
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+// Why `text` cannot be a label: a name written into CSV cells, JSON and a
+// terminal (a config's name, a size or operating point name, measure
+// --label). Empty, longer than `max_bytes`, a control character (C0 or DEL:
+// ESC would drive the terminal that prints it) or invalid UTF-8; "" when it
+// can be one. The reason reads after the label's name: "'name' contains ...".
+std::string label_problem(const std::string& text, std::size_t max_bytes = 200);
+
+// One CSV field (RFC 4180), safe to open in a spreadsheet: a text cell that
+// starts with =, +, -, @, a tab or a CR (a formula to Excel, LibreOffice and
+// Google Sheets: "CSV injection", OWASP) or with an apostrophe gets one
+// leading apostrophe and quotes, so the spreadsheet shows it as text. A cell
+// that is a number ("-0.5", "-inf") is never changed. Readers of our own
+// files (report::parse_csv) drop that apostrophe from a quoted field, so
+// every cell reads back as it was written.
+std::string csv_field(const std::string& cell);
+
 // The same for integers (CPU numbers, frequencies in kHz).
 template <class Int, class = std::enable_if_t<std::is_integral_v<Int>>>
 std::string join(const std::vector<Int>& items, const std::string& sep = ", ") {

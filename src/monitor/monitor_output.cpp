@@ -18,6 +18,7 @@
 #include "common/atomic_file.h"
 #include "common/dir_lock.h"
 #include "common/json.h"
+#include "common/safe_file.h"
 #include "common/text.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
@@ -263,19 +264,20 @@ void Monitor::write(const std::string& dir) const {
         merged_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
     const std::string results_text =
         merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+    // Read before anything is rewritten, through the one reader of untrusted
+    // files: a FIFO there hung write() with the directory locked.
+    const std::string path = dir + "/context.json";
+    const auto context_text =
+        edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
     edp::write_file_atomic(dir + "/runs.csv", runs_text);
     edp::write_file_atomic(dir + "/rails.csv", rails_text);
     edp::write_file_atomic(dir + "/results.csv", results_text);
 
     // context.json: the monitor's own section; a context.json of `edpbench
     // run` already there keeps everything else it says.
-    const std::string path = dir + "/context.json";
     nlohmann::json ctx = nlohmann::json::object();
-    if (std::filesystem::exists(path)) {
-      std::ifstream in(path);
-      std::stringstream text;
-      text << in.rdbuf();
-      ctx = nlohmann::json::parse(text.str(), nullptr, false);
+    if (context_text) {
+      ctx = nlohmann::json::parse(*context_text, nullptr, false);
       if (ctx.is_discarded() || !ctx.is_object())
         throw Error(path +
                     " is not a JSON object; write the monitor's results into a new directory");

@@ -318,7 +318,10 @@ void validate_state(const SavedState& s, const std::string& sysfs_root) {
 }
 
 void write_state(const SavedState& s, const std::vector<std::string>& paths) {
-  const std::string text = format_state(s);
+  // Every copy names all copies, so that the restore of one removes the
+  // others (a comment: the parsers of earlier versions skip it).
+  std::string text = format_state(s);
+  for (const auto& path : paths) text += std::string(kCopyComment) + path + "\n";
   for (const auto& path : paths) {
     std::error_code ec;
     const fs::path parent = fs::path(path).parent_path();

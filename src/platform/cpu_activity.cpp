@@ -164,8 +164,17 @@ Interference interference_between(const ActivitySnapshot& begin, const ActivityS
       r.workload_cpu_s = run_ns * 1e-9;
       r.runqueue_wait_s = wait_ns * 1e-9;
       if (threads > 0) {
-        r.cpu_share = r.workload_cpu_s / (r.wall_s * threads);
-        r.preempted_share = r.runqueue_wait_s / (r.wall_s * threads);
+        // The counters cover the snapshots' span. When they hold more run
+        // and wait time than the busy span has (threads x span), part of it
+        // lies outside the window: a window of a few milliseconds beside a
+        // snapshot of a millisecond read cpu_share 1.2 and preempted_share
+        // 7.7. The snapshots' span is then the only one they describe.
+        if (r.workload_cpu_s + r.runqueue_wait_s > r.wall_s * threads * 1.01)
+          r.wall_s = snapshots_s;
+        // A share is a fraction of the window (more threads running than
+        // `threads` says would still exceed 1).
+        r.cpu_share = std::min(1.0, r.workload_cpu_s / (r.wall_s * threads));
+        r.preempted_share = std::min(1.0, r.runqueue_wait_s / (r.wall_s * threads));
       }
     }
   }

@@ -156,6 +156,9 @@ bool pid_is_live_edpbench(long pid, long start_ticks);
 // The nvpmodel tool at a fixed path (/usr/sbin/nvpmodel, /usr/bin/nvpmodel),
 // root-owned and writable by no one else; "" when there is none.
 std::string discover_nvpmodel_tool();
+// Each copy ends with a "# copy: PATH" line per path, the same in all, so
+// that restore_leftover can remove the copies it did not restore from.
+inline constexpr const char* kCopyComment = "# copy: ";
 void write_state(const SavedState& s, const std::vector<std::string>& paths);
 // Where the state lives for a sweep writing into `out_dir` ("" = none): the
 // out dir's clock-state.txt, then the state directory's: $STATE_DIRECTORY
@@ -198,7 +201,11 @@ ApplyResult apply_point(const Platform& p, const ResolvedPoint& point,
 ApplyResult restore_state(const SavedState& s, const ApplyOptions& opt = {});
 
 // At start-up (run, restore): restores the first state file of `paths` that
-// exists and removes them all once it succeeded. nullopt when there was none.
+// exists and removes them all once it succeeded, and with them the copies
+// its "# copy:" lines name that are still byte for byte the same file (a
+// regular file named clock-state.txt): the state directory's copy of an
+// out-dir state restored with --state was "restored" again by the next
+// sweep over a later setting. nullopt when there was none.
 // `sysfs_root_override` ("" = keep; "/" = the real machine) replaces the root
 // the file records. In this order: the file is read (not through a symlink),
 // parsed, its owner checked (pid and start time), root refused on the real

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "common/errors.h"
@@ -288,6 +289,26 @@ std::string read_state_file(const std::string& path) {
   return text;
 }
 
+// The other copies of a restored state file (its "# copy:" lines), each
+// removed only when it is a regular file named clock-state.txt whose text is
+// the restored one's: a line an attacker wrote can name nothing else.
+void remove_identical_copies(const std::string& text, const std::string& restored) {
+  std::istringstream in(text);
+  const std::string prefix = kCopyComment;
+  for (std::string line; std::getline(in, line);) {
+    if (line.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string copy = line.substr(prefix.size());
+    struct stat st {};
+    if (copy == restored || fs::path(copy).filename() != "clock-state.txt" ||
+        ::lstat(copy.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    try {
+      if (read_state_file(copy) == text) ::unlink(copy.c_str());
+    } catch (const UsageError&) {
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& paths,
@@ -297,8 +318,10 @@ std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& path
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path, ec))) continue;
     SavedState s;
+    std::string text;
     try {
-      s = parse_state(read_state_file(path));
+      text = read_state_file(path);
+      s = parse_state(text);
     } catch (const UsageError& e) {
       throw UsageError(path + ": " + e.what());
     }
@@ -350,6 +373,7 @@ std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& path
                                grant_instructions());
     }
     for (const auto& other : paths) fs::remove(other, ec);
+    remove_identical_copies(text, path);
     return r;
   }
   return std::nullopt;

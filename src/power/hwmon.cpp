@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "power/plausible.h"
 #include "power/sysfs.h"
 
 namespace edp::power {
@@ -15,6 +16,7 @@ struct Monitor {
   std::string rail;
   double interval_s = 0;  // update_interval: the driver sets the chip's averaging to it
   FileHandle power_uw, voltage_mv, current_ma;
+  ChannelRange range;  // what the chip can read (power/plausible.h)
 };
 
 class HwmonSensor final : public Sensor {
@@ -62,7 +64,7 @@ class HwmonSensor final : public Sensor {
     std::string why;
     // power1_input is in uW (Documentation/hwmon/sysfs-interface).
     const char* failed =
-        read_vip_channel(m.voltage_mv, m.current_ma, m.power_uw, 1e-6, detail, r, &why);
+        read_vip_channel(m.voltage_mv, m.current_ma, m.power_uw, 1e-6, detail, r, &why, &m.range);
     if (failed && error) *error = "hwmon: " + m.rail + ": " + failed + ": " + why;
     return failed == nullptr;
   }
@@ -122,6 +124,10 @@ std::unique_ptr<Sensor> discover_hwmon(const std::string& sysfs_root,
       log->push_back("hwmon: " + dir + " (" + name + ") skipped: " + err);
       continue;
     }
+    // shunt_resistor: micro-ohms (Documentation/hwmon/ina2xx.rst).
+    long long shunt_uohm = 0;
+    read_integer(dir + "/shunt_resistor", &shunt_uohm);
+    m.range = ina2xx_range(name, shunt_uohm > 0 ? shunt_uohm * 1e-6 : 0);
     long long ms = 0;
     if (read_integer(dir + "/update_interval", &ms) && ms > 0) {
       m.interval_s = ms * 1e-3;

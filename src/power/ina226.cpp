@@ -274,6 +274,18 @@ size_t Ina226Sensor::read(double* values, std::string* error) noexcept {
     if (error) *error = "ina226: " + rails_[0].rail + ": power register read failed";
     return 1;
   }
+  // The power register is current x bus / 20000 in its own LSBs (SBOS547
+  // 7.5): the bus register's full scale (40.96 V) times the current
+  // register's (32768 current LSBs) bounds it; above is no conversion.
+  const double max_w =
+      40.96 * 32768 * chip_->settings().power_lsb_w / ina226::kPowerLsbPerCurrentLsb;
+  if (w > max_w) {
+    values[0] = std::numeric_limits<double>::quiet_NaN();
+    if (error)
+      *error = "ina226: " + rails_[0].rail + ": power " + std::to_string(w) + " W is above the " +
+               std::to_string(max_w) + " W the INA226 can read (SBOS547)";
+    return 1;
+  }
   cached_w_ = w;
   cached_overflow_ = overflow;
   have_cached_ = true;

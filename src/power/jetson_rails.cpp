@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "power/plausible.h"
 #include "power/sysfs.h"
 
 namespace edp::power {
@@ -18,6 +19,7 @@ struct Channel {
   std::string device;      // the INA3221's I2C device, "0-0041"
   double averaging_s = 0;  // the driver's update_interval (JetPack 5/6), 0 = measure
   FileHandle power_mw, voltage_mv, current_ma;
+  ChannelRange range;  // what the INA3221 can read (power/plausible.h)
 };
 
 class JetsonRails final : public Sensor {
@@ -67,7 +69,7 @@ class JetsonRails final : public Sensor {
     std::string why;
     // in_powerK_input is in mW (the L4T ina3221x driver).
     const char* failed =
-        read_vip_channel(c.voltage_mv, c.current_ma, c.power_mw, 1e-3, detail, r, &why);
+        read_vip_channel(c.voltage_mv, c.current_ma, c.power_mw, 1e-3, detail, r, &why, &c.range);
     if (failed && failed_so_far == 0 && error)
       *error = "jetson: " + c.rail + ": " + failed + ": " + why;
     return failed == nullptr;
@@ -102,7 +104,7 @@ bool skip_label(const std::string& label) {
 // whether it is a rail; power may be absent when voltage and current exist.
 void add_channel(const std::string& dir, const std::string& device, double averaging_s,
                  const std::string& k, const std::string& label, const std::string& power_file,
-                 const std::string& voltage_file, const std::string& current_file,
+                 const std::string& voltage_file, const std::string& current_file, double shunt_ohm,
                  std::vector<Channel>* out, std::vector<std::string>* log) {
   if (skip_label(label) || !path_exists(dir + "/" + current_file)) {
     log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
@@ -114,6 +116,7 @@ void add_channel(const std::string& dir, const std::string& device, double avera
   c.where = dir;
   c.device = device;
   c.averaging_s = averaging_s;
+  c.range = ina3221_range(shunt_ohm);
   std::string err;
   if (!power_file.empty()) c.power_mw = open_read_only(dir + "/" + power_file, &err);
   c.voltage_mv = open_read_only(dir + "/" + voltage_file, &err);
@@ -144,8 +147,9 @@ void scan_ina3221x(const std::string& root, std::vector<Channel>* out,
         const std::string k = file.substr(10);
         std::string label;
         if (!read_text(dir + "/" + file, &label)) continue;
+        // The ina3221x driver states no shunt: the INA3221's widest range.
         add_channel(dir, dev, 0, k, label, "in_power" + k + "_input", "in_voltage" + k + "_input",
-                    "in_current" + k + "_input", out, log);
+                    "in_current" + k + "_input", 0, out, log);
       }
     }
   }
@@ -184,9 +188,12 @@ void scan_ina3221(const std::string& root, std::vector<Channel>* out, double* up
                          ", disabled: in" + k + "_enable is 0)");
           continue;
         }
-        // No power file in this layout: P = V x I.
+        // No power file in this layout: P = V x I. shuntK_resistor is in
+        // micro-ohms (Documentation/hwmon/ina3221.rst).
+        long long shunt_uohm = 0;
+        read_integer(dir + "/shunt" + k + "_resistor", &shunt_uohm);
         add_channel(dir, dev, interval_ms * 1e-3, k, label, "", "in" + k + "_input",
-                    "curr" + k + "_input", out, log);
+                    "curr" + k + "_input", shunt_uohm > 0 ? shunt_uohm * 1e-6 : 0, out, log);
       }
     }
   }

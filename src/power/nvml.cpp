@@ -96,6 +96,7 @@ struct Gpu {
   // the GPU has none and nvmlDeviceGetPowerUsage is sampled instead.
   std::optional<EnergyCounter> counter;
   double power_averaging_s = 0;  // > 0: nvmlDeviceGetPowerUsage is a mean over this
+  double max_power_w = 0;        // power readings above it are failures (max_power_w())
 };
 
 class NvmlSensor final : public Sensor {
@@ -140,6 +141,15 @@ class NvmlSensor final : public Sensor {
         unsigned int mw = 0;
         rc = lib_->get_power(g.device, &mw);
         values[i] = mw * 1e-3;
+        // The limit the counters use (a multiple of the board's power limit).
+        if (rc == kNvmlSuccess && g.max_power_w > 0 && values[i] > g.max_power_w) {
+          if (failed == 0 && error)
+            *error = "nvml: " + g.rail + ": power " + std::to_string(values[i]) +
+                     " W is above the plausible " + std::to_string(g.max_power_w) + " W";
+          values[i] = std::numeric_limits<double>::quiet_NaN();
+          ++failed;
+          continue;
+        }
       }
       if (rc != kNvmlSuccess) {
         if (failed == 0 && error) *error = "nvml: " + g.rail + ": " + lib_->error(rc);
@@ -259,6 +269,8 @@ std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log, const std::
                      ")");
     } else if (lib->get_power(g.device, &mw) == kNvmlSuccess) {
       g.power_averaging_s = power_usage_averaging_s(*lib, g.device);
+      std::string limit_source;
+      g.max_power_w = max_power_w(*lib, g.device, &limit_source);
       log->push_back("nvml: found " + g.rail + " (" + name +
                      "), power readings only (no energy counter)" +
                      (g.power_averaging_s > 0 ? ", each a 1 s average" : ""));

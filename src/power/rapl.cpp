@@ -102,8 +102,17 @@ class RaplSensor final : public Sensor {
     for (size_t i = 0; i < zones_.size(); ++i) {
       Zone& z = zones_[i];
       long long raw = 0;
-      std::string why;
-      if (!pread_integer(z.energy_uj.get(), &raw, &why)) {
+      // A counter file gone or replaced reads its last value forever; a
+      // value outside 0..max_energy_range_uj is no value of the counter.
+      std::string why = z.energy_uj.replaced();
+      bool ok = why.empty() && pread_integer(z.energy_uj.get(), &raw, &why);
+      const double range = z.counter.spec().max_range;
+      if (ok && (raw < 0 || (range > 0 && static_cast<double>(raw) > range))) {
+        why = std::to_string(raw) + " is outside the counter's 0.." +
+              std::to_string(static_cast<long long>(range)) + " (max_energy_range_uj)";
+        ok = false;
+      }
+      if (!ok) {
         if (failed == 0 && error) *error = "rapl: " + z.rail + ": energy_uj: " + why;
         values[i] = std::numeric_limits<double>::quiet_NaN();
         ++failed;

@@ -33,8 +33,8 @@ std::string readout_csv_header() { return "sensor,rail,voltage_v,current_a,power
 std::string readout_csv(const std::vector<SensorReadout>& rows) {
   std::string s;
   for (const auto& r : rows) {
-    s += r.sensor + "," + r.rail + "," + number(r.reading.voltage_v, "%.3f") + "," +
-         number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "\n";
+    s += csv_field(r.sensor) + "," + csv_field(r.rail) + "," + number(r.reading.voltage_v, "%.3f") +
+         "," + number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "\n";
   }
   return s;
 }
@@ -67,8 +67,7 @@ std::string measurement_text(const Measurement& m) {
   std::snprintf(line, sizeof(line),
                 "window of %.2f s: %zu sampler ticks, %zu read failures, %zu missed deadlines"
                 " (%zu of them during reads longer than a period)\n",
-                m.time_s(), m.samples, m.read_failures, m.missed_deadlines,
-                m.missed_in_slow_reads);
+                m.time_s(), m.samples, m.read_failures, m.missed_deadlines, m.missed_in_slow_reads);
   s += line;
   // The timing model each rail is integrated with (DESIGN §4.2): counter,
   // instantaneous, or averaging, with the averaging period the lag

@@ -69,10 +69,14 @@ struct RailReading {
 // Without a power file (JetPack 5's hwmon layout) power is V x I. Voltage and
 // current are read only when `detail` asks for them or power needs them.
 // Returns nullptr on success, else the quantity that failed ("voltage",
-// "current", "power") with the reason in *why.
+// "current", "power") with the reason in *why. A file that vanished or was
+// replaced since discovery (FileHandle::replaced) and a value outside
+// `range` (power/plausible.h; nullptr: none) are failures too.
+struct ChannelRange;
 const char* read_vip_channel(const FileHandle& voltage_mv, const FileHandle& current_ma,
                              const FileHandle& power, double power_to_w, bool detail,
-                             RailReading* r, std::string* why) noexcept;
+                             RailReading* r, std::string* why,
+                             const ChannelRange* range = nullptr) noexcept;
 
 class Sensor {
  public:

@@ -21,6 +21,9 @@ FileHandle& FileHandle::operator=(FileHandle&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = other.release();
+    path_ = std::move(other.path_);
+    dev_ = other.dev_;
+    ino_ = other.ino_;
   }
   return *this;
 }
@@ -28,7 +31,24 @@ FileHandle& FileHandle::operator=(FileHandle&& other) noexcept {
 FileHandle open_read_only(const std::string& path, std::string* error) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 && error) *error = path + ": " + std::strerror(errno);
-  return FileHandle(fd);
+  FileHandle h(fd);
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0) {
+    h.path_ = path;
+    h.dev_ = st.st_dev;
+    h.ino_ = st.st_ino;
+  }
+  return h;
+}
+
+std::string FileHandle::replaced() const {
+  if (path_.empty()) return "";
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) != 0)
+    return path_ + " is gone (" + std::strerror(errno) + ") since discovery";
+  if (st.st_dev != dev_ || st.st_ino != ino_)
+    return path_ + " was replaced by another file since discovery";
+  return "";
 }
 
 bool pread_integer(int fd, long long* out, std::string* error) {

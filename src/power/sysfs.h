@@ -14,7 +14,8 @@ class FileHandle {
   FileHandle() = default;
   explicit FileHandle(int fd) : fd_(fd) {}
   ~FileHandle();
-  FileHandle(FileHandle&& other) noexcept : fd_(other.release()) {}
+  FileHandle(FileHandle&& other) noexcept
+      : fd_(other.release()), path_(std::move(other.path_)), dev_(other.dev_), ino_(other.ino_) {}
   FileHandle& operator=(FileHandle&& other) noexcept;
   FileHandle(const FileHandle&) = delete;
   FileHandle& operator=(const FileHandle&) = delete;
@@ -26,9 +27,18 @@ class FileHandle {
     fd_ = -1;
     return fd;
   }
+  // Why the file this descriptor reads is no longer the one at its path, or
+  // "": the path is gone (ENOENT: a device unbound, a file renamed or
+  // deleted) or names another file (a different inode). The descriptor would
+  // keep reading the old file's last value, a constant that looks like a
+  // quiet rail. Only for handles opened by open_read_only.
+  std::string replaced() const;
 
  private:
+  friend FileHandle open_read_only(const std::string& path, std::string* error);
   int fd_ = -1;
+  std::string path_;
+  unsigned long long dev_ = 0, ino_ = 0;
 };
 
 // Opens read-only; on failure returns an invalid handle and sets *error to

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "power/clock.h"
 #include "power/sysfs.h"
 
@@ -68,11 +69,16 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
     const std::string where = origin + ":" + std::to_string(line_no) + ": ";
     if (!header) {
       if (fields.size() < 2 || fields[0] != "t_s")
-        throw UsageError(where + "trace header must be t_s,<rail>_w,... (got '" + line + "')");
+        throw UsageError(where + "trace header must be t_s,<rail>_w,... (got '" +
+                         escaped_excerpt(line) + "')");
       for (size_t i = 1; i < fields.size(); ++i) {
         const std::string& c = fields[i];
         if (c.size() < 3 || c.compare(c.size() - 2, 2, "_w") != 0)
-          throw UsageError(where + "trace column '" + c + "' must be <rail>_w (watts)");
+          throw UsageError(where + "trace column '" + escaped_excerpt(c) +
+                           "' must be <rail>_w (watts)");
+        if (std::find(data.columns.begin(), data.columns.end(), c) != data.columns.end())
+          throw UsageError(where + "trace column '" + escaped_excerpt(c) +
+                           "' is given twice; each rail has one column");
         data.columns.push_back(c);
         data.rails.push_back(c.substr(0, c.size() - 2));
       }
@@ -84,7 +90,7 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
                        " fields, got " + std::to_string(fields.size()));
     double t;
     if (!parse_double(fields[0], &t))
-      throw UsageError(where + "t_s '" + fields[0] + "' is not a number");
+      throw UsageError(where + "t_s '" + escaped_excerpt(fields[0]) + "' is not a number");
     if (data.t_s.empty()) first_t = t;
     t -= first_t;
     if (!data.t_s.empty() && t <= data.t_s.back())
@@ -93,10 +99,11 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
     for (size_t i = 0; i < row.size(); ++i) {
       const std::string& f = fields[i + 1];
       if (!f.empty() && !parse_double(f, &row[i]))
-        throw UsageError(where + "value '" + f + "' of " + data.columns[i] + " is not a number");
+        throw UsageError(where + "value '" + escaped_excerpt(f) + "' of " + data.columns[i] +
+                         " is not a number");
       if (row[i] < 0 || row[i] > kMaxTraceRailW)
-        throw UsageError(where + "value '" + f + "' of " + data.columns[i] + " is outside 0 to " +
-                         format_time(kMaxTraceRailW) +
+        throw UsageError(where + "value '" + escaped_excerpt(f) + "' of " + data.columns[i] +
+                         " is outside 0 to " + format_time(kMaxTraceRailW) +
                          " W (a rail's power; see docs/reliability.md)");
     }
     data.t_s.push_back(t);
@@ -152,10 +159,12 @@ size_t TraceSensor::read(double* values, std::string* error) noexcept {
 std::unique_ptr<TraceSensor> open_trace(const std::string& path, bool loop,
                                         std::vector<std::string>* log) {
   if (path.empty()) throw UsageError("power source 'trace' needs a trace file (power.trace.file)");
-  std::string text;
-  if (!read_text(path, &text))
-    throw UsageError("cannot read trace file " + path + " (power.trace.file)");
-  TraceData data = parse_trace(text, path);
+  // Through the one reader of untrusted files: a link (`--trace` naming
+  // /etc/shadow through one echoed its first line), a FIFO (hung measure,
+  // sensors and the monitor) or /dev/zero (read until bad_alloc) is refused.
+  const auto text = read_untrusted_file_if_present(path, file_kind::trace_csv);
+  if (!text) throw UsageError("cannot read trace file " + path + " (power.trace.file)");
+  TraceData data = parse_trace(*text, path);
   log->push_back("trace: replaying " + path + " (" + std::to_string(data.rows.size()) + " rows, " +
                  std::to_string(data.rails.size()) + " rails" + (loop ? ", looping)" : ")"));
   return std::make_unique<TraceSensor>(std::move(data), loop, now_s());

@@ -1,25 +1,17 @@
 #include "report/csv.h"
 
+#include "common/safe_file.h"
+#include "common/text.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace edp::report {
 
-std::string csv_escape(const std::string& field) {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
-  std::string out = "\"";
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
+std::string csv_escape(const std::string& field) { return csv_field(field); }
 
 std::string csv_line(const std::vector<std::string>& fields) {
   std::string out;
@@ -47,12 +39,14 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
   std::vector<std::vector<std::string>> records;
   std::vector<std::string> record;
   std::string field;
-  bool quoted = false, field_started = false;
+  bool quoted = false, field_started = false, was_quoted = false;
   size_t line = 1, record_line = 1;
   auto end_field = [&] {
+    // csv_field's spreadsheet guard: a quoted field's leading apostrophe.
+    if (was_quoted && !field.empty() && field[0] == '\'') field.erase(0, 1);
     record.push_back(field);
     field.clear();
-    field_started = false;
+    field_started = was_quoted = false;
   };
   auto end_record = [&] {
     end_field();
@@ -77,7 +71,7 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
       continue;
     }
     if (c == '"' && !field_started) {
-      quoted = field_started = true;
+      quoted = field_started = was_quoted = true;
     } else if (c == ',') {
       end_field();
     } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
@@ -109,11 +103,7 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_csv(ss.str(), path);
+  return parse_csv(read_untrusted_file(path, file_kind::results_csv), path);
 }
 
 std::string fmt_double(double v) {

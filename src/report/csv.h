@@ -11,7 +11,8 @@
 
 namespace edp::report {
 
-// Quotes a field only when it contains a comma, quote, CR or LF.
+// Quotes a field when it contains a comma, quote, CR or LF, and guards a
+// text cell a spreadsheet would run as a formula (common/text.h csv_field).
 std::string csv_escape(const std::string& field);
 std::string csv_line(const std::vector<std::string>& fields);  // ends in "\r\n"
 
@@ -26,8 +27,11 @@ struct CsvTable {
 };
 
 // Throws std::runtime_error with file and line on malformed input (an
-// unterminated quote, a row with the wrong number of fields).
+// unterminated quote, a row with the wrong number of fields). A quoted field
+// that starts with an apostrophe loses it (csv_escape's guard).
 CsvTable parse_csv(const std::string& text, const std::string& origin = "<csv>");
+// Through read_untrusted_file (common/safe_file.h): a link, FIFO, device or a
+// file over the results cap is a UsageError before anything is read.
 CsvTable read_csv_file(const std::string& path);
 
 // Formats a double with enough digits to round-trip ("%.9g"); NaN -> "".

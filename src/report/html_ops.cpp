@@ -2,12 +2,12 @@
 // roofline per device (FLOP/byte against GFLOP/s under the nominal and the
 // measured ceilings), throughput against size per op (CPU against GPU, warm
 // and cold), every row in a table, and the speed-up between backend modes.
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pivot_table.h"
@@ -20,11 +20,6 @@ namespace edp::report {
 namespace {
 
 using namespace html;
-
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 // "64 MiB", "1 GiB", "n = 1024", "" (fma_peak).
 std::string size_label(const CsvTable& t, size_t r) {
@@ -248,10 +243,12 @@ class OpsSection {
 
 std::string render_ops_section(const std::string& dir) {
   const std::string path = dir + "/ops.csv";
-  if (dir.empty() || !is_file(path)) return "";
+  if (dir.empty() || !path_present(path)) return "";
   CsvTable t;
   try {
     t = read_csv_file(path);
+  } catch (const UsageError&) {
+    throw;  // a link, FIFO or device: refused, not shown as unreadable
   } catch (const std::exception& e) {
     return "<h2 id=\"ops\">Operators</h2>\n<p class=\"notice\">ops.csv is unreadable: " +
            html_escape(e.what()) + "</p>\n";

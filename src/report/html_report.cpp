@@ -19,6 +19,8 @@
 
 #include "common/atomic_file.h"
 #include "common/errors.h"
+#include "common/safe_file.h"
+#include "report/compare.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/recommend.h"
@@ -102,11 +104,6 @@ svg.chart { max-width: none; width: 680px; }
 namespace {
 
 using namespace html;
-
-bool is_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 bool is_dir(const std::string& path) {
   struct stat st {};
@@ -304,14 +301,18 @@ ReportData load_report_data(const std::string& dir) {
   char resolved[PATH_MAX];
   d.title = base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
   const std::string results = dir + "/results.csv";
-  if (!is_file(results))
+  if (!path_present(results))
     throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");
   d.results = load_results_csv(results);
 
+  // Presence by lstat: a link (even dangling), a FIFO or a device goes to the
+  // reader, which refuses it (exit 2) instead of following or skipping it.
   const std::string runs = dir + "/runs.csv";
-  if (is_file(runs)) {
+  if (path_present(runs)) {
     try {
       d.runs = read_csv_file(runs);
+    } catch (const UsageError&) {
+      throw;
     } catch (const std::exception& e) {
       d.warnings.push_back(std::string("runs.csv is unreadable, per-run ranges are left out: ") +
                            e.what());
@@ -321,9 +322,11 @@ ReportData load_report_data(const std::string& dir) {
   }
 
   const std::string context = dir + "/context.json";
-  if (is_file(context)) {
+  if (path_present(context)) {
     try {
       d.context = read_json_file(context);
+    } catch (const UsageError&) {
+      throw;
     } catch (const std::exception& e) {
       d.warnings.push_back(std::string("context.json is unreadable, the context is left out: ") +
                            e.what());
@@ -341,6 +344,9 @@ std::string render_html_report(const ReportData& data, const StudyViews& studies
 ReportSummary write_html_report(const std::string& dir, const std::string& out_path,
                                 const StudyViews& studies) {
   const ReportData data = load_report_data(dir);
+  // runs.csv must belong to results.csv, as compare requires (issue 33: a
+  // runs.csv of another sweep was drawn as this one's ranges).
+  if (data.runs && !data.results.rows.empty()) make_sweep(data);
   write_file_atomic(out_path, render_html_report(data, studies));
   return {data.results.rows.size(), data.warnings};
 }

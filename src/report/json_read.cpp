@@ -4,9 +4,9 @@
 // a hostile file cannot exhaust memory or the stack when the tree is freed.
 #include "report/json_read.h"
 
-#include <fstream>
+#include "common/safe_file.h"
+
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 namespace edp::report {
@@ -169,6 +169,14 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
       const size_t colon = what.find(": ", col);
       if (colon != std::string::npos) what = what.substr(colon + 2);
     }
+    // The token nlohmann quotes is the file's own text: short and escaped.
+    const std::string quote = "last read: '";
+    const size_t read = what.find(quote);
+    if (read != std::string::npos) {
+      std::string token = what.substr(read + quote.size());
+      if (!token.empty() && token.back() == '\'') token.pop_back();
+      what = what.substr(0, read + quote.size()) + escaped_excerpt(token) + "'";
+    }
     fail(text_, origin_, position ? position - 1 : 0, what);
   }
 
@@ -239,11 +247,7 @@ JsonValue parse_json(const std::string& text, const std::string& origin) {
 }
 
 JsonValue read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_json(ss.str(), path);
+  return parse_json(read_untrusted_file(path, file_kind::context_json), path);
 }
 
 }  // namespace edp::report

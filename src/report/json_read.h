@@ -38,6 +38,8 @@ struct JsonValue {
 
 // Throws std::runtime_error "<origin>: line L column C: what" on malformed input.
 JsonValue parse_json(const std::string& text, const std::string& origin = "<json>");
+// Through read_untrusted_file (common/safe_file.h): a link, FIFO, device or a
+// file over context.json's cap is a UsageError before anything is read.
 JsonValue read_json_file(const std::string& path);
 
 }  // namespace edp::report

@@ -9,14 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <tuple>
 
-#include <sys/stat.h>
-
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/stats.h"
 
 namespace edp::report {
@@ -143,26 +141,14 @@ std::vector<std::string> missing_columns(const CsvTable& table,
 }
 
 CsvTable load_results_csv(const std::string& path) {
-  // Only a regular file of a sane size is read: /dev/zero or a FIFO would
-  // never end, and a results.csv is a few hundred bytes per row.
-  constexpr long long kMaxResultsBytes = 256LL << 20;
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw UsageError("cannot open results file " + path + ": " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    throw UsageError(path + " is not a regular file (expected a results.csv written by run)");
-  if (st.st_size > kMaxResultsBytes)
-    throw UsageError(path + " is " + std::to_string(st.st_size >> 20) +
-                     " MB; a results.csv is at most " + std::to_string(kMaxResultsBytes >> 20) +
-                     " MB (is it the right file?)");
-  if (st.st_size == 0) throw UsageError(path + " is empty (no header, no rows)");
-  {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) throw UsageError("cannot open results file " + path + ": " + std::strerror(errno));
-  }
+  // Through the one reader of untrusted files: a link, /dev/zero, a FIFO (it
+  // would never end) or a file beyond the results cap is refused.
+  const auto text = read_untrusted_file_if_present(path, file_kind::results_csv);
+  if (!text) throw UsageError("cannot open results file " + path + ": " + std::strerror(ENOENT));
+  if (text->empty()) throw UsageError(path + " is empty (no header, no rows)");
   CsvTable t;
   try {
-    t = read_csv_file(path);
+    t = parse_csv(*text, path);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("malformed results file: ") + e.what());
   }

@@ -14,13 +14,13 @@ namespace {
 class MlpStageWorkload final : public Workload, public ProfiledStages {
  public:
   MlpStageWorkload(const std::string& program, const std::string& stage, Backend& be,
-                   std::unique_ptr<Backend> owned, const MlpData& init, float lr)
+                   std::unique_ptr<Backend> owned, MlpData init, float lr)
       : Workload(owned ? *owned : be),
         owned_(std::move(owned)),
         stage_(stage),
         upto_(mlp_stage_upto(stage)),
         program_(program),
-        init_(init),
+        init_(std::move(init)),
         lr_(lr),
         mlp_(make_mlp_workload(program, backend_, init_, lr)) {}
   std::string name() const override { return stage_; }
@@ -159,9 +159,10 @@ double mlp_profiled_stage_flop(const std::string& program, const MlpShape& s, Ml
 
 std::unique_ptr<Workload> make_mlp_stage_workload(const std::string& program,
                                                   const std::string& stage, Backend& backend,
-                                                  const MlpData& init, float lr,
+                                                  MlpData init, float lr,
                                                   std::unique_ptr<Backend> owned) {
-  return std::make_unique<MlpStageWorkload>(program, stage, backend, std::move(owned), init, lr);
+  return std::make_unique<MlpStageWorkload>(program, stage, backend, std::move(owned),
+                                            std::move(init), lr);
 }
 
 ProfiledStages* as_profiled_stages(Workload& w) { return dynamic_cast<ProfiledStages*>(&w); }

@@ -41,7 +41,7 @@ double mlp_profiled_stage_flop(const std::string& program, const MlpShape& shape
 // keeps it alive as long as itself.
 std::unique_ptr<Workload> make_mlp_stage_workload(const std::string& program,
                                                   const std::string& stage_workload,
-                                                  Backend& backend, const MlpData& init,
+                                                  Backend& backend, MlpData init,
                                                   float learning_rate,
                                                   std::unique_ptr<Backend> owned = nullptr);
 

@@ -22,10 +22,29 @@ std::string results_text(const std::vector<std::string>& header,
   for (const auto& k : keys) {
     std::vector<std::string> row;
     for (const auto& c : header)
-      row.push_back(c == "key" ? k : c == "status" ? "ok" : c == "time_s_mean" ? "1.5" : "");
+      row.push_back(c == "key"           ? k
+                    : c == "status"      ? "ok"
+                    : c == "time_s_mean" ? "1.5"
+                    : c == "runs"        ? "1"
+                    : c == "workload"    ? "tensors"
+                                         : "");
     out += report::csv_line(row);
   }
   return out;
+}
+
+// What resume checks the results against (issue 33): each committed key's one
+// run in runs.csv, and a context.json.
+void write_runs_and_context(const std::string& dir, const std::vector<std::string>& keys) {
+  std::string runs = report::csv_line(report::runs_columns());
+  for (const auto& k : keys) {
+    std::vector<std::string> row;
+    for (const auto& c : report::runs_columns())
+      row.push_back(c == "key" ? k : c == "workload" ? "tensors" : c == "run" ? "1" : "");
+    runs += report::csv_line(row);
+  }
+  testing::write_text(dir + "/runs.csv", runs);
+  testing::write_text(dir + "/context.json", "{}\n");
 }
 
 }  // namespace
@@ -40,6 +59,7 @@ TEST_CASE("resume: an earlier results.csv is read by column name, not position",
   std::reverse(header.begin(), header.end());
   header.erase(std::find(header.begin(), header.end(), "stop_reason"));
   testing::write_text(dir + "/results.csv", results_text(header, {"mlp:a", "mlp:b"}));
+  write_runs_and_context(dir, {"mlp:a", "mlp:b"});
 
   bench::ResultsStore store(dir, cfg, true);
   CHECK(store.done("mlp:a"));

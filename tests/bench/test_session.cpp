@@ -157,7 +157,7 @@ TEST_CASE("session: baselines by cadence and by request, and its facts", "[bench
   CHECK(f.rate_hz == 100);
 }
 
-TEST_CASE("session: no baseline without a sensor or with baseline_s 0; no total, no idle total",
+TEST_CASE("session: no baseline without a sensor or with baseline_s 0, and no idle total without a total",
           "[bench][session]") {
   bench::SessionOptions o = trace_options();
   o.power.baseline_s = 0;

@@ -424,3 +424,19 @@ TEST_CASE("measure: under nohup (SIGHUP ignored) a hangup neither stops measure 
   CHECK(edp::testing::slurp(dir + "/finished") == "finished\n");
   CHECK(edp::report::read_csv_file(dir + "/m.csv").rows.size() == 1);
 }
+
+TEST_CASE("measure notices a command that stops itself and says so instead of hanging",
+          "[cli][measure]") {
+  // Issue 33: `kill -STOP $$` in the command hung measure (a stop sends no
+  // SIGCHLD under SA_NOCLDSTOP, and waitpid without WUNTRACED ignores it).
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r =
+      edp::testing::run("timeout -k 5 30 " EDPBENCH_BINARY
+                        " measure --runs 2 --power-source none -- sh -c 'kill -STOP $$'");
+  INFO(r.err);
+  CHECK(r.exit_code == 128 + SIGSTOP);  // the command's status, as for any failure
+  CHECK(r.err.find("the command was stopped by signal " + std::to_string(SIGSTOP) +
+                   " (SIGSTOP); a stopped command cannot be measured, so it is killed") !=
+        std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20));
+}

@@ -155,6 +155,33 @@ TEST_CASE("a crash at a point is repaired at the next start", "[cli][points]") {
   CHECK(b.read(kA57Max) == a57);
 }
 
+TEST_CASE(
+    "restore --state removes every copy of the state, so the next sweep keeps a later setting",
+    "[cli][points]") {
+  // Issue 33: restore --state O/clock-state.txt left the state directory's
+  // copy, and the next sweep "restored" it over the administrator's setting.
+  Board b("points-copies");
+  const std::string cfg = points_config(b, 200), out = b.dir + "/out";
+  CHECK(stop_at_first_point(b, cfg, out, SIGKILL) == 128 + SIGKILL);
+  const std::string state_copy = b.dir + "/state/edpbench/clock-state.txt";
+  REQUIRE(fs::exists(out + "/clock-state.txt"));
+  REQUIRE(fs::exists(state_copy));
+  const auto r =
+      edp::testing::edpbench("restore --state " + out + "/clock-state.txt --sysfs-root " + b.root);
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(out + "/clock-state.txt"));
+  CHECK_FALSE(fs::exists(state_copy));
+  // The administrator caps the A57s later; a new sweep must leave that.
+  edp::testing::write_text(b.root + kA57Max, "1420800\n");
+  const auto next = edp::testing::edpbench("run --config " + points_config(b, 1) + " --out " +
+                                           b.dir + "/out2 --sysfs-root " + b.root);
+  INFO(next.err);
+  CHECK(next.exit_code == 0);
+  CHECK(next.err.find("restored the clocks a crashed sweep left") == std::string::npos);
+  CHECK(b.read(kA57Max) == "1420800\n");
+}
+
 TEST_CASE("a point the board does not offer is exit 2 before anything changes", "[cli][points]") {
   Board b("points-bad");
   std::string cfg = edp::testing::slurp(points_config(b, 2));
@@ -218,6 +245,22 @@ TEST_CASE("SIGHUP and SIGPIPE at a point restore the clocks and exit 129 / 141",
   }
 }
 
+TEST_CASE("every signal that ends a run restores the clocks: SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT",
+          "[cli][points][signals]") {
+  // Issue 33: SIGUSR1 at an operating point exited 138 with the clocks left
+  // changed (and the state file left for the next sweep to restore).
+  for (int sig : {SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGRTMIN + 1}) {
+    Board b("points-usr-" + std::to_string(sig));
+    const std::string a57 = b.read(kA57Max), gpu = b.read(kGpuMax);
+    const std::string out = b.dir + "/out";
+    INFO("signal " << sig);
+    CHECK(stop_at_first_point(b, points_config(b, 200), out, sig) == 128 + sig);
+    CHECK(b.read(kA57Max) == a57);
+    CHECK(b.read(kGpuMax) == gpu);
+    CHECK_FALSE(fs::exists(out + "/clock-state.txt"));
+  }
+}
+
 TEST_CASE("a closed stderr pipe (run 2>&1 | head) restores the clocks and exits 141",
           "[cli][points][signals]") {
   Board b("points-epipe");
@@ -253,14 +296,32 @@ TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not 
           "[cli][points][signals]") {
   for (int sig : {SIGTERM, SIGHUP}) {
     Board b("points-early");
-    // A config on a FIFO that nobody writes: run blocks reading it.
-    const std::string fifo = b.dir + "/config.yaml";
-    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    const pid_t pid = spawn_run(b, fifo, b.dir + "/out");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // A config on a pipe whose writer never writes (`--config <(slow)`): run
+    // waits reading it. (A named FIFO is refused at once: issue 33.)
+    int p[2];
+    REQUIRE(::pipe(p) == 0);
+    ::fcntl(p[1], F_SETFD, FD_CLOEXEC);  // the writer stays here, open
+    const pid_t pid = spawn_run(b, "/dev/fd/" + std::to_string(p[0]), b.dir + "/out");
+    ::close(p[0]);
+    // Until run has installed its handler for `sig` (the kernel's SigCgt
+    // mask in /proc/PID/status): a fixed sleep was too short for a busy
+    // machine, and the signal then found the process before its handlers.
+    const std::string status_file = "/proc/" + std::to_string(pid) + "/status";
+    const auto caught = [&] {
+      const std::string st = edp::testing::slurp(status_file);
+      const auto at = st.find("SigCgt:");
+      if (at == std::string::npos) return false;
+      const unsigned long long mask = std::stoull(st.substr(at + 7), nullptr, 16);
+      return ((mask >> (sig - 1)) & 1ULL) != 0;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!caught() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    REQUIRE(caught());
     ::kill(pid, sig);
     int status = 0;
     ::waitpid(pid, &status, 0);
+    ::close(p[1]);
     INFO("signal " << sig);
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 128 + sig);
@@ -309,4 +370,35 @@ TEST_CASE("plan's baseline count and duration are what run then takes, with oper
   // settle and measuring time run reports; a loaded machine settles late.
   INFO("plan " << baselines_s << " s, run " << taken_s << " s");
   CHECK(baselines_s == Approx(taken_s).epsilon(0.25).margin(0.1));
+}
+
+TEST_CASE("plan and run check every operating point against the board, each value at its place",
+          "[cli][points]") {
+  // Issue 33: plan exited 0 for all of these; run then exited 2 without a
+  // place, naming only the first bad point.
+  Board b("points-bad");
+  std::string text = edp::testing::slurp(points_config(b, 2));
+  text = text.substr(0, text.find("operating_points:")) + R"(operating_points:
+  - {name: a, cpu_max_khz: 12345}
+  - {name: b, cpu_governor: "evil gov"}
+  - {name: c, nvpmodel: 99, gpu_max_hz: 5, cpus_online: "abc"}
+)";
+  const std::string cfg = b.dir + "/bad-points.yaml";
+  edp::testing::write_text(cfg, text);
+  const std::string a57 = b.read(kA57Max);
+  for (const std::string& cmd :
+       {std::string("plan --no-calibrate"), std::string("run --out ") + b.dir + "/out"}) {
+    const auto r = edp::testing::edpbench(cmd + " --config " + cfg + " --sysfs-root " + b.root);
+    INFO(cmd << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    for (const char* expected :
+         {"bad-points.yaml:16:28: operating point 'a': cpu_max_khz 12345 is not a rate",
+          "bad-points.yaml:17:29: operating point 'b': cpu_governor 'evil gov' is not offered",
+          "bad-points.yaml:18:25: operating point 'c': nvpmodel: 99 is not a mode",
+          "bad-points.yaml:18:41: operating point 'c': gpu_max_hz 5 is not a rate",
+          "bad-points.yaml:18:57: operating point 'c': cpus_online 'abc'"})
+      CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(b.read(kA57Max) == a57);
+    CHECK_FALSE(fs::exists(b.dir + "/out/results.csv"));
+  }
 }

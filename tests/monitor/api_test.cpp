@@ -5,18 +5,25 @@
 // correction and a frozen sensor against the exact true energy.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/run_evidence.h"
 #include "common/dir_lock.h"
 #include "edpbench/monitor.h"
 #include "power/ina3221_sim.h"
@@ -149,6 +156,46 @@ TEST_CASE("C++ API: options and results files are checked", "[monitor]") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("C++ API: write refuses a FIFO planted in the directory instead of hanging on it",
+          "[monitor]") {
+  // Issue 33: a FIFO at runs.csv hung write() with the directory locked, and
+  // Ctrl-C could not stop it. Now it is refused before anything is written.
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "x";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  for (const char* name : {"runs.csv", "results.csv", "context.json"}) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("edp-monitor-fifo-" + std::to_string(::getpid()) + "-" + name);
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / name).string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+    auto written = std::async(std::launch::async, [&] {
+      try {
+        mon.write(dir.string());
+      } catch (const edpbench::Error& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    });
+    if (written.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // let it go
+      if (fd >= 0) ::close(fd);
+      written.wait();
+      FAIL(name << ": write() blocked on the FIFO");
+    }
+    const std::string why = written.get();
+    INFO(name << ": " << why);
+    CHECK(why.find("not read: it is a FIFO") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir / "rails.csv"));  // nothing written
+    std::filesystem::remove_all(dir);
+  }
+}
+
 TEST_CASE("C++ API: lag-corrected energy and a frozen sensor on a simulated INA3221", "[monitor]") {
   edp::testing::Ina3221SimOptions so;
   so.update_period_s = 0.1;
@@ -227,26 +274,71 @@ TEST_CASE("C++ API: threads beyond the CPUs they may use wait for one another, n
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);
   REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);  // the spinners inherit it
-  std::atomic<bool> stop{false};
+  std::atomic<bool> park{false};
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool stop = false;
   std::vector<std::thread> spinners;
   mon.begin_window("two on one CPU");
+  const auto t0 = std::chrono::steady_clock::now();
   for (int t = 0; t < 2; ++t)
     spinners.emplace_back([&] {
-      while (!stop.load(std::memory_order_relaxed)) {
+      while (!park.load(std::memory_order_relaxed)) {
       }
+      // Parked, not ended, until the window is closed: a thread that ended
+      // took its times with it.
+      std::unique_lock<std::mutex> lock(mutex);
+      cv.wait(lock, [&] { return stop; });
     });
-  sleep_s(0.6);
-  // Ended while they still spin: a thread that ended took its times with it.
+  // A thread counts when it ran for a tenth of the window (busy_threads). How
+  // much of the CPU each spinner gets is the scheduler's: with other work on
+  // this CPU it is less than half. So the window lasts until each has run a
+  // fifth of it (at least 0.6 s; at most 10 s, then the machine is too busy
+  // for the question).
+  const auto thread_cpu_s = [](std::thread& th) {
+    clockid_t id;
+    timespec ts{};
+    if (::pthread_getcpuclockid(th.native_handle(), &id) != 0 || ::clock_gettime(id, &ts) != 0)
+      return 0.0;
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+  };
+  double elapsed_s = 0, least_share = 0;
+  do {
+    sleep_s(0.05);
+    elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    least_share = std::min(thread_cpu_s(spinners[0]), thread_cpu_s(spinners[1])) / elapsed_s;
+  } while (elapsed_s < 10 && (elapsed_s < 0.6 || least_share < 0.2));
+  park = true;
   const auto w = mon.end_window("two on one CPU");
-  stop = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+  }
+  cv.notify_all();
   for (auto& th : spinners) th.join();
   ::sched_setaffinity(0, sizeof saved, &saved);
   INFO("note: " << w.note);
+  if (least_share < 0.12) {
+    WARN("not judged: this CPU was so busy that a spinner ran only "
+         << static_cast<int>(100 * least_share) << "% of " << elapsed_s << " s");
+    return;
+  }
   CHECK(w.threads >= 2);
   CHECK(w.preempted_share > 0.3);  // each waited about half the time, for the other
-  // Flagged only past their own wait (50% here) plus the limit, and then the
-  // note says how much of it was theirs.
-  CHECK((!w.disturbed || w.note.find("for one another") != std::string::npos));
+  // Their own wait (1 - 1 CPU / 2 threads = 50%) is allowed for: flagged only
+  // past it plus the limit, and then the note says how much of it was theirs.
+  // Other processes on this CPU add to the wait, and a late sampler is a
+  // disturbance of its own: either may flag the window on a busy machine.
+  const double own = 1 - 1.0 / std::max(1, w.threads);
+  const double limit = own + edp::bench::kMaxPreemptedShare;
+  const auto pct = [](double x) { return std::to_string(std::lround(100 * x)) + "%"; };
+  const bool flagged_wait = w.note.find("waited for a CPU") != std::string::npos;
+  CHECK(flagged_wait == (w.preempted_share > limit));
+  if (flagged_wait) {
+    CHECK_THAT(w.note, Catch::Contains("(limit " + pct(limit) + "), " + pct(own) +
+                                       " of it for one another (" + std::to_string(w.threads) +
+                                       " threads on 1 CPUs)"));
+  }
 }
 
 TEST_CASE("C++ API: the shares cover the window, not end_window's wait for the lag tail",
@@ -277,14 +369,21 @@ TEST_CASE("C++ API: the shares cover the window, not end_window's wait for the l
   });
   mon.begin_window("short");
   sleep_s(0.1);
+  const auto t_end = std::chrono::steady_clock::now();
   const auto w = mon.end_window("short");
+  const double end_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_end).count();
   stop = true;
   worker.join();
-  INFO("cpu_share " << w.cpu_share << ", time_s " << w.time_s << ", note: " << w.note);
+  INFO("cpu_share " << w.cpu_share << ", preempted_share " << w.preempted_share << ", time_s "
+                    << w.time_s << ", end_window " << end_s << " s, note: " << w.note);
   CHECK(w.lag_correction_s > 0);
-  // One thread cannot run for longer than the window (ticks and the edges'
-  // own bookkeeping aside).
-  CHECK(w.cpu_share + w.preempted_share < 1.2);
+  // One thread cannot run for longer than the window: counted over the wait
+  // for the lag tail as well (end_s, ~2 periods), the worker read about
+  // 1 + end_s / time_s. The window's edges (snapshots, the sampler's lock)
+  // add a little more than 1, and more on a busy machine or under qemu (1.25
+  // was seen there, with 1.2 as the bound), but never half the wait.
+  CHECK(w.cpu_share + w.preempted_share < 1 + 0.5 * end_s / w.time_s);
 }
 
 TEST_CASE("C++ API: labels cannot make two configurations share a key", "[monitor]") {

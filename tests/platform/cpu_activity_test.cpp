@@ -188,6 +188,29 @@ TEST_CASE("interference_shares_are_of_the_window_not_of_the_wait_after_it", "[in
   CHECK(interference_between(a, b, 1, 100.0, 9.0).wall_s == Approx(1.5));
 }
 
+TEST_CASE("interference_shares_of_a_window_shorter_than_its_snapshots_stay_within_one",
+          "[interference]") {
+  // Issue 33: with 1.3 ms windows cpu_share read 1.2 and preempted_share 7.7.
+  // The snapshots span 11.3 ms around a 1.3 ms window; the thread ran 1.56 ms
+  // and waited 10 ms of that span, which the window alone cannot hold.
+  ActivitySnapshot a, b;
+  a.monotonic_s = 10.0;
+  b.monotonic_s = 10.0113;
+  a.schedstat_available = b.schedstat_available = true;
+  a.threads = {{100, {0, 0, 0}}};
+  b.threads = {{100, {1'560'000, 10'000'000, 3}}};
+  const auto r = interference_between(a, b, 1, 100.0, 0.0013);
+  CHECK(r.cpu_share <= 1.0);
+  CHECK(r.preempted_share <= 1.0);
+  // Over the span the counters describe: 1.56 / 11.3 and 10 / 11.3.
+  CHECK(r.cpu_share == Approx(1.56 / 11.3));
+  CHECK(r.preempted_share == Approx(10.0 / 11.3));
+  CHECK(r.wall_s == Approx(0.0113));
+  // A pool larger than `threads` says still gives fractions.
+  b.threads = {{100, {11'000'000, 0, 3}}, {101, {11'000'000, 0, 3}}};
+  CHECK(interference_between(a, b, 1, 100.0, 0.0013).cpu_share == Approx(1.0));
+}
+
 TEST_CASE("schedstat_all_zero_is_a_kernel_without_sched_info_not_a_quiet_run", "[interference]") {
   // fs/proc/base.c proc_pid_schedstat prints "0 0 0" when sched_info is off
   // (a kernel without CONFIG_SCHEDSTATS whose delay accounting is off): the

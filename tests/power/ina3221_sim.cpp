@@ -408,7 +408,17 @@ void Ina3221Sim::run() {
     const double when = due->next_s;
     if (stop_cv_.wait_until(lock, to_time_point(when), [&] { return stop_; })) break;
     if (now_s() < when) continue;  // spurious wake-up
-    publish_locked(*due, now_s());
+    const double t = now_s();
+    publish_locked(*due, t);
+    // Woken late (a busy machine held this thread up): the schedule starts
+    // again from this publication. Kept, the next ones would come early to
+    // catch up, some microseconds apart, which no chip does: gaps near 0
+    // made the robust update interval (power/update_interval.h) read 0.063 s
+    // for 0.1 s beside two busy loops.
+    if (t > when + 0.1 * due->period_s) {
+      due->origin_s = t;
+      due->k = 0;
+    }
     ++due->k;
     due->next_s = due->origin_s + static_cast<double>(due->k) * due->period_s +
                   options_.jitter_s * jitter(rng_);

@@ -51,7 +51,7 @@ TEST_CASE("step loop: blocks of steps, synchronised, until the caller's rule say
   CHECK(trace[5] == "after 2/0");
 }
 
-TEST_CASE("step loop: one block without a rule; elapsed covers the steps",
+TEST_CASE("step loop: one block without a rule, and elapsed covers the steps",
           "[workloads][step_loop]") {
   auto ref = make_reference_backend();
   CountingBackend be(*ref);

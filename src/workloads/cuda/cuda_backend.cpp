@@ -170,6 +170,7 @@ std::map<std::string, std::string> CudaBackend::describe() const {
   const auto stats = pool_->stats();
   facts["pool_device_allocations"] = std::to_string(stats.device_allocations);
   facts["pool_reuses"] = std::to_string(stats.reuses);
+  facts["pool_bytes_high_water"] = std::to_string(stats.bytes_high_water);
   return facts;
 }
 

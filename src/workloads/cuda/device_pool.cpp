@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -85,6 +86,8 @@ std::shared_ptr<float> DevicePool::allocate(std::size_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.bytes_in_use += size;
+    stats_.bytes_high_water =
+        std::max(stats_.bytes_high_water, stats_.bytes_in_use + stats_.bytes_cached);
   }
 #if EDPBENCH_GPU_SIM
   // Test builds: the rounding slack past `bytes` is poisoned and checked after

@@ -32,6 +32,9 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
     std::size_t bytes_cached = 0;          // in the free lists
     std::uint64_t device_allocations = 0;  // cudaMalloc calls that succeeded
     std::uint64_t reuses = 0;              // requests served from a free list
+    // The most the pool ever held from the device (in use and cached): what
+    // the memory check's device part must cover (issue 33).
+    std::size_t bytes_high_water = 0;
   };
 
   // Use through std::make_shared: allocate() needs shared_from_this().

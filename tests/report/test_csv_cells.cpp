@@ -1,0 +1,45 @@
+// Issue 33, item 8: CSV injection. A text cell that starts with =, +, -, @,
+// a tab or a CR is a formula to a spreadsheet (OWASP "CSV Injection"): every
+// writer guards it with a leading apostrophe inside quotes, numbers are never
+// touched, and parse_csv gives back exactly what was written.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "report/csv.h"
+
+using edp::report::csv_escape;
+using edp::report::csv_line;
+using edp::report::parse_csv;
+
+TEST_CASE("csv: text cells a spreadsheet would run are guarded, numbers are not", "[csv]") {
+  CHECK(csv_escape("=cmd|' -C calc'!A0") == "\"'=cmd|' -C calc'!A0\"");
+  CHECK(csv_escape("+SUM(1)") == "\"'+SUM(1)\"");
+  CHECK(csv_escape("@x") == "\"'@x\"");
+  CHECK(csv_escape("-cmd") == "\"'-cmd\"");
+  CHECK(csv_escape("\tx") == "\"'\tx\"");
+  CHECK(csv_escape("\rx") == "\"'\rx\"");
+  CHECK(csv_escape("-") == "\"'-\"");
+  CHECK(csv_escape("-1+2") == "\"'-1+2\"");
+  CHECK(csv_escape("'quoted") == "\"''quoted\"");  // so that the reader's rule is exact
+  // Numbers, which a spreadsheet must read as numbers.
+  for (const char* number : {"-0.5", "+1e3", "-1.5e-07", "-inf", "-nan", "0", "12"})
+    CHECK(csv_escape(number) == number);
+  CHECK(csv_escape("tensors") == "tensors");
+  CHECK(csv_escape("a,b") == "\"a,b\"");
+}
+
+TEST_CASE("csv: every cell reads back as it was written", "[csv]") {
+  const std::vector<std::string> cells{
+      "=cmd|' -C calc'!A0", "+SUM(1)", "@x", "-cmd", "\tx", "'quoted", "''", "'", "-0.5", "plain",
+      "a,\"b\"\nc",         ""};
+  const std::string text = csv_line({"h"}) + [&] {
+    std::string rows;
+    for (const auto& c : cells) rows += csv_line({c});
+    return rows;
+  }();
+  const auto t = parse_csv(text, "t.csv");
+  REQUIRE(t.rows.size() == cells.size() - 1);  // an empty last line is no row
+  for (size_t i = 0; i + 1 < cells.size(); ++i) CHECK(t.rows[i][0] == cells[i]);
+}
