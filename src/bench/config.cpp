@@ -231,7 +231,11 @@ std::vector<std::string> config_value_problems(
     emit_config_value(e, *key, c);
     const YAML::Node value = YAML::Load(e.c_str());
     Config scratch = c;
-    ConfigReader r(option(path) + " " + e.c_str(), false);
+    // Named as a user types it: nan and inf, not YAML's .nan and .inf.
+    std::string typed = e.c_str();
+    if (typed == ".nan" || typed == ".inf" || typed == "-.inf")
+      typed = typed == "-.inf" ? "-inf" : typed.substr(1);
+    ConfigReader r(option(path) + " " + typed, false);
     r.guard([&] { read_config_key(r, *key, value, scratch); });
     for (const auto& error : r.errors()) problems.push_back(error);
   }

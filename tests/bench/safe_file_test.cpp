@@ -51,7 +51,7 @@ struct Stop {};
 
 }  // namespace
 
-TEST_CASE("safe file: a regular file is read whole; a missing one is nullopt", "[safe_file]") {
+TEST_CASE("safe file: a regular file is read whole and a missing one is nullopt", "[safe_file]") {
   Dir d;
   const std::string f = d.path + "/results.csv";
   std::string big(3 << 16, 'x');  // several chunks

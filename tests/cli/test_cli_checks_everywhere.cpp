@@ -89,7 +89,7 @@ TEST_CASE("config values the documentation rules out are errors at their place",
   CHECK(r.err.find("t.csv:1: trace column 'VDD_IN_w' is given twice") != std::string::npos);
 }
 
-TEST_CASE("command-line values go through the config's ranges; nan and inf are refused",
+TEST_CASE("command-line values go through the config's ranges and nan and inf are refused",
           "[cli][checks]") {
   const std::string dir = edp::testing::temp_dir("cli-values");
   const std::vector<std::pair<std::string, std::string>> cases{
