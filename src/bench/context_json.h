@@ -4,12 +4,12 @@
 
 #include <string>
 
+#include "common/run_context.h"  // utc_now
+
 namespace edp::bench {
 
 struct Sweep;
 
 std::string context_json(const Sweep& s, bool complete);
-// Now, as context.json's start_time and end_time ("2026-11-23T20:30:33Z").
-std::string utc_now();
 
 }  // namespace edp::bench

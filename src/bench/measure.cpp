@@ -120,7 +120,12 @@ int run_measure(const MeasureOptions& opt) {
       std::cerr << "edpbench: measuring idle power for " << opt.session.power.baseline_s << " s\n";
   }
 
+  const std::string start_time = utc_now();
   auto write_outputs = [&] {
+    rep.context = session.context();
+    rep.context.start_time = start_time;
+    rep.context.end_time = utc_now();
+    rep.context.complete = !rep.interrupted;
     if (!opt.csv_path.empty()) write_file_atomic(opt.csv_path, measure_csv(rep));
     if (!opt.json_path.empty()) write_file_atomic(opt.json_path, measure_json(rep));
   };

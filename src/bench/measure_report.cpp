@@ -18,35 +18,34 @@ namespace {
 // json_number keeps 10 digits, which would round a Unix time to the second.
 std::string json_clock(double v) { return std::isfinite(v) ? fmt("%.6f", v) : "null"; }
 
+// A window field's JSON value, by its kind (edpbench/window_fields.h).
+enum class FieldKind { value, measured, clock, text };
+void set_field(JsonObject& o, const char* name, double v, FieldKind kind) {
+  if (kind == FieldKind::clock)
+    o.set_raw(name, json_clock(v));
+  else
+    o.set(name, v);
+}
+void set_field(JsonObject& o, const char* name, uint64_t v, FieldKind) {
+  o.set(name, static_cast<double>(v));
+}
+void set_field(JsonObject& o, const char* name, bool v, FieldKind) { o.set(name, v); }
+void set_field(JsonObject& o, const char* name, const std::string& v, FieldKind) { o.set(name, v); }
+
+// One run: its number and the command's exit, the window's fields (the
+// table the monitor's WindowResult and runs.csv share), the energy per rail.
 JsonObject run_json(const CommandRun& c) {
   const report::RunRecord& r = c.record;
   JsonObject o;
   o.set("run", r.run);
   o.set("exit_status", c.exit_status);
   o.set("failed", c.exit_status != 0);
-  o.set("time_s", r.time_s);
-  o.set("energy_j", r.energy_j);
-  o.set("dynamic_energy_j", r.dynamic_energy_j);
-  o.set("edp_js", r.edp_js);
-  o.set("power_w_mean", r.power_w_mean);
+#define EDP_JSON_FIELD(type, field, initial, kind) set_field(o, #field, r.field, FieldKind::kind);
+  EDPBENCH_WINDOW_FIELDS(EDP_JSON_FIELD)
+#undef EDP_JSON_FIELD
   std::map<std::string, double> rails;
   for (const auto& rail : r.rails) rails[rail.rail] = rail.energy_j;
   o.set("rail_energy_j", rails);
-  o.set("samples", static_cast<double>(r.samples));
-  o.set_raw("start_unix_s", json_clock(r.start_unix_s));
-  o.set_raw("end_unix_s", json_clock(r.end_unix_s));
-  o.set_raw("start_monotonic_s", json_clock(r.start_monotonic_s));
-  o.set_raw("end_monotonic_s", json_clock(r.end_monotonic_s));
-  o.set("update_interval_s", r.update_interval_s);
-  o.set("distinct_values", static_cast<double>(r.distinct_values));
-  o.set("largest_gap_s", r.largest_gap_s);
-  o.set("lag_correction_s", r.lag_correction_s);
-  o.set("read_failures", static_cast<double>(r.read_failures));
-  o.set("missed_deadlines", static_cast<double>(r.missed_deadlines));
-  o.set("anomalies", static_cast<double>(r.anomalies));
-  o.set("low_confidence", r.low_confidence);
-  o.set("frozen", r.frozen);
-  o.set("note", r.note);
   return o;
 }
 
@@ -102,6 +101,7 @@ std::string measure_json(const MeasureReport& rep) {
     summary.set(metric.key, j);
   }
   o.set("summary", summary);
+  o.set_raw("context", to_context_json(rep.context, 0));
   return o.str() + "\n";
 }
 

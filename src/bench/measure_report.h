@@ -1,13 +1,14 @@
 // What `measure -- CMD` reports (DESIGN §6): its runs with the command's exit
 // status, written as --csv (runs.csv's own columns, then label and
-// exit_status), --json (the runs and their summary) and the perf-stat-like
-// summary on stderr.
+// exit_status), --json (the runs and their summary, and the context as
+// context.json has it) and the perf-stat-like summary on stderr.
 #pragma once
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "common/run_context.h"
 #include "report/records.h"
 
 namespace edp::bench {
@@ -27,6 +28,9 @@ struct MeasureReport {
   report::PartRecord part;  // the item's part (study measure, workload = label, device host)
   std::vector<CommandRun> runs;
   bool interrupted = false;
+  // context.json's struct (common/run_context.h): the session's part and
+  // the times; --json carries it as "context".
+  RunContext context;
 };
 
 std::string measure_json(const MeasureReport& rep);

@@ -10,6 +10,7 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "report/columns.h"
 #include "report/results_csv.h"
 
 namespace edp::bench {
@@ -55,7 +56,7 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
       throw UsageError(path + " has a column '" + escaped_excerpt(c) +
                        "' this edpbench version does not write (it was written by a different "
                        "version); resume into a new --out directory instead");
-  if (old.column("key") < 0)
+  if (old.column(report::col::key) < 0)
     throw UsageError(path +
                      " has no 'key' column (it was written by an older edpbench); resume "
                      "into a new --out directory instead");
@@ -117,7 +118,7 @@ void check_integrity(const std::string& dir, const std::map<std::string, report:
       ": the sweep's files do not agree (a file deleted, cut short or edited). Restore the "
       "file, or resume into a new --out directory";
   for (const auto& [name, t] : tables) {
-    const int key = t.column("key");
+    const int key = t.column(report::col::key);
     const auto cols = identity_columns(t);
     std::map<std::string, size_t> seen;
     for (size_t r = 0; r < t.rows.size(); ++r) {
@@ -136,7 +137,8 @@ void check_integrity(const std::string& dir, const std::map<std::string, report:
   const report::CsvTable& runs = tables.at("runs.csv");
   std::map<std::string, size_t> runs_of;  // key + workload, and key alone
   std::set<std::string> run_ids;
-  const int rk = runs.column("key"), rw = runs.column("workload"), rr = runs.column("run");
+  const int rk = runs.column(report::col::key), rw = runs.column(report::col::workload),
+            rr = runs.column(report::col::run);
   for (const auto& row : runs.rows) {
     const std::string& k = row[static_cast<size_t>(rk)];
     ++runs_of[k + '\x1f' + row[static_cast<size_t>(rw)]];
@@ -145,9 +147,9 @@ void check_integrity(const std::string& dir, const std::map<std::string, report:
                    row[static_cast<size_t>(rr)]);
   }
   for (const auto& [name, t] : tables) {
-    const int key = t.column("key"), status = t.column("status");
+    const int key = t.column(report::col::key), status = t.column(report::col::status);
     if (status < 0 || name == "runs.csv") continue;
-    const int runs_col = name == "results.csv" ? t.column("runs") : -1;
+    const int runs_col = name == "results.csv" ? t.column(report::col::runs) : -1;
     for (size_t r = 0; r < t.rows.size(); ++r) {
       const auto& row = t.rows[r];
       const std::string& k = row[static_cast<size_t>(key)];
@@ -155,7 +157,7 @@ void check_integrity(const std::string& dir, const std::map<std::string, report:
       const std::string label = escaped_excerpt(k, 80);
       if (runs_col >= 0) {
         const auto want = report::parse_count(row[static_cast<size_t>(runs_col)]);
-        const auto it = runs_of.find(k + '\x1f' + t.get(r, "workload"));
+        const auto it = runs_of.find(k + '\x1f' + t.get(r, report::col::workload));
         const size_t have = it == runs_of.end() ? 0 : it->second;
         if (!want || static_cast<size_t>(*want) != have)
           throw UsageError(dir + "/runs.csv has " + std::to_string(have) + " of the " +
@@ -169,7 +171,8 @@ void check_integrity(const std::string& dir, const std::map<std::string, report:
     }
   }
   const report::CsvTable& rails = tables.at("rails.csv");
-  const int ak = rails.column("key"), aw = rails.column("workload"), ar = rails.column("run");
+  const int ak = rails.column(report::col::key), aw = rails.column(report::col::workload),
+            ar = rails.column(report::col::run);
   for (size_t r = 0; r < rails.rows.size(); ++r) {
     const auto& row = rails.rows[r];
     const std::string& k = row[static_cast<size_t>(ak)];
@@ -234,13 +237,13 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
   for (const OutputFile& f : output_files()) {
     if (!f.commit) continue;
     const report::CsvTable& t = tables_[f.name];
-    const int status = t.column("status"), key = t.column("key");
+    const int status = t.column(report::col::status), key = t.column(report::col::key);
     for (const auto& r : t.rows)
       if (r[static_cast<size_t>(status)] == "ok") done_.insert(r[static_cast<size_t>(key)]);
   }
   if (resume) check_integrity(dir_, tables_, done_);
   for (auto& [name, t] : tables_) {
-    const size_t key = static_cast<size_t>(t.column("key"));
+    const size_t key = static_cast<size_t>(t.column(report::col::key));
     std::vector<std::vector<std::string>> kept;
     for (auto& r : t.rows)
       if (done(r[key])) kept.push_back(std::move(r));

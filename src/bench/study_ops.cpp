@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "bench/memory_check.h"
+#include "report/columns.h"
 #include "report/ops_csv.h"
 #include "report/results_csv.h"
 #include "workloads/op_workloads.h"
@@ -195,12 +196,14 @@ class OpsStudy final : public Study {
   static Ceilings committed_ceilings(const report::CsvTable& t, const std::string& device) {
     Ceilings c;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      if (t.get(r, "device") != device || t.get(r, "status") != "ok") continue;
-      const std::string op = t.get(r, "op");
+      if (t.get(r, report::col::device) != device || t.get(r, report::col::status) != "ok")
+        continue;
+      const std::string op = t.get(r, report::col::op);
       if (op == "fma_peak") {
-        if (const auto g = report::parse_double(t.get(r, "gflops"))) c.gflops = *g;
-      } else if (op == "copy" && t.get(r, "variant") == "warm") {
-        if (const auto g = report::parse_double(t.get(r, "gbs")); g && !(*g < c.gbs)) c.gbs = *g;
+        if (const auto g = report::parse_double(t.get(r, report::col::gflops))) c.gflops = *g;
+      } else if (op == "copy" && t.get(r, report::col::variant) == "warm") {
+        if (const auto g = report::parse_double(t.get(r, report::col::gbs)); g && !(*g < c.gbs))
+          c.gbs = *g;
       }
     }
     return c;

@@ -77,6 +77,7 @@ std::string RunWindow::close(const WindowJudging& judging, int blocks, report::R
   r.time_s = span_s_ / blocks;
   std::string failure;
   if (metered) {
+    r.baseline_w = judging.baseline_total_w;  // what dynamic_energy_j subtracts
     failure = judge_window(
         m, WindowContext{judging.total_rails, blocks, span_s_, judging.baseline_total_w}, r);
   } else {

@@ -60,6 +60,9 @@ inline const std::vector<ContextField>& context_fields() {
       {"backends", "Backends"},
       {"gpu", "GPU"},
       {"operating_points", "Operating points applied", true},
+      // What the monitor API wrote into the directory (its configurations
+      // and idle baseline).
+      {"monitor", "Monitor API", true},
   };
   return fields;
 }

@@ -17,11 +17,12 @@
 
 #include "common/atomic_file.h"
 #include "common/dir_lock.h"
-#include "common/json.h"
+#include "common/run_context.h"
 #include "common/safe_file.h"
 #include "common/text.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
 
@@ -52,39 +53,12 @@ void check_label(const char* what, const std::string& v) {
                 "(monitor/<workload>/<size>/<device>); use '_' or '-' instead");
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 edp::report::RunRecord run_record(const WindowResult& w, double final_loss) {
   edp::report::RunRecord r;
-  r.time_s = w.time_s;
-  r.energy_j = w.energy_j;
-  r.dynamic_energy_j = w.dynamic_energy_j;
-  r.power_w_mean = w.power_w_mean;
-  r.edp_js = w.edp_js;
-  r.samples = w.samples;
-  r.start_unix_s = w.start_unix_s;
-  r.end_unix_s = w.end_unix_s;
-  r.start_monotonic_s = w.start_monotonic_s;
-  r.end_monotonic_s = w.end_monotonic_s;
-  r.update_interval_s = w.update_interval_s;
-  r.distinct_values = w.distinct_values;
-  r.largest_gap_s = w.largest_gap_s;
-  r.lag_correction_s = w.lag_correction_s;
-  r.read_failures = w.read_failures;
-  r.missed_deadlines = w.missed_deadlines;
-  r.frozen = w.frozen;
-  r.low_confidence = w.low_confidence;
-  r.cpu_share = w.cpu_share;
-  r.preempted_share = w.preempted_share;
-  r.others_cpu_share = w.others_cpu_share;
-  r.disturbed = w.disturbed;
+  // The window's fields, one table for both (edpbench/window_fields.h).
+#define EDP_COPY_FIELD(type, field, initial, kind) r.field = w.field;
+  EDPBENCH_WINDOW_FIELDS(EDP_COPY_FIELD)
+#undef EDP_COPY_FIELD
   r.final_loss = final_loss;
   for (const auto& rail : w.rails) r.rails.push_back({rail.rail, rail.energy_j, rail.power_w_mean});
   r.note = w.problem.empty() ? w.note : w.problem + (w.note.empty() ? "" : "; " + w.note);
@@ -115,22 +89,12 @@ std::string merged_csv(const std::string& path, const std::vector<std::string>& 
                   std::to_string(t.header.size()) + " against " + std::to_string(columns.size()) +
                   "); write the monitor's results into a new directory");
   }
-  const int key = t.column("key");
+  const int key = t.column(edp::report::col::key);
   std::string out = edp::report::csv_line(t.header);
   for (const auto& row : t.rows)
     if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) out += edp::report::csv_line(row);
   for (const auto& row : rows) out += edp::report::csv_line(row);
   return out;
-}
-
-nlohmann::json idle_json(const IdleResult& i) {
-  nlohmann::json j;
-  j["total_w"] = std::isnan(i.power_w) ? nlohmann::json() : nlohmann::json(i.power_w);
-  j["rails_w"] = i.rails_w;
-  j["duration_s"] = i.duration_s;
-  j["settle_s"] = i.settle_s;
-  j["start_unix_s"] = i.start_unix_s;
-  return j;
 }
 
 // The output directory's lock (common/dir_lock.h), as `run` takes it: a
@@ -269,53 +233,41 @@ void Monitor::write(const std::string& dir) const {
     const std::string path = dir + "/context.json";
     const auto context_text =
         edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
+    // context.json (common/run_context.h), as `run` writes it: in a new
+    // directory the session's part (version, board, build, power); in one
+    // with a context.json (`run`'s, an earlier monitor's) everything it says
+    // is kept. It is parsed before any file is rewritten, too.
+    edp::RunContext ctx;
+    if (context_text) {
+      try {
+        ctx = edp::run_context_from_json(*context_text);
+      } catch (const std::exception&) {
+        throw Error(path +
+                    " is not a JSON object; write the monitor's results into a new directory");
+      }
+    } else {
+      ctx = impl_->session.context();
+      ctx.power.baseline_s.reset();            // the monitor's idle baselines are measure_idle's
+      ctx.power.total_rails_why = impl_->why;  // with the settling note, if any
+      ctx.complete = true;
+      ctx.start_time = edp::utc_now();
+    }
     edp::write_file_atomic(dir + "/runs.csv", runs_text);
     edp::write_file_atomic(dir + "/rails.csv", rails_text);
     edp::write_file_atomic(dir + "/results.csv", results_text);
 
-    // context.json: the monitor's own section; a context.json of `edpbench
-    // run` already there keeps everything else it says.
-    nlohmann::json ctx = nlohmann::json::object();
-    if (context_text) {
-      ctx = nlohmann::json::parse(*context_text, nullptr, false);
-      if (ctx.is_discarded() || !ctx.is_object())
-        throw Error(path +
-                    " is not a JSON object; write the monitor's results into a new directory");
-    } else {
-      ctx["edpbench_version"] = EDPBENCH_VERSION;
-      ctx["complete"] = true;
-      ctx["start_time"] = utc_now();
-      nlohmann::json pw;
-      pw["source"] = impl_->session.meter().source_name();
-      pw["rails"] = edp::join(impl_->session.meter().rail_names(), ",");
-      pw["total_rails"] = edp::join(impl_->session.total_rails(), "+");
-      pw["total_rails_why"] = impl_->why;
-      pw["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
-      pw["rate_hz"] = impl_->options.rate_hz;
-      if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = idle.power_w;
-      ctx["power"] = pw;
-    }
-    ctx["end_time"] = utc_now();
-    nlohmann::json mon;
-    mon["source"] = impl_->session.meter().source_name();
-    mon["total_rails"] = impl_->session.total_rails();
-    mon["total_rails_why"] = impl_->why;
-    mon["discovery_log"] = impl_->session.meter().discovery_log();
-    mon["rate_hz"] = impl_->options.rate_hz;
-    mon["update_interval_s"] = impl_->session.meter().observed_update_interval_s();
-    if (have_idle) mon["idle_baseline"] = idle_json(idle);
-    nlohmann::json cfgs = ctx.contains("monitor") && ctx["monitor"].is_object() &&
-                                  ctx["monitor"].contains("configurations") &&
-                                  ctx["monitor"]["configurations"].is_array()
-                              ? ctx["monitor"]["configurations"]
-                              : nlohmann::json::array();
-    nlohmann::json kept = nlohmann::json::array();
-    for (const auto& k : cfgs)
-      if (!k.is_string() || !keys.count(k.get<std::string>())) kept.push_back(k);
-    for (const auto& k : keys) kept.push_back(k);
-    mon["configurations"] = kept;
-    ctx["monitor"] = mon;
-    edp::write_file_atomic(path, ctx.dump(2) + "\n");
+    // The monitor's own section lists its configurations and idle baseline.
+    ctx.end_time = edp::utc_now();
+    edp::MonitorContext mon;
+    if (ctx.monitor)
+      for (const auto& k : ctx.monitor->configurations)
+        if (!keys.count(k)) mon.configurations.push_back(k);
+    for (const auto& k : keys) mon.configurations.push_back(k);
+    if (have_idle)
+      mon.idle_baseline = edp::IdleContext{idle.power_w, idle.rails_w, idle.duration_s,
+                                           idle.settle_s, idle.start_unix_s};
+    ctx.monitor = mon;
+    edp::write_file_atomic(path, edp::to_context_json(ctx));
   });
 }
 

@@ -2,6 +2,7 @@
 // the geometric means and the regressions (the statistics live in
 // mann_whitney.cpp and geomean.cpp).
 #include "report/compare.h"
+#include "report/columns.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,13 +54,13 @@ std::string metric_title(CompareMetric m) {
 std::string metric_stem(CompareMetric m) {
   switch (m) {
     case CompareMetric::time:
-      return "time_s";
+      return col::time_s;
     case CompareMetric::energy:
-      return "energy_j";
+      return col::energy_j;
     case CompareMetric::dynamic_energy:
-      return "dynamic_energy_j";
+      return col::dynamic_energy_j;
     case CompareMetric::edp:
-      return "edp_js";
+      return col::edp_js;
   }
   return "";
 }
@@ -81,19 +82,20 @@ namespace {
 // device, threads, key and operating point only where a sweep needs them to
 // tell its rows apart.
 std::vector<std::string> identity_columns(const StudyViews& studies) {
-  std::vector<std::string> cols{"workload", "size", "study"};
+  std::vector<std::string> cols{col::workload, col::size, col::study};
   for (const auto& c : studies.identity_columns())
-    if (c != "workload" && c != "size") cols.push_back(c);
-  for (const char* c : {"device", "threads", "key", "operating_point"}) cols.push_back(c);
+    if (c != col::workload && c != col::size) cols.push_back(c);
+  for (const char* c : {col::device, col::threads, col::key, col::operating_point})
+    cols.push_back(c);
   return cols;
 }
 // Tried in this order: key first (it repeats the others), then the settings
 // a user varies between two sweeps, then the studies' own identity.
 std::vector<std::string> droppable_columns(const StudyViews& studies) {
-  std::vector<std::string> cols{"key", "threads", "operating_point"};
+  std::vector<std::string> cols{col::key, col::threads, col::operating_point};
   for (const auto& c : studies.identity_columns())
-    if (c != "workload" && c != "size") cols.push_back(c);
-  cols.push_back("device");
+    if (c != col::workload && c != col::size) cols.push_back(c);
+  cols.push_back(col::device);
   return cols;
 }
 
@@ -118,15 +120,15 @@ bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::stri
 std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols,
                          bool with_study) {
   const CsvTable& t = s.data.results;
-  std::string label = t.get(r, "workload") + "/" + t.get(r, "size");
+  std::string label = t.get(r, col::workload) + "/" + t.get(r, col::size);
   // The device always shows, also when it is the setting under comparison.
-  label += "/" + t.get(r, "device");
+  label += "/" + t.get(r, col::device);
   for (const auto& c : cols) {
-    if (c == "workload" || c == "size" || c == "device" || c == "key") continue;
-    if (c == "study" && !with_study) continue;
-    const std::string v = c == "study" ? row_study(t, r) : t.get(r, c);
+    if (c == col::workload || c == col::size || c == col::device || c == col::key) continue;
+    if (c == col::study && !with_study) continue;
+    const std::string v = c == col::study ? row_study(t, r) : t.get(r, c);
     if (v.empty()) continue;
-    label += " " + (c == "operating_point" ? std::string("point") : c) + "=" + v;
+    label += " " + (c == col::operating_point ? std::string("point") : c) + "=" + v;
   }
   return label;
 }
@@ -135,7 +137,7 @@ MetricCell make_cell(const Sweep& s, size_t r, CompareMetric m) {
   const CsvTable& t = s.data.results;
   const std::string stem = metric_stem(m);
   MetricCell c;
-  c.status = t.get(r, "status");
+  c.status = t.get(r, col::status);
   if (c.status != "ok") return c;
   c.mean = html::number(t.get(r, stem + "_mean"));
   if (c.mean) c.ci95 = row_ci95(t, r, stem);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "common/errors.h"
+#include "report/columns.h"
 #include "report/compare.h"
 #include "report/html_util.h"
 
@@ -29,8 +30,8 @@ std::string base_name(std::string path) {
 // The columns a runs.csv row and its results.csv row share, by name: runs.csv
 // has no threads or n; two devices of one kind differ in their label (cpu,
 // cpu#2), a batch row's N is in its key.
-const std::vector<std::string> kRunMatchColumns{"workload",        "size",  "device",
-                                                "operating_point", "study", "key"};
+const std::vector<std::string> kRunMatchColumns{col::workload,        col::size,  col::device,
+                                                col::operating_point, col::study, col::key};
 
 std::string join_key(const CsvTable& t, size_t r, const std::vector<std::string>& cols) {
   std::string k;
@@ -80,7 +81,7 @@ Sweep make_sweep(ReportData data) {
   std::vector<std::string> cols;
   for (const auto& c : kRunMatchColumns)
     if (res.column(c) >= 0 && runs.column(c) >= 0) cols.push_back(c);
-  for (const char* c : {"workload", "size", "device"})
+  for (const char* c : {col::workload, col::size, col::device})
     if (runs.column(c) < 0)
       throw UsageError(dir + "/runs.csv has no column '" + c +
                        "'; it does not belong to this results.csv (header: workload,size,device,"
@@ -91,7 +92,7 @@ Sweep make_sweep(ReportData data) {
     by_key.emplace(join_key(res, r, cols), r);
     studies.insert(row_study(res, r));
   }
-  const bool by_study = res.column("study") >= 0 && runs.column("study") >= 0;
+  const bool by_study = res.column(col::study) >= 0 && runs.column(col::study) >= 0;
   for (size_t r = 0; r < runs.rows.size(); ++r) {
     // The runs of a study that keeps its results in a file of its own (ops.csv,
     // stages.csv) have no results.csv row to match.
@@ -105,8 +106,8 @@ Sweep make_sweep(ReportData data) {
     s.run_rows[it->second].push_back(r);
   }
   for (size_t r = 0; r < res.rows.size(); ++r) {
-    if (res.get(r, "status") != "ok") continue;
-    const auto expected = parse_count(res.get(r, "runs"));
+    if (res.get(r, col::status) != "ok") continue;
+    const auto expected = parse_count(res.get(r, col::runs));
     if (expected && static_cast<size_t>(*expected) != s.run_rows[r].size())
       throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
                        describe(res, r, cols) + ") has runs=" + std::to_string(*expected) +

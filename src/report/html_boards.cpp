@@ -1,4 +1,5 @@
 #include "report/html_boards.h"
+#include "report/columns.h"
 
 #include <algorithm>
 #include <map>
@@ -14,27 +15,6 @@ namespace edp::report {
 namespace {
 
 using namespace html;
-
-std::string ctx(const Sweep& s, std::initializer_list<const char*> keys) {
-  if (!s.data.context) return "";
-  const JsonValue* v = s.data.context->at(keys);
-  if (!v || v->is_null()) return "";
-  if (v->is_array()) {
-    std::vector<std::string> parts;
-    for (const auto& e : v->array) parts.push_back(e.to_text());
-    return join(parts, "+");
-  }
-  return v->to_text();
-}
-
-std::string first_ctx(const Sweep& s,
-                      std::initializer_list<std::initializer_list<const char*>> paths) {
-  for (const auto& p : paths) {
-    const std::string v = ctx(s, p);
-    if (!v.empty()) return v;
-  }
-  return "";
-}
 
 // (study, workload, size, the study's further identity, device) keys of
 // every row, in order of first appearance over the sweeps.
@@ -52,7 +32,7 @@ struct Key {
 };
 
 Key key_of(const CsvTable& t, size_t r, const StudyViews& studies) {
-  Key k{row_study(t, r), t.get(r, "workload"), t.get(r, "size"), "", t.get(r, "device")};
+  Key k{row_study(t, r), t.get(r, col::workload), t.get(r, col::size), "", t.get(r, col::device)};
   for (const auto& c : studies.extra_identity(t, r)) k.extra += "/" + c + "=" + t.get(r, c);
   return k;
 }
@@ -111,12 +91,12 @@ std::string chart(const std::vector<Sweep>& sweeps, const std::vector<std::strin
       add_unique(c.series, series);
       Bar b;
       b.series = series;
-      if (t.get(*r, "status") == "ok") {
+      if (t.get(*r, col::status) == "ok") {
         b.value = number(t.get(*r, stem + "_mean"));
         b.error = row_ci95(t, *r, stem);
         if (!b.value) b.missing_text = "n/a";
       } else {
-        b.missing_text = t.get(*r, "status");
+        b.missing_text = t.get(*r, col::status);
       }
       g.bars.push_back(b);
     }
@@ -150,15 +130,15 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
        "<th>edpbench</th><th>Configurations</th><th>Period</th></tr>\n";
   for (size_t i = 0; i < sweeps.size(); ++i) {
     const Sweep& s = sweeps[i];
-    const std::string start = ctx(s, {"start_time"}), end = ctx(s, {"end_time"});
+    // context.json through its struct (common/run_context.h); "" without one.
+    const RunContext c = s.data.run_context.value_or(RunContext{});
+    const std::string& start = c.start_time;
+    const std::string& end = c.end_time;
     h += "<tr><td>" + html_escape(labels[i]) + "<br><span class=\"note\">" +
-         html_escape(s.data.dir) + "</span></td><td>" +
-         html_escape(first_ctx(s, {{"board", "model"}, {"board_model"}})) + "</td><td>" +
-         html_escape(first_ctx(s, {{"board", "l4t_release"}, {"board", "l4t"}})) + "</td><td>" +
-         html_escape(ctx(s, {"board", "nvpmodel", "mode"})) + "</td><td>" +
-         html_escape(first_ctx(s, {{"power", "source"}})) + "</td><td>" +
-         html_escape(first_ctx(s, {{"power", "total_rails"}})) + "</td><td>" +
-         html_escape(first_ctx(s, {{"edpbench_version"}})) + "</td><td class=\"num\">" +
+         html_escape(s.data.dir) + "</span></td><td>" + html_escape(c.board_model()) + "</td><td>" +
+         html_escape(c.l4t_release()) + "</td><td>" + html_escape(c.nvpmodel_mode()) + "</td><td>" +
+         html_escape(c.power.source) + "</td><td>" + html_escape(join(c.power.total_rails, "+")) +
+         "</td><td>" + html_escape(c.edpbench_version) + "</td><td class=\"num\">" +
          std::to_string(s.data.results.rows.size()) + "</td><td>" +
          html_escape(start.empty() && end.empty() ? "" : start + " \xE2\x86\x92 " + end) +
          "</td></tr>\n";
@@ -194,11 +174,11 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
   for (const auto& k : keys) add_unique(study_names, k.study);
   const bool with_study = study_names.size() > 1;
   h += "<h2>Time, energy and EDP per configuration</h2>\n";
-  h += chart(sweeps, labels, keys, studies, with_study, "time_s", "Time per run",
+  h += chart(sweeps, labels, keys, studies, with_study, col::time_s, "Time per run",
              "time per run (s)");
-  h += chart(sweeps, labels, keys, studies, with_study, "energy_j", "Energy per run",
+  h += chart(sweeps, labels, keys, studies, with_study, col::energy_j, "Energy per run",
              "energy per run (J)");
-  h += chart(sweeps, labels, keys, studies, with_study, "edp_js", "EDP per run", "EDP (J s)");
+  h += chart(sweeps, labels, keys, studies, with_study, col::edp_js, "EDP per run", "EDP (J s)");
 
   h += "<h2>Every configuration</h2>\n<div class=\"wide\"><table class=\"results\"><tr>"
        "<th rowspan=\"2\">Workload/size</th><th rowspan=\"2\">Device</th>";
@@ -217,11 +197,11 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
         continue;
       }
       const CsvTable& t = s.data.results;
-      if (t.get(*r, "status") != "ok") {
-        h += "<td colspan=\"3\">" + html_escape(t.get(*r, "status")) + "</td>";
+      if (t.get(*r, col::status) != "ok") {
+        h += "<td colspan=\"3\">" + html_escape(t.get(*r, col::status)) + "</td>";
         continue;
       }
-      for (const char* col : {"time_s_mean", "energy_j_mean", "edp_js_mean"}) {
+      for (const char* col : {col::time_s_mean, col::energy_j_mean, col::edp_js_mean}) {
         const auto v = number(t.get(*r, col));
         h += "<td class=\"num\">" + (v ? html_escape(format_number(*v)) : "") + "</td>";
       }

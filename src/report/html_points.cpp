@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "report/columns.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pareto.h"
@@ -32,17 +33,17 @@ std::string render_points_section(const ReportData& rows, const std::string& tag
   std::vector<Group> order;
   std::map<Group, std::vector<Measured>> groups;
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    const std::string point = t.get(r, "operating_point");
+    const std::string point = t.get(r, col::operating_point);
     add_unique(points, point);
-    if (point.empty() || t.get(r, "status") != "ok") continue;
-    const auto time = number(t.get(r, "time_s_mean"));
-    const auto energy = number(t.get(r, "energy_j_mean"));
+    if (point.empty() || t.get(r, col::status) != "ok") continue;
+    const auto time = number(t.get(r, col::time_s_mean));
+    const auto energy = number(t.get(r, col::energy_j_mean));
     if (!time || !energy || *time <= 0 || *energy <= 0) continue;
-    const Group g{t.get(r, "workload"), t.get(r, "size")};
+    const Group g{t.get(r, col::workload), t.get(r, col::size)};
     auto [it, fresh] = groups.try_emplace(g);
     if (fresh) order.push_back(g);
-    it->second.push_back({t.get(r, "device"), point, *time, *energy});
-    add_unique(devices, t.get(r, "device"));
+    it->second.push_back({t.get(r, col::device), point, *time, *energy});
+    add_unique(devices, t.get(r, col::device));
   }
   if (points.size() < 2 || groups.empty()) return "";
 

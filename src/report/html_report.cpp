@@ -2,6 +2,7 @@
 // context.json) so it can be made on any machine after the sweep, and it
 // carries everything inline so it can be mailed or archived as one file.
 #include "report/html_report.h"
+#include "report/columns.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -121,14 +122,14 @@ class Page {
   Page(const ReportData& d, const StudyViews& studies) : d_(d), studies_(studies) {
     const CsvTable& t = d_.results;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      add_unique(workloads_, t.get(r, "workload"));
-      add_unique(sizes_, t.get(r, "size"));
-      add_unique(devices_, t.get(r, "device"));
-      const std::string st = t.get(r, "status");
+      add_unique(workloads_, t.get(r, col::workload));
+      add_unique(sizes_, t.get(r, col::size));
+      add_unique(devices_, t.get(r, col::device));
+      const std::string st = t.get(r, col::status);
       ++status_count_[st];
-      if (st == "ok" && number(t.get(r, "energy_j_mean"))) energy_measured_ = true;
-      add_unique(power_sources_, t.get(r, "power_source"));
-      add_unique(rails_, t.get(r, "energy_rails"));
+      if (st == "ok" && number(t.get(r, col::energy_j_mean))) energy_measured_ = true;
+      add_unique(power_sources_, t.get(r, col::power_source));
+      add_unique(rails_, t.get(r, col::energy_rails));
     }
   }
 
@@ -165,6 +166,7 @@ class Page {
       r.title = d_.title;
       r.dir = d_.dir;
       r.context = d_.context;
+      r.run_context = d_.run_context;
       r.results = rows_of_study(d_.results, v.study);
       if (d_.runs) r.runs = rows_of_study(*d_.runs, v.study);
       if (v.section_name == "results" && !r.results.rows.empty()) ++results_sections;
@@ -182,14 +184,12 @@ class Page {
   std::string header() {
     std::string h = "<h1>edpbench report: " + html_escape(d_.title) + "</h1>\n";
     std::vector<std::string> sub;
-    if (d_.context) {
-      const JsonValue& c = *d_.context;
-      if (auto* v = c.find("edpbench_version")) sub.push_back("edpbench " + v->to_text());
-      if (auto* v = c.at({"board", "model"})) sub.push_back(v->to_text());
-      const auto* s = c.find("start_time");
-      const auto* e = c.find("end_time");
-      if (s || e)
-        sub.push_back((s ? s->to_text() : "?") + " \xE2\x86\x92 " + (e ? e->to_text() : "?"));
+    if (const auto& c = d_.run_context) {
+      if (!c->edpbench_version.empty()) sub.push_back("edpbench " + c->edpbench_version);
+      if (const std::string model = c->board_model(); !model.empty()) sub.push_back(model);
+      if (!c->start_time.empty() || !c->end_time.empty())
+        sub.push_back((c->start_time.empty() ? "?" : c->start_time) + " \xE2\x86\x92 " +
+                      (c->end_time.empty() ? "?" : c->end_time));
     }
     if (!sub.empty()) {
       std::string line;
@@ -233,21 +233,21 @@ class Page {
            "Run with a power sensor (<code>power.source</code>) for energy and EDP.</p>\n";
     }
     for (const auto& w : d_.warnings) h += "<p class=\"notice\">" + html_escape(w) + "</p>\n";
-    const size_t diverged = count_rows([&](size_t r) { return truthy(t.get(r, "diverged")); });
+    const size_t diverged = count_rows([&](size_t r) { return truthy(t.get(r, col::diverged)); });
     if (diverged)
       h += "<p class=\"notice info\">" + std::to_string(diverged) +
            " configuration(s) diverged (the loss became inf/NaN, as in the paper's setting): their "
            "times and energies are valid measurements, their final losses are not.</p>\n";
     const size_t low = count_rows([&](size_t r) {
-      const auto runs = number(t.get(r, "low_confidence_runs"));
-      return truthy(t.get(r, "low_confidence")) || (runs && *runs > 0);
+      const auto runs = number(t.get(r, col::low_confidence_runs));
+      return truthy(t.get(r, col::low_confidence)) || (runs && *runs > 0);
     });
     if (low)
       h += "<p class=\"notice info\">" + std::to_string(low) +
            " configuration(s) are marked low confidence: a run lasted fewer than 10 sensor "
            "updates, so their energy rests on few samples.</p>\n";
     const size_t throttled = count_rows([&](size_t r) {
-      const auto v = number(t.get(r, "throttled_runs"));
+      const auto v = number(t.get(r, col::throttled_runs));
       return v && *v > 0;
     });
     if (throttled)
@@ -255,7 +255,7 @@ class Page {
            " configuration(s) had runs whose clocks fell below nominal (throttling); see the "
            "Flags column.</p>\n";
     const size_t disturbed = count_rows([&](size_t r) {
-      const auto v = number(t.get(r, "disturbed_runs"));
+      const auto v = number(t.get(r, col::disturbed_runs));
       return v && *v > 0;
     });
     if (disturbed)
@@ -272,11 +272,11 @@ class Page {
     const CsvTable& t = d_.results;
     std::string items;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      const std::string status = t.get(r, "status");
+      const std::string status = t.get(r, col::status);
       if (status == "ok") continue;
-      const std::string note = t.get(r, "note");
-      items += "<li><b>" + html_escape(t.get(r, "workload") + "/" + t.get(r, "size")) + "</b> on " +
-               html_escape(t.get(r, "device")) + ": " + html_escape(status) +
+      const std::string note = t.get(r, col::note);
+      items += "<li><b>" + html_escape(t.get(r, col::workload) + "/" + t.get(r, col::size)) +
+               "</b> on " + html_escape(t.get(r, col::device)) + ": " + html_escape(status) +
                (note.empty() ? std::string(" (no note)") : " \xE2\x80\x94 " + html_escape(note)) +
                "</li>\n";
     }
@@ -325,6 +325,7 @@ ReportData load_report_data(const std::string& dir) {
   if (path_present(context)) {
     try {
       d.context = read_json_file(context);
+      d.run_context = run_context_from_json(d.context->to_text());
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {

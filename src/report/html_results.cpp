@@ -9,6 +9,7 @@
 #include <map>
 #include <tuple>
 
+#include "report/columns.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/recommend.h"
@@ -27,9 +28,9 @@ struct Metric {
 
 const std::vector<Metric>& metrics() {
   static const std::vector<Metric> m{
-      {"time_s", "Time per run", "time per run (s)", "s"},
-      {"energy_j", "Energy per run", "energy per run (J)", "J"},
-      {"edp_js", "Energy-delay product per run", "EDP (J\xC2\xB7s)", "J\xC2\xB7s"}};
+      {col::time_s, "Time per run", "time per run (s)", "s"},
+      {col::energy_j, "Energy per run", "energy per run (J)", "J"},
+      {col::edp_js, "Energy-delay product per run", "EDP (J\xC2\xB7s)", "J\xC2\xB7s"}};
   return m;
 }
 
@@ -40,18 +41,18 @@ class ResultsSection {
   ResultsSection(const ReportData& rows, const std::string& tag) : d_(rows), tag_(tag) {
     const CsvTable& t = d_.results;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      add_unique(workloads_, t.get(r, "workload"));
-      add_unique(sizes_, t.get(r, "size"));
-      add_unique(devices_, t.get(r, "device"));
-      const std::string st = t.get(r, "status");
+      add_unique(workloads_, t.get(r, col::workload));
+      add_unique(sizes_, t.get(r, col::size));
+      add_unique(devices_, t.get(r, col::device));
+      const std::string st = t.get(r, col::status);
       ++status_count_[st];
-      if (st == "ok" && number(t.get(r, "energy_j_mean"))) energy_measured_ = true;
+      if (st == "ok" && number(t.get(r, col::energy_j_mean))) energy_measured_ = true;
     }
     if (d_.runs) {
       const CsvTable& runs = *d_.runs;
       for (size_t r = 0; r < runs.rows.size(); ++r)
-        run_rows_[{runs.get(r, "workload"), runs.get(r, "size"), runs.get(r, "device")}].push_back(
-            r);
+        run_rows_[{runs.get(r, col::workload), runs.get(r, col::size), runs.get(r, col::device)}]
+            .push_back(r);
     }
   }
 
@@ -67,8 +68,9 @@ class ResultsSection {
     long any = -1;
     const CsvTable& t = d_.results;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      if (t.get(r, "workload") != w || t.get(r, "size") != s || t.get(r, "device") != dev) continue;
-      if (t.get(r, "status") == "ok") return static_cast<long>(r);
+      if (t.get(r, col::workload) != w || t.get(r, col::size) != s || t.get(r, col::device) != dev)
+        continue;
+      if (t.get(r, col::status) == "ok") return static_cast<long>(r);
       any = static_cast<long>(r);
     }
     return any;
@@ -86,7 +88,8 @@ class ResultsSection {
     std::vector<double> out;
     if (!d_.runs) return out;
     const CsvTable& t = d_.results;
-    const auto it = run_rows_.find({t.get(r, "workload"), t.get(r, "size"), t.get(r, "device")});
+    const auto it =
+        run_rows_.find({t.get(r, col::workload), t.get(r, col::size), t.get(r, col::device)});
     if (it == run_rows_.end()) return out;
     for (size_t k : it->second)
       if (auto v = number(d_.runs->get(k, column))) out.push_back(*v);
@@ -101,11 +104,11 @@ class ResultsSection {
                     "</h2>\n";
     size_t ok_runs = 0;
     for (size_t r = 0; r < t.rows.size(); ++r)
-      if (t.get(r, "status") == "ok")
-        ok_runs = std::max<size_t>(ok_runs,
-                                   static_cast<size_t>(parse_count(t.get(r, "runs")).value_or(0)));
+      if (t.get(r, col::status) == "ok")
+        ok_runs = std::max<size_t>(
+            ok_runs, static_cast<size_t>(parse_count(t.get(r, col::runs)).value_or(0)));
     for (const Metric& m : metrics()) {
-      if (m.stem != "time_s" && !energy_measured_) continue;
+      if (m.stem != col::time_s && !energy_measured_) continue;
       BarChart chart;
       chart.title = m.title;
       chart.y_label = m.y_label;
@@ -120,7 +123,7 @@ class ResultsSection {
             if (r < 0) continue;
             Bar b;
             b.series = dev;
-            const std::string status = t.get(static_cast<size_t>(r), "status");
+            const std::string status = t.get(static_cast<size_t>(r), col::status);
             if (status != "ok") {
               b.missing_text = status;
             } else {
@@ -228,11 +231,11 @@ class ResultsSection {
 
   std::string results_table() {
     const CsvTable& t = d_.results;
-    const bool has_median = t.column("time_s_median") >= 0;
-    const bool has_ed2p = t.column("ed2p_js2_mean") >= 0;
-    const bool has_setup = t.column("setup_s") >= 0;
+    const bool has_median = t.column(col::time_s_median) >= 0;
+    const bool has_ed2p = t.column(col::ed2p_js2_mean) >= 0;
+    const bool has_setup = t.column(col::setup_s) >= 0;
     // gflops_mean; "gflops" in directories written before issue 26.
-    const std::string gflops_col = t.column("gflops_mean") >= 0 ? "gflops_mean" : "gflops";
+    const std::string gflops_col = t.column(col::gflops_mean) >= 0 ? col::gflops_mean : col::gflops;
     const bool has_gflops = t.column(gflops_col) >= 0;
     const bool has_runs_file = d_.runs.has_value();
     std::string h = "<h2>" + html_escape(heading("All configurations")) +
@@ -250,7 +253,7 @@ class ResultsSection {
     for (const auto& c : head) h += "<th>" + html_escape(c) + "</th>";
     h += "</tr>\n";
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      const std::string status = t.get(r, "status");
+      const std::string status = t.get(r, col::status);
       auto num_cell = [](const std::string& s) {
         return "<td class=\"num\">" + html_escape(s) + "</td>";
       };
@@ -258,19 +261,20 @@ class ResultsSection {
         const auto v = number(t.get(r, col));
         return num_cell(v ? format_number(*v, 4) : t.get(r, col));
       };
-      std::string device = t.get(r, "device");
-      const auto threads = number(t.get(r, "threads"));
+      std::string device = t.get(r, col::device);
+      const auto threads = number(t.get(r, col::threads));
       if (threads && *threads > 0 && device_kind(device) != "gpu")
         device += " \xC3\x97" + fmt("%.0f", *threads);  // cpu ×6: threads
-      h += "<tr class=\"" + html_escape(status) + "\"><td>" + html_escape(t.get(r, "workload")) +
-           "</td><td>" + html_escape(t.get(r, "size")) + "</td><td class=\"nowrap\">" +
+      h += "<tr class=\"" + html_escape(status) + "\"><td>" + html_escape(t.get(r, col::workload)) +
+           "</td><td>" + html_escape(t.get(r, col::size)) + "</td><td class=\"nowrap\">" +
            html_escape(device) + "</td><td>" + html_escape(status) + "</td><td class=\"num\">" +
-           html_escape(mean_ci(r, "time_s"));
+           html_escape(mean_ci(r, col::time_s));
       if (has_median || has_runs_file) {
         // Median and the range of the runs, on a second line of the time cell.
         std::string spread;
-        if (auto m = number(t.get(r, "time_s_median"))) spread = "median " + format_number(*m, 4);
-        const auto v = run_values(r, "time_s");
+        if (auto m = number(t.get(r, col::time_s_median)))
+          spread = "median " + format_number(*m, 4);
+        const auto v = run_values(r, col::time_s);
         if (!v.empty()) {
           const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
           spread += (spread.empty() ? "runs " : ", runs ") + format_number(*lo, 4) +
@@ -280,21 +284,21 @@ class ResultsSection {
       }
       h += "</td>";
       if (energy_measured_) {
-        h += num_cell(mean_ci(r, "energy_j")) + plain("dynamic_energy_j_mean") +
-             plain("power_w_mean") + num_cell(mean_ci(r, "edp_js"));
-        if (has_ed2p) h += plain("ed2p_js2_mean");
+        h += num_cell(mean_ci(r, col::energy_j)) + plain(col::dynamic_energy_j_mean) +
+             plain(col::power_w_mean) + num_cell(mean_ci(r, col::edp_js));
+        if (has_ed2p) h += plain(col::ed2p_js2_mean);
       }
       if (has_gflops) h += plain(gflops_col);
-      if (has_setup) h += plain("setup_s");
-      h += num_cell(t.get(r, "runs"));
+      if (has_setup) h += plain(col::setup_s);
+      h += num_cell(t.get(r, col::runs));
       std::vector<std::string> flags;
-      if (truthy(t.get(r, "diverged"))) flags.push_back("diverged");
-      if (truthy(t.get(r, "low_confidence"))) flags.push_back("low confidence");
-      if (auto low = number(t.get(r, "low_confidence_runs")); low && *low > 0)
+      if (truthy(t.get(r, col::diverged))) flags.push_back(col::diverged);
+      if (truthy(t.get(r, col::low_confidence))) flags.push_back("low confidence");
+      if (auto low = number(t.get(r, col::low_confidence_runs)); low && *low > 0)
         flags.push_back("low confidence: " + fmt("%.0f", *low) + (*low == 1 ? " run" : " runs"));
-      if (auto th = number(t.get(r, "throttled_runs")); th && *th > 0)
+      if (auto th = number(t.get(r, col::throttled_runs)); th && *th > 0)
         flags.push_back("throttled: " + fmt("%.0f", *th) + (*th == 1 ? " run" : " runs"));
-      if (auto d = number(t.get(r, "disturbed_runs")); d && *d > 0)
+      if (auto d = number(t.get(r, col::disturbed_runs)); d && *d > 0)
         flags.push_back("disturbed: " + fmt("%.0f", *d) + (*d == 1 ? " run" : " runs"));
       h += "<td>" + html_escape(join(flags)) + "</td></tr>\n";
     }
@@ -307,10 +311,10 @@ class ResultsSection {
     std::vector<SpeedupRow> rows;
     const CsvTable& t = d_.results;
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      if (t.get(r, "status") != "ok") continue;
-      if (auto v = number(t.get(r, "time_s_mean")))
-        rows.push_back(
-            {t.get(r, "workload") + "/" + t.get(r, "size"), device_kind(t.get(r, "device")), *v});
+      if (t.get(r, col::status) != "ok") continue;
+      if (auto v = number(t.get(r, col::time_s_mean)))
+        rows.push_back({t.get(r, col::workload) + "/" + t.get(r, col::size),
+                        device_kind(t.get(r, col::device)), *v});
     }
     const SpeedupTable table = speedup_table(rows);
     if (table.pairs.empty()) return "";

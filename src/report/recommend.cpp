@@ -2,6 +2,7 @@
 // objective was not measured (no power sensor) leaves the row undecided rather
 // than being compared on a number it does not have.
 #include "report/recommend.h"
+#include "report/columns.h"
 
 #include "report/results_csv.h"
 
@@ -45,11 +46,11 @@ std::string objective_label(Objective o) { return o == Objective::edp ? "EDP" : 
 std::string objective_column(Objective o) {
   switch (o) {
     case Objective::energy:
-      return "energy_j_mean";
+      return col::energy_j_mean;
     case Objective::time:
-      return "time_s_mean";
+      return col::time_s_mean;
     default:
-      return "edp_js_mean";
+      return col::edp_js_mean;
   }
 }
 
@@ -58,11 +59,11 @@ namespace {
 std::string objective_stem(Objective o) {
   switch (o) {
     case Objective::energy:
-      return "energy_j";
+      return col::energy_j;
     case Objective::time:
-      return "time_s";
+      return col::time_s;
     default:
-      return "edp_js";
+      return col::edp_js;
   }
 }
 
@@ -124,7 +125,7 @@ std::string joined_values(const std::vector<std::pair<std::string, std::string>>
 
 std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) {
   for (size_t r : rows) {
-    const std::string s = t.get(r, "power_source");
+    const std::string s = t.get(r, col::power_source);
     if (!s.empty()) return s;
   }
   return "";
@@ -165,7 +166,7 @@ CsvTable load_results_csv(const std::string& path) {
 std::string device_kind(const std::string& label) { return label.substr(0, label.find('#')); }
 
 std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::string& stem) {
-  const auto runs = parse_count(results.get(r, "runs"));
+  const auto runs = parse_count(results.get(r, col::runs));
   if (!runs || *runs < 2 || *runs > 1000000) return std::nullopt;
   if (auto ci = number_at(results, r, stem + "_ci95")) return ci;
   const auto sd = number_at(results, r, stem + "_std");
@@ -182,7 +183,7 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
   std::vector<GroupKey> order;
   std::map<GroupKey, std::vector<size_t>> groups;
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    const auto key = GroupKey(results.get(r, "workload"), results.get(r, "size"),
+    const auto key = GroupKey(results.get(r, col::workload), results.get(r, col::size),
                               extra_identity_of(results, r, options.studies));
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) order.push_back(key);
@@ -210,23 +211,23 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
       std::optional<DeviceStanding> best;
       std::vector<DeviceStanding> missed;  // points that miss the deadline
       for (size_t r : rows) {
-        if (device_kind(results.get(r, "device")) != kind) continue;
-        const std::string point = results.get(r, "operating_point");
-        const std::string who = results.get(r, "device") + (point.empty() ? "" : " at " + point);
-        if (results.get(r, "status") != "ok") {
-          std::string why = who + " " + results.get(r, "status");
-          const std::string note = results.get(r, "note");
+        if (device_kind(results.get(r, col::device)) != kind) continue;
+        const std::string point = results.get(r, col::operating_point);
+        const std::string who = results.get(r, col::device) + (point.empty() ? "" : " at " + point);
+        if (results.get(r, col::status) != "ok") {
+          std::string why = who + " " + results.get(r, col::status);
+          const std::string note = results.get(r, col::note);
           if (!note.empty()) why += ": " + note;
           rec.notes.push_back(why);
           continue;
         }
         DeviceStanding s;
-        s.label = results.get(r, "device");
+        s.label = results.get(r, col::device);
         s.point = point;
         s.value = number_at(results, r, column);
         s.ci95 = row_ci95(results, r, stem);
-        s.time_s = number_at(results, r, "time_s_mean");
-        s.energy_j = number_at(results, r, "energy_j_mean");
+        s.time_s = number_at(results, r, col::time_s_mean);
+        s.energy_j = number_at(results, r, col::energy_j_mean);
         s.meets_deadline = !options.deadline_s || (s.time_s && *s.time_s <= *options.deadline_s);
         auto better = [](const DeviceStanding& a, const DeviceStanding& b) {
           if (a.meets_deadline != b.meets_deadline) return a.meets_deadline;
@@ -442,25 +443,25 @@ std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
     if (v && (!slot || *v < *slot)) slot = v;
   };
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
+    const auto key = std::make_pair(results.get(r, col::workload), results.get(r, col::size));
     auto [git, fresh] = groups.try_emplace(key);
     if (fresh) order.push_back(key);
-    const auto n = parse_count(results.get(r, "n"));
+    const auto n = parse_count(results.get(r, col::n));
     if (!n || *n <= 0) continue;
     Best& best = git->second[*n];
-    const std::string kind = device_kind(results.get(r, "device"));
-    if (results.get(r, "status") != "ok" || (kind != "cpu" && kind != "gpu")) continue;
-    const auto time_s = number_at(results, r, "time_s_mean");
+    const std::string kind = device_kind(results.get(r, col::device));
+    if (results.get(r, col::status) != "ok" || (kind != "cpu" && kind != "gpu")) continue;
+    const auto time_s = number_at(results, r, col::time_s_mean);
     if (options.deadline_s && !(time_s && *time_s <= *options.deadline_s)) continue;
-    const auto iterations = number_at(results, r, "iterations");
+    const auto iterations = number_at(results, r, col::iterations);
     auto per_sample = [&](const std::string& column, const std::string& total) {
       if (auto v = number_at(results, r, column)) return v;
       const auto t = number_at(results, r, total);
       if (t && iterations && *iterations > 0) return std::optional<double>(*t / (*n * *iterations));
       return std::optional<double>();
     };
-    const auto time = per_sample("time_per_sample_s_mean", "time_s_mean");
-    const auto energy = per_sample("energy_per_sample_j_mean", "energy_j_mean");
+    const auto time = per_sample(col::time_per_sample_s_mean, col::time_s_mean);
+    const auto energy = per_sample(col::energy_per_sample_j_mean, col::energy_j_mean);
     if (energy) energy_measured = true;
     keep_min(kind == "cpu" ? best.cpu_time : best.gpu_time, time);
     keep_min(kind == "cpu" ? best.cpu_energy : best.gpu_energy, energy);

@@ -1,4 +1,5 @@
 #include "report/study_view.h"
+#include "report/columns.h"
 
 #include <algorithm>
 
@@ -9,7 +10,7 @@
 namespace edp::report {
 
 std::string row_study(const CsvTable& t, size_t r) {
-  const std::string s = t.get(r, "study");
+  const std::string s = t.get(r, col::study);
   return s.empty() ? "mlp" : s;  // results.csv had no `study` column before the batch study
 }
 
@@ -34,7 +35,7 @@ StudyView batch_view(const std::string& study) {
   StudyView v;
   v.study = study;
   v.section_name = "batch";
-  v.identity = {"workload", "size", "n"};
+  v.identity = {col::workload, col::size, col::n};
   v.section = [](const ReportData& rows, const std::string&) { return render_batch_section(rows); };
   v.recommend_notes = [](const CsvTable& rows, const RecommendOptions& options) {
     return crossovers_text(batch_crossovers(rows, options));
@@ -94,7 +95,7 @@ std::vector<std::string> StudyViews::extra_identity(const CsvTable& t, size_t r)
     if (v.study == study) {
       std::vector<std::string> out;
       for (const auto& c : v.identity)
-        if (c != "workload" && c != "size") out.push_back(c);
+        if (c != col::workload && c != col::size) out.push_back(c);
       return out;
     }
   return {};

@@ -5,6 +5,8 @@
 // correction and a frozen sensor against the exact true energy.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -464,4 +466,36 @@ TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep tha
     CHECK_THAT(e.what(), Catch::Contains("in use by another edpbench process"));
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("C++ API: write() leaves context.json as `run` writes it, total rails once, as text",
+          "[monitor][context]") {
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "x";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-ctx-" + std::to_string(::getpid()));
+  mon.write(dir.string());
+  std::ifstream in(dir / "context.json");
+  const auto ctx = nlohmann::json::parse(in);
+  std::filesystem::remove_all(dir);
+  // The session's part, as `run` has it: the board, the build, every power key.
+  CHECK(ctx.at("board").is_object());
+  CHECK(ctx.at("build").is_object());
+  const auto& power = ctx.at("power");
+  CHECK(power.at("total_rails") == "VDD_IN");
+  for (const char* key : {"source", "rails", "total_rails_why", "rail_timing", "update_interval_s",
+                          "rate_hz", "baselines", "discovery", "sampler"}) {
+    INFO(key);
+    CHECK(power.contains(key));
+  }
+  // The monitor's own section holds what is the monitor's alone.
+  const auto& monitor = ctx.at("monitor");
+  CHECK(monitor.at("configurations") == nlohmann::json::array({"monitor/x/s/cpu"}));
+  CHECK_FALSE(monitor.contains("total_rails"));
 }

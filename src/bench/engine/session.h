@@ -23,6 +23,7 @@
 
 #include "bench/engine/session_options.h"
 #include "bench/window.h"
+#include "common/run_context.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
 
@@ -80,6 +81,9 @@ struct SessionFacts {
   std::optional<Baseline> reported_baseline;
   std::vector<std::string> discovery_log;
   power::EnergyMeter::Overhead sampler{};
+
+  // As context.json's `power` section (common/run_context.h).
+  PowerContext context() const;
 };
 
 class Session {
@@ -170,6 +174,10 @@ class Session {
   WindowJudging judging(double baseline_total_w) const;
 
   SessionFacts facts() const;
+  // The session's part of context.json: the version, the board (the
+  // platform probe's document), the build and facts().context(); the client
+  // adds its times and its own sections (common/run_context.h).
+  RunContext context() const;
 
  private:
   void choose_total_rails();
