@@ -76,7 +76,7 @@ TEST_CASE("session: options are checked by the config's key table, with its mess
   same_as_config("source: nonsense", o, "source");
   o = trace_options();
   o.power.baseline_s = std::nan("");
-  CHECK_THAT(session_error(o), Catch::Contains("power.baseline_s .nan: 'baseline_s' must be a "
+  CHECK_THAT(session_error(o), Catch::Contains("power.baseline_s nan: 'baseline_s' must be a "
                                                "number"));
   // Every problem at once, each named as the surface names it.
   o = trace_options();
@@ -157,8 +157,9 @@ TEST_CASE("session: baselines by cadence and by request, and its facts", "[bench
   CHECK(f.rate_hz == 100);
 }
 
-TEST_CASE("session: no baseline without a sensor or with baseline_s 0, and no idle total without a total",
-          "[bench][session]") {
+TEST_CASE(
+    "session: no baseline without a sensor or with baseline_s 0, and no idle total without a total",
+    "[bench][session]") {
   bench::SessionOptions o = trace_options();
   o.power.baseline_s = 0;
   bench::Session none(o);
