@@ -17,7 +17,10 @@
 #                                           default.yaml in the others
 #   /etc/default/edpbench                   systemd/edpbench.env (conffile)
 #   /lib/systemd/system/edpbench.{service,timer}
+#   /lib/systemd/system/edpbench-exporter.service  the Prometheus exporter (not enabled)
 #   /usr/share/doc/edpbench/deployment.md
+#   /usr/share/man/man1/edpbench.1.gz, /usr/share/bash-completion/completions/edpbench
+#                                           generated from the CLI (src/cli/CMakeLists.txt)
 #   the monitor API (component monitor, src/monitor and python/CMakeLists.txt):
 #   /usr/lib/<arch>/libedpbench-monitor.so*, /usr/include/edpbench/monitor.h,
 #   /usr/lib/<arch>/cmake/edpbench/, /usr/lib/<arch>/pkgconfig/edpbench-monitor.pc,
@@ -70,7 +73,7 @@ install(FILES "${_edp_src}/packaging/edpbench-clocks.tmpfiles"
 install(FILES "${_edp_src}/packaging/edpbench-i2c.service.conf" DESTINATION lib/edpbench)
 # What an operator on the board needs to read: deployment, and reliability
 # (the state file, --allow-root, the lock, the drop-ins and exit codes).
-foreach(_doc deployment.md reliability.md)
+foreach(_doc deployment.md reliability.md observability.md)
   if(EXISTS "${_edp_src}/docs/${_doc}")
     install(FILES "${_edp_src}/docs/${_doc}" DESTINATION share/doc/edpbench)
   endif()
@@ -117,6 +120,7 @@ install(FILES "${_edp_src}/systemd/edpbench.env" DESTINATION "${EDPBENCH_SYSCONF
         RENAME edpbench)
 string(APPEND _edp_conffiles "${EDPBENCH_SYSCONFDIR}/default/edpbench\n")
 install(FILES "${_edp_src}/systemd/edpbench.service" "${_edp_src}/systemd/edpbench.timer"
+              "${_edp_src}/systemd/edpbench-exporter.service"
         DESTINATION "${EDPBENCH_SYSTEMD_UNITDIR}")
 
 # ---- CPack: Debian package --------------------------------------------------
@@ -160,6 +164,10 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "systemd")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "i2c-tools, python3")
 option(EDPBENCH_DEB_SHLIBDEPS "Compute the .deb's Depends with dpkg-shlibdeps" ON)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ${EDPBENCH_DEB_SHLIBDEPS})
+if(NOT EDPBENCH_DEB_SHLIBDEPS AND EDPBENCH_HAVE_PROMETHEUS)
+  # `edpbench exporter`'s libraries (dpkg-shlibdeps finds them otherwise).
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libprometheus-cpp-core1.0, libcpp-httplib0.11")
+endif()
 if(CMAKE_CROSSCOMPILING AND CMAKE_LIBRARY_ARCHITECTURE)
   # dpkg-shlibdeps must look in the target's library directories.
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS

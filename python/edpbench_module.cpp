@@ -59,6 +59,28 @@ py::object field_value(const std::string& v, bool) { return py::str(v); }
 
 // The window's fields (edpbench/window_fields.h; a measured one that is NaN
 // is None), then its name, the energy per rail, the threads, ok and problem.
+// The window's power over time: {"spacing_s", "t_s": [...], "power_w":
+// {rail: [...]}, "corrected_power_w": {rail: [...]}}, None for NaN; empty
+// lists when the monitor keeps no timeline.
+py::dict timeline_dict(const edpbench::Timeline& t) {
+  py::dict d;
+  d["spacing_s"] = t.spacing_s;
+  py::list times;
+  for (double v : t.t_s) times.append(v);
+  d["t_s"] = times;
+  py::dict raw, corrected;
+  for (size_t r = 0; r < t.rails.size(); ++r) {
+    py::list a, b;
+    for (double v : t.power_w[r]) a.append(num(v));
+    for (double v : t.corrected_power_w[r]) b.append(num(v));
+    raw[py::str(t.rails[r])] = a;
+    corrected[py::str(t.rails[r])] = b;
+  }
+  d["power_w"] = raw;
+  d["corrected_power_w"] = corrected;
+  return d;
+}
+
 py::dict window_dict(const WindowResult& w) {
   py::dict d;
   d["name"] = w.name;
@@ -120,6 +142,8 @@ PYBIND11_MODULE(_edpbench, m) {
       .def_readonly("threads", &WindowResult::threads)
       .def_readonly("problem", &WindowResult::problem)
       .def_property_readonly("ok", &WindowResult::ok)
+      .def_property_readonly("timeline",
+                             [](const WindowResult& w) { return timeline_dict(w.timeline); })
       .def("dict", &window_dict)
       .def("__repr__", [](const WindowResult& w) {
         char buf[160];
@@ -134,7 +158,8 @@ PYBIND11_MODULE(_edpbench, m) {
                        bool trace_loop, int sampler_cpu, double await_period_s, bool interference,
                        int threads, const std::string& ina226_bus, int ina226_address,
                        double ina226_shunt_ohm, double ina226_max_current_a, int ina226_averages,
-                       int ina226_conversion_us, bool ina226_poll_ready, bool ina226_force) {
+                       int ina226_conversion_us, bool ina226_poll_ready, bool ina226_force,
+                       bool timeline, double timeline_hz) {
              MonitorOptions o;
              o.source = source;
              o.total_rails = total_rails;
@@ -154,6 +179,8 @@ PYBIND11_MODULE(_edpbench, m) {
              o.ina226_conversion_us = ina226_conversion_us;
              o.ina226_poll_ready = ina226_poll_ready;
              o.ina226_force = ina226_force;
+             o.timeline = timeline;
+             o.timeline_hz = timeline_hz;
              py::gil_scoped_release release;
              return std::unique_ptr<Monitor>(new Monitor(o));
            }),
@@ -167,7 +194,9 @@ PYBIND11_MODULE(_edpbench, m) {
            py::arg("ina226_averages") = MonitorOptions().ina226_averages,
            py::arg("ina226_conversion_us") = MonitorOptions().ina226_conversion_us,
            py::arg("ina226_poll_ready") = MonitorOptions().ina226_poll_ready,
-           py::arg("ina226_force") = MonitorOptions().ina226_force)
+           py::arg("ina226_force") = MonitorOptions().ina226_force,
+           py::arg("timeline") = MonitorOptions().timeline,
+           py::arg("timeline_hz") = MonitorOptions().timeline_hz)
       .def("begin_window",
            [](Monitor& mon, const std::string& name) {
              py::gil_scoped_release release;

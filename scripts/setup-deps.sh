@@ -25,14 +25,16 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 # build and run: compiler, CMake, and the libraries of DESIGN §8
 run_pkgs=(g++ cmake ninja-build libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
-          libi2c-dev libopenblas-dev)
+          libi2c-dev libopenblas-dev pkg-config prometheus-cpp-dev libcpp-httplib-dev)
 # tests: Catch2; the monitor's Python module (pybind11, Python.h) and its
 # tests; numpy checks .npy and the loss arithmetic; systemd-analyze checks the
 # units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb, file reads
 # its ELF headers; pkg-config finds the installed monitor library; headless
-# Chromium renders the HTML report (about 100 MB without recommends).
+# Chromium renders the HTML report (about 100 MB without recommends);
+# prometheus and prometheus-node-exporter scrape the exporter and read the
+# textfile in the end-to-end tests.
 test_pkgs=(catch2 pybind11-dev python3-dev python3 python3-numpy systemd dpkg-dev fakeroot file
-           pkg-config chromium)
+           pkg-config chromium prometheus prometheus-node-exporter)
 fuzz_pkgs=(clang libclang-rt-dev)
 # ansible-playbook; sshd, run by the test itself as `sshd -i` in its network
 # namespaces; ip (iproute2) makes those namespaces; python3-apt for the apt

@@ -59,7 +59,7 @@ struct MonitorOptions {
   std::vector<std::string> total_rails;  // empty = auto (DESIGN §4.1)
   double rate_hz = 100;                  // sampler rate (power.rate_hz: 1 to 10000)
   std::string sysfs_root;                // "" = the real /sys and /dev
-  std::string trace_file;                // source trace: CSV t_s,<rail>_w,...
+  std::string trace_file;                // a CSV t_s,<rail>_w,... to replay (implies source trace)
   bool trace_loop = true;
   int sampler_cpu = -1;  // pin the sampler thread to this CPU; -1 = not pinned
   // Wait (at most this long, seconds: power.settle_s, 0 to 600) after
@@ -75,6 +75,11 @@ struct MonitorOptions {
   // count them: the threads of this process that ran for at least 10% of
   // the window (the sampler left out).
   int threads = 0;
+  // Keep each window's power over time (WindowResult::timeline; power.timeline,
+  // DESIGN §5): at most timeline_hz points a second (power.timeline_hz: 1 to
+  // 1000), at most 2048 points a window (a longer one is decimated further).
+  bool timeline = false;
+  double timeline_hz = 20;
   // source ina226: an INA226 on an I2C bus (power.ina226.*, DESIGN §4).
   std::string ina226_bus = "/dev/i2c-1";  // /dev/i2c-N or N
   int ina226_address = 0x40;              // 0x40 to 0x4F
@@ -98,6 +103,23 @@ struct RailResult {
   std::size_t samples = 0, distinct_values = 0, read_failures = 0;
 };
 
+// A window's power over time (MonitorOptions::timeline): the sampler's
+// readings, decimated, from 0.5 s before the window opened to the end of its
+// lag tail. Every rail at every point, the same numbers `run --timeline`
+// writes to samples.csv. (WindowResult::samples is the count of sampler
+// ticks, as in runs.csv; the points are here.)
+struct Timeline {
+  double spacing_s = 0;            // between points, after decimation
+  std::vector<double> t_s;         // from the window's start; negative before it
+  std::vector<std::string> rails;  // as in WindowResult::rails
+  // [rail][point]. As read (a counter: its mean power since the previous
+  // point); NaN where the read failed. Lag-corrected: the value that
+  // describes that instant (an averaging rail's reading one averaging period
+  // later, DESIGN §4.2), NaN past the last one published.
+  std::vector<std::vector<double>> power_w, corrected_power_w;
+  bool empty() const { return t_s.empty(); }
+};
+
 // One closed window. NaN means "not measured". Its measurement and evidence
 // are the fields of edpbench/window_fields.h (time_s, energy_j, power_w_mean,
 // dynamic_energy_j, baseline_w, edp_js, samples, the edges on both clocks,
@@ -113,6 +135,7 @@ struct WindowResult {
   // Why energy_j could not be trusted ("" when it can): a failed read or a
   // frozen total rail. Times are kept.
   std::string problem;
+  Timeline timeline;  // empty unless MonitorOptions::timeline
   bool ok() const { return problem.empty(); }
 };
 
@@ -156,7 +179,13 @@ class EDPBENCH_API Monitor {
   std::vector<std::string> open_windows() const;
 
   // Idle power over `seconds` after letting the sensor settle; later
-  // windows report dynamic energy over it. Must be called with no window open;
+  // windows report dynamic energy over it. Settling waits three of the
+  // sensor's update intervals, at least 0.5 s (the update after the last
+  // work may still average some of it); when no interval is observed or
+  // stated yet (an INA3221 on JetPack 4 right after opening), up to 5 s for
+  // one to appear. IdleResult::settle_s says how long it waited; a monitor
+  // opened with await_period_s > 0 has usually learnt the interval already.
+  // Must be called with no window open;
   // begin_window (and a second measure_idle) throws Error while it runs.
   IdleResult measure_idle(double seconds);
 
@@ -171,8 +200,9 @@ class EDPBENCH_API Monitor {
   // Keeps a window's result as one run of a configuration (workload, size,
   // device); runs are numbered in order.
   void record(const RunLabel& label, const WindowResult& result);
-  // Writes the recorded runs into `dir` as results.csv, runs.csv, rails.csv
-  // and context.json (created if needed). Rows already there for other
+  // Writes the recorded runs into `dir` as results.csv, runs.csv, rails.csv,
+  // samples.csv (the recorded windows' timelines, when kept) and
+  // context.json (created if needed). Rows already there for other
   // configurations are kept (so PyTorch rows can sit beside `edpbench run`
   // rows in one report); rows of the same (workload, size, device) are
   // replaced. Throws Error when an existing file has other columns.

@@ -74,14 +74,17 @@ class Window(object):
         self._monitor = monitor
         self.name = name
         self.measurement = None
+        self._state = "not opened yet"
 
     def __enter__(self):
         self._monitor.begin_window(self.name)
+        self._state = "still open"
         return self
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:
             # The block failed: no result; the window does not stay open.
+            self._state = "cancelled: the with-block raised %s" % (exc_type.__name__,)
             try:
                 self._monitor.cancel_window(self.name)
             except Error:
@@ -90,22 +93,24 @@ class Window(object):
         self.measurement = self._monitor.end_window(self.name)
         return False
 
+    def _why_none(self):
+        return "window %r has no result: it is %s" % (self.__dict__.get("name"),
+                                                      self.__dict__.get("_state"))
+
     def __getattr__(self, attr):
         measurement = self.__dict__.get("measurement")
         if measurement is None:
-            raise AttributeError(
-                "window %r has no %s yet: it is still open" % (self.__dict__.get("name"), attr)
-            )
+            raise AttributeError("%s (asked for %s)" % (self._why_none(), attr))
         return getattr(measurement, attr)
 
     def __repr__(self):
         if self.measurement is None:
-            return "<Window %s: open>" % (self.name,)
+            return "<Window %s: %s>" % (self.name, self._state)
         return repr(self.measurement)
 
     def dict(self):
         if self.measurement is None:
-            raise Error("window %r is still open" % (self.name,))
+            raise Error(self._why_none())
         return self.measurement.dict()
 
 
@@ -118,10 +123,12 @@ class Monitor(object):
     """A monitor over the board's power sensors.
 
     source       auto | jetson | ina226 | hwmon | rapl | nvml | trace | none
+                 (the command line's --power-source)
     total_rails  None (auto, as ``edpbench run`` chooses) or a list of rails
-    rate_hz      sampler rate
-    sysfs_root   re-roots every /sys and /dev path (tests, containers)
-    trace        a CSV t_s,<rail>_w,... for source trace
+                 (--total-rails)
+    rate_hz      sampler rate, 1 to 10000 (--rate-hz)
+    sysfs_root   re-roots every /sys and /dev path (tests, containers; --sysfs-root)
+    trace        a CSV t_s,<rail>_w,... to replay; implies source "trace" (--trace)
     sync         None, "torch" (torch.cuda.synchronize() before each window
                  edge when CUDA is in use) or a callable
     interference read who had the CPUs around each window (schedstat and
@@ -132,6 +139,10 @@ class Monitor(object):
     ina226       for source ina226, a dict of the config's power.ina226 keys
                  (bus, address, shunt_ohm, max_current_a, averages,
                  conversion_us, poll_ready, force); the rest at their defaults
+    timeline     keep each window's power over time: Measurement.timeline is
+                 {"t_s": [...], "power_w": {rail: [...]}, "corrected_power_w":
+                 {rail: [...]}, "spacing_s": s}, and write() adds samples.csv
+    timeline_hz  its points a second (1 to 1000; a window keeps 2048 at most)
 
     The options are checked as a config's power: section is (same ranges,
     same messages): an out-of-range rate_hz raises Error.
@@ -139,7 +150,7 @@ class Monitor(object):
 
     def __init__(self, source="auto", total_rails=None, rate_hz=100.0, sysfs_root="",
                  trace=None, trace_loop=True, sampler_cpu=-1, await_period_s=5.0, sync=None,
-                 interference=True, threads=0, ina226=None):
+                 interference=True, threads=0, ina226=None, timeline=False, timeline_hz=20.0):
         self._sync = _sync_function(sync)
         extra = {}
         for key, value in (ina226 or {}).items():
@@ -150,7 +161,14 @@ class Monitor(object):
         self._core = _CoreMonitor(
             str(source), list(total_rails or []), float(rate_hz), str(sysfs_root or ""),
             str(trace or ""), bool(trace_loop), int(sampler_cpu), float(await_period_s),
-            bool(interference), int(threads), **extra)
+            bool(interference), int(threads), timeline=bool(timeline),
+            timeline_hz=float(timeline_hz), **extra)
+        if not self._core.measures_energy() and str(source) != "none":
+            # Energy would otherwise be None in every window, in silence.
+            import warnings
+            warnings.warn("edpbench: no power sensor found, windows measure time only (their "
+                          "problem says so; see Monitor.discovery_log). For a dry run without "
+                          "a sensor, pass trace='power.csv'.", RuntimeWarning, stacklevel=2)
 
     # -- windows -----------------------------------------------------------
     def begin_window(self, name):
@@ -184,7 +202,11 @@ class Monitor(object):
 
     def measure_idle(self, seconds):
         """Idle power of the total rails over `seconds` after settling; later
-        windows report dynamic_energy_j over it. Returns a dict."""
+        windows report dynamic_energy_j over it. Returns a dict.
+
+        Settling waits three of the sensor's update intervals, at least
+        0.5 s; when no interval is observed or stated yet, up to 5 s for one
+        to appear. The dict's settle_s says how long it waited."""
         return self._core.measure_idle(float(seconds))
 
     # -- what "energy" is here ----------------------------------------------
@@ -231,5 +253,9 @@ class Monitor(object):
 
     def write(self, directory):
         """Writes results.csv, runs.csv, rails.csv and context.json into
-        `directory`, keeping rows of other configurations already there."""
+        `directory`, keeping rows of other configurations already there.
+        Writing again replaces this monitor's own earlier rows; rows of the
+        same (workload, size, device) that another monitor wrote (another
+        process) are never replaced: write() raises Error and writes
+        nothing."""
         self._core.write(str(directory))

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/studies/deploy/deploy_config.h"
 #include "bench/study_batch_config.h"
 #include "bench/study_ops_config.h"
 #include "bench/study_stages_config.h"
@@ -44,7 +45,7 @@ struct TraceConfig {
 };
 
 struct PowerConfig {
-  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
+  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|simulated|none
   double rate_hz = 100;
   // The rails whose sum is "energy" (DESIGN §4.1); empty = auto: rails that
   // do not nest, chosen by power::choose_total_rails.
@@ -57,8 +58,15 @@ struct PowerConfig {
   // How long to wait, at most, for an averaging sensor's update interval to
   // be known before the first window, so that it is lag-corrected.
   double settle_s = 5;
+  // samples.csv (DESIGN §5): every window's power over time, decimated to
+  // timeline_hz points a second (a window keeps at most
+  // power::Sampler::kTimelinePoints), at most timeline_max_rows rows a sweep.
+  bool timeline = false;
+  double timeline_hz = 20;
+  int64_t timeline_max_rows = 1000000;
   Ina226Config ina226;
   TraceConfig trace;
+  power::SimulatedOptions simulated;  // power.source: simulated (a test source)
 };
 
 struct GpuConfig {
@@ -81,6 +89,7 @@ struct Config {
   BatchConfig batch;
   StagesConfig stages;
   OpsConfig ops;
+  DeployConfig deploy;
   int iterations = 500;
   int runs = 10;
   int warmup_iterations = 10;

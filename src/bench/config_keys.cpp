@@ -67,7 +67,8 @@ KeyTable build_table() {
       custom_key("devices", "Devices {kind: cpu|gpu|reference, ...}", read_devices, emit_devices));
   t.push_back(section_key("power", false, "The power source and energy protocol (DESIGN §4)"));
   t.push_back(text_key(
-      "power.source", {"auto", "jetson", "ina226", "hwmon", "rapl", "nvml", "trace", "none"},
+      "power.source",
+      {"auto", "jetson", "ina226", "hwmon", "rapl", "nvml", "trace", "simulated", "none"},
       "Where power is read", [](auto& c) -> auto& { return c.power.source; }));
   t.push_back(number_key(
       "power.rate_hz", 1, 10000, "Sampler rate", [](auto& c) -> auto& { return c.power.rate_hz; }));
@@ -92,6 +93,27 @@ KeyTable build_table() {
       [](auto& c) -> auto& { return c.power.settle_s; });
   settle.emitted = [](const Config& c) { return c.power.settle_s != PowerConfig().settle_s; };
   t.push_back(settle);
+  // The timeline keys are written only when not the default, so that a
+  // config.yaml of a sweep started before they existed still matches.
+  ConfigKey timeline = boolean_key(
+      "power.timeline", "Write samples.csv: every run's power over time (DESIGN §5)",
+      [](auto& c) -> auto& { return c.power.timeline; });
+  timeline.emitted = [](const Config& c) { return c.power.timeline; };
+  t.push_back(timeline);
+  ConfigKey timeline_hz = number_key(
+      "power.timeline_hz", 1, 1000, "Points a second kept of each run's power in samples.csv",
+      [](auto& c) -> auto& { return c.power.timeline_hz; });
+  timeline_hz.emitted = [](const Config& c) {
+    return c.power.timeline_hz != PowerConfig().timeline_hz;
+  };
+  t.push_back(timeline_hz);
+  ConfigKey timeline_rows = integer_key(
+      "power.timeline_max_rows", 1000, 1000000000, "Most rows samples.csv holds for a sweep",
+      [](auto& c) -> auto& { return c.power.timeline_max_rows; });
+  timeline_rows.emitted = [](const Config& c) {
+    return c.power.timeline_max_rows != PowerConfig().timeline_max_rows;
+  };
+  t.push_back(timeline_rows);
   t.push_back(section_key("power.ina226", true, "An INA226 on an I2C bus"));
   t.push_back(text_key(
       "power.ina226.bus", {}, "The I2C bus (/dev/i2c-N or N)",
@@ -132,6 +154,29 @@ KeyTable build_table() {
   t.push_back(boolean_key(
       "power.trace.loop", "Start over at the end",
       [](auto& c) -> auto& { return c.power.trace.loop; }));
+  // The simulated source (power/simulated.h, docs/deploy.md): written only
+  // when it is the source, so every other config's config.yaml is unchanged.
+  t.push_back(section_key("power.simulated", true,
+                          "A test source whose power follows this process's CPU time",
+                          [](const Config& c) { return c.power.source == "simulated"; }));
+  t.push_back(number_key(
+      "power.simulated.idle_w", 0, 1e4, "Idle power, awake",
+      [](auto& c) -> auto& { return c.power.simulated.idle_w; }));
+  t.push_back(number_key(
+      "power.simulated.cpu_w", 0, 1e4, "Power per CPU busy with this process's work",
+      [](auto& c) -> auto& { return c.power.simulated.cpu_w; }));
+  t.push_back(number_key(
+      "power.simulated.sleep_after_s", 0, 3600, "Idle this long, it sleeps (0: never)",
+      [](auto& c) -> auto& { return c.power.simulated.sleep_after_s; }));
+  t.push_back(number_key(
+      "power.simulated.sleep_w", 0, 1e4, "Power asleep",
+      [](auto& c) -> auto& { return c.power.simulated.sleep_w; }));
+  t.push_back(number_key(
+      "power.simulated.wake_j", 0, 1e4, "Energy of waking from a sleep",
+      [](auto& c) -> auto& { return c.power.simulated.wake_j; }));
+  t.push_back(number_key(
+      "power.simulated.busy_cpu_s", 1e-6, 1, "CPU time per read that counts as work",
+      [](auto& c) -> auto& { return c.power.simulated.busy_cpu_s; }));
   t.push_back(section_key("gpu", true, "GPU settings"));
   t.push_back(text_key(
       "gpu.relu", {"kernel", "cudnn"}, "The ReLU of custom_relu",

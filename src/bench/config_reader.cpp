@@ -81,12 +81,12 @@ void ConfigReader::check_keys(const YAML::Node& map, const std::vector<std::stri
     guard([&] {
       const std::string key = key_name(kv.first);
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-        fail(kv.first, "unknown key '" + key + "' in " + section +
+        fail(kv.first, "unknown key '" + terminal_text(key) + "' in " + section +
                            " (valid keys: " + join_names(allowed) + ")");
       const auto first = seen.find(key);
       if (first != seen.end())
-        fail(kv.first, "key '" + key + "' is given twice in " + section + " (first at line " +
-                           std::to_string(first->second.line + 1) +
+        fail(kv.first, "key '" + terminal_text(key) + "' is given twice in " + section +
+                           " (first at line " + std::to_string(first->second.line + 1) +
                            "); YAML would keep only the first value: remove one");
       seen.emplace(key, kv.first.Mark());
     });
@@ -110,7 +110,7 @@ int64_t ConfigReader::integer(const YAML::Node& n, const std::string& key, int64
       hint = " (a leading zero reads as octal in YAML 1.1: write it without the zero)";
     else if (s.size() > 1 && s[0] == '0' && std::isalpha(static_cast<unsigned char>(s[1])))
       hint = " (write it in decimal)";
-    fail(n, "'" + key + "' must be an integer, got '" + s + "'" + hint);
+    fail(n, "'" + key + "' must be an integer, got '" + terminal_text(s) + "'" + hint);
   }
   errno = 0;
   const long long v = std::strtoll(s.c_str(), nullptr, is_hex ? 16 : 10);

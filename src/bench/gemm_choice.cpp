@@ -106,6 +106,24 @@ std::string gemm_shape_key(const MlpShape& s) {
          std::to_string(s.d_out);
 }
 
+std::string gemm_shape_key(const OpSpec& g) {
+  return "gemm " + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k) +
+         (g.trans_a ? " tA" : "") + (g.trans_b ? " tB" : "");
+}
+
+std::map<std::string, std::string> GemmChooser::decisions_for(
+    const std::map<std::string, std::string>& facts) const {
+  auto fact = [&](const char* k) {
+    const auto it = facts.find(k);
+    return it == facts.end() ? std::string() : it->second;
+  };
+  std::map<std::string, std::string> out;
+  for (const auto& [key, d] : cache_)
+    if (std::get<1>(key) == fact("threads") && std::get<2>(key) == fact("cpus"))
+      out[std::get<0>(key)] = d.path + " (" + d.why + ")";
+  return out;
+}
+
 void GemmChooser::choose(Backend& be, Workload& wl, const std::string& shape) {
   const std::vector<std::string> names = be.gemm_paths();
   if (names.size() < 2) return;

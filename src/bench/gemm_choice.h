@@ -3,14 +3,15 @@
 // that is stable from one sweep to the next.
 //
 // Protocol (GemmChooser::choose): one untimed step on each path (warm caches
-// and any thread pool), then kRounds rounds that time one whole training step
-// per path, the order alternating between rounds (A B, B A, ...) so drift hits
-// both alike. The rule (decide_gemm_path) compares the medians: a path wins
-// only by more than the noise; within the noise the fixed rule picks the
-// first path the backend lists (Eigen), and says so. The decision, with every
-// sample, goes into the backend's describe() (context.json: gemm_choice) and
-// is cached per (shape, threads, cpus) for the rest of the sweep, so every
-// workload of a size runs on the same path.
+// and any thread pool), then kRounds rounds that time one whole step per path
+// (a training step, or one GEMM of the ops study), the order alternating
+// between rounds (A B, B A, ...) so drift hits both alike. The rule
+// (decide_gemm_path) compares the medians: a path wins only by more than the
+// noise; within the noise the fixed rule picks the first path the backend
+// lists (Eigen), and says so. The decision, with every sample, goes into the
+// backend's describe() (context.json: gemm_choice) and is cached per (shape,
+// threads, cpus) for the rest of the sweep, so every workload of a size runs
+// on the same path.
 #pragma once
 
 #include <functional>
@@ -21,6 +22,7 @@
 
 #include "workloads/backend.h"
 #include "workloads/mlp.h"
+#include "workloads/op_workloads.h"
 #include "workloads/workload.h"
 
 namespace edp::bench {
@@ -53,6 +55,8 @@ std::string to_string(GemmRule r);
 
 // "NxD_inxHxD_out": the GEMM shapes of one MLP step, as a chooser key.
 std::string gemm_shape_key(const MlpShape& shape);
+// "gemm MxNxK[ tA][ tB]": one GEMM of the ops study, as a chooser key.
+std::string gemm_shape_key(const OpSpec& gemm);
 
 class GemmChooser {
  public:
@@ -71,6 +75,13 @@ class GemmChooser {
 
   // How many decisions were measured (not reused) so far.
   int measured() const { return measured_; }
+
+  // Every decision measured so far for the backend these facts describe
+  // (its describe(): threads and cpus), by shape: "path (auto: rule;
+  // samples)". context.json records them with the backend's facts, one
+  // "gemm_choice <shape>" each.
+  std::map<std::string, std::string> decisions_for(
+      const std::map<std::string, std::string>& facts) const;
 
  private:
   using Key = std::tuple<std::string, std::string, std::string>;  // shape, threads, cpus

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "common/errors.h"
 #include "common/text.h"
 #include "platform/platform.h"
+#include "power/clock.h"
 
 namespace edp::bench {
 
@@ -29,7 +31,8 @@ std::string measure_option_name(const std::string& path) {
   static const std::map<std::string, std::string> flags{
       {"power.source", "--power-source"},     {"power.trace.file", "--trace"},
       {"power.total_rails", "--total-rails"}, {"power.rate_hz", "--rate-hz"},
-      {"power.baseline_s", "--baseline-s"},   {"cooldown_s", "--cooldown-s"}};
+      {"power.baseline_s", "--baseline-s"},   {"cooldown_s", "--cooldown-s"},
+      {"power.timeline_hz", "--timeline-hz"}};
   const auto it = flags.find(path);
   return it == flags.end() ? path : it->second;
 }
@@ -84,9 +87,12 @@ int run_measure(const MeasureOptions& opt) {
   // Before the meter exists: its sampler thread must inherit the block.
   const SynchronousStops stops;
   // The same options, ranges and messages as a config's power: section.
-  Session session(opt.session, measure_option_name);
+  SessionOptions session_opt = opt.session;
+  if (!opt.timeline_path.empty()) session_opt.power.timeline = true;
+  Session session(session_opt, measure_option_name);
   session.throw_problems();  // a missing source or trace, an unknown or nested --total-rails
   session.stop_on(stop_signal);
+  session.advise_short_windows("give the command more work (each run is one execution)");
   const Config cfg;  // the host device's backend reads nothing from it
   Sweep s(cfg, session);
   const bool metered = session.measures_energy();
@@ -98,11 +104,26 @@ int run_measure(const MeasureOptions& opt) {
   rep.rails = session.meter().rail_names();
   rep.total_rails = session.total_rails();
   rep.warmup = opt.warmup;
-  for (const auto& l : session.meter().discovery_log())
-    std::cerr << "edpbench: power: " << l << "\n";
+  rep.metered = metered;
+  // Energy was asked for unless the source is `none`: a run without it is
+  // then not a success (exit 1), and the summary says why.
+  const bool energy_expected = opt.session.power.source != "none";
+  // What discovery tried: with -v, or when it found nothing (then it says why).
+  if (opt.verbose || !metered)
+    for (const auto& l : session.meter().discovery_log())
+      std::cerr << "edpbench: power: " << l << "\n";
   if (metered) {
-    std::cerr << "edpbench: power: energy = " << join(rep.total_rails, "+") << ": "
-              << session.total_rails_why() << "\n";
+    // "energy = VDD_IN (total_rails: auto)", then with -v how it was chosen.
+    const std::string why = session.total_rails_why();
+    const std::string first = why.substr(0, why.find('\n'));
+    std::cerr << "edpbench: power: " << session.meter().source_name() << ", "
+              << (first.empty() ? "energy = " + join(rep.total_rails, "+") : first) << "\n";
+    if (opt.verbose && first.size() < why.size())
+      for (size_t at = first.size() + 1; at < why.size();) {
+        const size_t end = std::min(why.find('\n', at), why.size());
+        std::cerr << "edpbench: power:   " << why.substr(at, end - at) << "\n";
+        at = end + 1;
+      }
     // An averaging monitor's lag can only be corrected once its period is
     // known: wait for a few of its updates (at most power.settle_s) before
     // the first run.
@@ -121,6 +142,14 @@ int run_measure(const MeasureOptions& opt) {
   }
 
   const std::string start_time = utc_now();
+  std::unique_ptr<TimelineSink> timeline;
+  if (!opt.timeline_path.empty()) {
+    timeline = std::make_unique<TimelineSink>(opt.timeline_path, session_opt.power.timeline_hz,
+                                              session_opt.power.timeline_max_rows, false,
+                                              [](const std::string&) { return true; });
+    timeline->log_to([](const std::string& line) { std::cerr << line << "\n"; });
+    s.timeline = timeline.get();
+  }
   auto write_outputs = [&] {
     rep.context = session.context();
     rep.context.start_time = start_time;
@@ -137,9 +166,23 @@ int run_measure(const MeasureOptions& opt) {
                     : code == 128 + SIGTERM ? "SIGTERM"
                                             : "SIGHUP")
                 << "; " << rep.runs.size() << " complete run(s) kept\n";
-    std::cerr << measure_summary(rep, metered);
-    for (const auto& w : measure_warnings(rep, metered))
-      std::cerr << "edpbench: warning: " << w << "\n";
+    std::cerr << measure_summary(rep);
+    for (const auto& w : measure_warnings(rep)) std::cerr << "edpbench: warning: " << w << "\n";
+    if (code != 0 || !energy_expected || rep.runs.empty()) return code;
+    // Times without the energy that was asked for are not a success.
+    size_t missing = 0;
+    for (const auto& r : rep.runs) missing += std::isnan(r.record.energy_j);
+    if (!metered) {
+      std::cerr << "edpbench: error: no power sensor was found, so no energy was measured (what "
+                   "discovery tried is listed above); measure time only with --power-source "
+                   "none, or replay a recorded trace with --trace FILE\n";
+      return 1;
+    }
+    if (missing > 0) {
+      std::cerr << "edpbench: error: " << missing << " of " << rep.runs.size()
+                << " run(s) have no energy (the reason is above and in each run's note)\n";
+      return 1;
+    }
     return code;
   };
 
@@ -149,11 +192,20 @@ int run_measure(const MeasureOptions& opt) {
   s.on_run = [&](const report::PartRecord& part, const report::RunRecord& run) {
     rep.part = part;
     rep.runs.push_back(CommandRun{run, outcome->exit_status});
+    if (timeline) timeline->commit();
     if (std::isnan(rep.baseline_w)) {
       const auto b = session.current_baseline("host");
       if (b) rep.baseline_w = b->total_w;
     }
     write_outputs();
+    // A line per run as it ends, with the time the rest will take at the
+    // pace so far (from the first run's start, cool-downs and tails included).
+    const double first_start = rep.runs.front().record.start_monotonic_s;
+    const double done = static_cast<double>(rep.runs.size());
+    const double eta = std::isfinite(first_start) && first_start > 0
+                           ? (power::now_s() - first_start) / done * (opt.runs - done)
+                           : -1;
+    std::cerr << measure_run_line(rep, rep.runs.back(), opt.runs, eta) << "\n";
   };
   const PlanItem item = command_item(opt, stops.old_mask(), holds_terminal(), outcome);
   try {

@@ -32,7 +32,11 @@ struct MeasureOptions {
   // `run` chooses them), rate, idle baseline, cool-down before every run.
   SessionOptions session = measure_session_defaults();
   std::string csv_path, json_path;  // "" = not written
-  std::string label;                // "" = the command line
+  // --timeline FILE: every run's power over time as samples.csv (DESIGN §5;
+  // power.timeline_hz, power.timeline_max_rows of `session`); "" = none.
+  std::string timeline_path;
+  std::string label;  // "" = the command line
+  bool verbose = false;             // the discovery log (shown anyway without a sensor)
 };
 
 // How measure's flags name the session's options ("--rate-hz").

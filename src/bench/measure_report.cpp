@@ -119,58 +119,163 @@ std::string measure_csv(const MeasureReport& rep) {
   return out;
 }
 
-// The perf-stat-like summary on stderr.
-std::string measure_summary(const MeasureReport& rep, bool metered) {
-  std::string out = "\n Energy and time for: " + rep.command + " (" +
+namespace {
+
+// The finest step each quantity is resolved to: the clock to the
+// microsecond, power to the milliwatt (the INA3221's and INA226's power
+// LSB), energy to the millijoule; EDP and the rest follow from those.
+double resolution(const char* unit) {
+  const std::string u = unit;
+  if (u == "s") return 1e-6;
+  if (u == "W") return 1e-3;
+  if (u == "J") return 1e-3;
+  return 1e-6;
+}
+
+// Decimals for a value whose uncertainty is `spread` (0: unknown): two
+// significant digits of the spread, four of the value when there is none,
+// never finer than the unit's resolution.
+int decimals_for(double value, double spread, const char* unit) {
+  const double step = resolution(unit);
+  const int finest = static_cast<int>(std::lround(-std::log10(step)));
+  const double scale = spread > 0 ? spread : std::fabs(value);
+  if (!(scale > 0) || !std::isfinite(scale)) return std::min(finest, 3);
+  const int digits = spread > 0 ? 2 : 4;
+  const int d = digits - 1 - static_cast<int>(std::floor(std::log10(scale)));
+  return std::max(0, std::min(finest, d));
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// Quantities that cannot be negative: a CI that reaches below zero is
+// clipped there (and says so). Dynamic energy can be: idle power x time
+// may exceed a noisy run's energy.
+bool non_negative(const Metric& m) { return std::string(m.key) != "dynamic_energy_j"; }
+
+}  // namespace
+
+std::string measure_run_line(const MeasureReport& rep, const CommandRun& run, int planned,
+                             double eta_s) {
+  const report::RunRecord& r = run.record;
+  std::string out = "edpbench: run " + std::to_string(r.run) + "/" + std::to_string(planned) +
+                    ": " + fixed(r.time_s, decimals_for(r.time_s, 0, "s")) + " s";
+  if (!std::isnan(r.energy_j))
+    out += ", " + fixed(r.energy_j, decimals_for(r.energy_j, 0, "J")) + " J, " +
+           fixed(r.power_w_mean, decimals_for(r.power_w_mean, 0, "W")) + " W";
+  else if (rep.metered)
+    out += ", no energy";
+  if (run.exit_status != 0) out += ", exit " + std::to_string(run.exit_status);
+  if (r.low_confidence) out += " (low confidence)";
+  if (r.disturbed) out += " (disturbed)";
+  if (r.run < planned && eta_s >= 0) {
+    const long s = std::lround(eta_s);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "  [ETA %ldm%02lds]", s / 60, s % 60);
+    out += buf;
+  }
+  return out;
+}
+
+// The summary on stderr, as perf stat and hyperfine print theirs: one
+// labelled line per quantity, the mean with its 95% CI, the standard
+// deviation and the range, each in its unit, rounded to what the
+// sensor and the spread resolve.
+std::string measure_summary(const MeasureReport& rep) {
+  std::string out = "\n Energy and time of: " + rep.command + " (" +
                     std::to_string(rep.runs.size()) + " run" + (rep.runs.size() == 1 ? "" : "s");
   if (rep.warmup) out += ", " + std::to_string(rep.warmup) + " warm-up";
-  out += "):\n";
-  if (metered) {
+  out += ")\n";
+  if (rep.metered) {
     out += "   power source " + rep.source + ", total rails " + join(rep.total_rails, "+");
     if (!std::isnan(rep.baseline_w)) out += ", idle baseline " + fmt("%.3f W", rep.baseline_w);
     out += "\n";
+  } else {
+    out += "   no power source: times only\n";
   }
-  out += "\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> clipped;
+  const bool several = rep.runs.size() >= 2;
+  rows.push_back({"", several ? "mean \xC2\xB1 95% CI" : "value", several ? "std" : "",
+                  several ? "min \xE2\x80\xA6 max" : ""});
   for (const auto& metric : kMetrics) {
     const std::vector<double> v = values(rep.runs, metric.field);
     if (v.empty()) continue;
     const report::Summary s = report::summarize(v);
-    char line[256];
-    std::snprintf(line, sizeof line, "   %14.6g %-3s  %s", s.mean, metric.unit, metric.name);
-    out += line;
-    if (s.n >= 2) {
-      out += std::string(15 - std::strlen(metric.name), ' ');
-      const double pct = s.mean != 0 ? 100 * s.std / std::fabs(s.mean) : 0;
-      std::snprintf(line, sizeof line, " +- %-10.4g (%5.2f%%)   95%% CI [%.6g, %.6g]", s.std, pct,
-                    s.mean - s.ci95, s.mean + s.ci95);
-      out += line;
-    }
+    const int d = decimals_for(s.mean, s.n >= 2 ? s.ci95 : 0, metric.unit);
+    const std::string u = std::string(" ") + metric.unit;
+    std::string name = metric.name;
     if (s.n != static_cast<int>(rep.runs.size()))
-      out += "  (" + std::to_string(s.n) + " of " + std::to_string(rep.runs.size()) + " runs)";
-    out += "\n";
+      name += " (" + std::to_string(s.n) + " of " + std::to_string(rep.runs.size()) + ")";
+    if (s.n < 2) {
+      rows.push_back({name, fixed(s.mean, d) + u, "", ""});
+      continue;
+    }
+    std::string mean_ci = fixed(s.mean, d) + u + " \xC2\xB1 " + fixed(s.ci95, d) + u;
+    if (non_negative(metric) && s.mean - s.ci95 < 0) {
+      mean_ci += " *";
+      clipped.push_back(std::string(metric.name) + " [0, " + fixed(s.mean + s.ci95, d) + u + "]");
+    }
+    rows.push_back({name, mean_ci, fixed(s.std, d) + u,
+                    fixed(s.min, d) + u + " \xE2\x80\xA6 " + fixed(s.max, d) + u});
   }
-  out += "\n";
-  return out;
+  // Columns padded to their widest cell (counting the two-byte symbols once).
+  auto width = [](const std::string& c) {
+    size_t w = 0;
+    for (unsigned char ch : c) w += (ch & 0xC0) != 0x80;
+    return w;
+  };
+  std::vector<size_t> widths(4, 0);
+  for (const auto& r : rows)
+    for (size_t c = 0; c < r.size(); ++c) widths[c] = std::max(widths[c], width(r[c]));
+  for (const auto& r : rows) {
+    std::string line = "   ";
+    for (size_t c = 0; c < r.size(); ++c) {
+      line += r[c];
+      if (c + 1 < r.size()) line += std::string(widths[c] - width(r[c]) + 3, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  if (!clipped.empty())
+    out += "   * the 95% CI reaches below 0, which these cannot: clipped, it is " +
+           join(clipped, ", ") + "\n";
+  return out + "\n";
 }
 
-std::vector<std::string> measure_warnings(const MeasureReport& rep, bool metered) {
+std::vector<std::string> measure_warnings(const MeasureReport& rep) {
   std::vector<std::string> w;
-  if (!metered) w.push_back("no power source: time only, the energy columns stay empty");
-  size_t low = 0, frozen = 0, incomplete = 0, failed = 0;
+  size_t low = 0, frozen = 0, no_energy = 0, failed = 0;
+  const CommandRun *first_low = nullptr, *first_missing = nullptr;
   for (const auto& r : rep.runs) {
+    if (r.record.low_confidence && !first_low) first_low = &r;
     low += r.record.low_confidence;
     frozen += r.record.frozen;
-    incomplete += metered && std::isnan(r.record.energy_j);
+    if (rep.metered && std::isnan(r.record.energy_j)) {
+      ++no_energy;
+      if (!first_missing) first_missing = &r;
+    }
     failed += r.exit_status != 0;
   }
   auto of = [&](size_t n) {
-    return std::to_string(n) + " of " + std::to_string(rep.runs.size()) + " run(s) ";
+    return std::to_string(n) + " of " + std::to_string(rep.runs.size()) + " run" +
+           (rep.runs.size() == 1 ? "" : "s") + " ";
   };
+  // The reasons are the runs' own notes (the confidence rule's and the
+  // window's), never a guess: the first such run's, which the others share
+  // up to their numbers.
+  auto why = [](const CommandRun* r) {
+    return r->record.note.empty()
+               ? std::string()
+               : " (run " + std::to_string(r->record.run) + ": " + r->record.note + ")";
+  };
+  if (no_energy) w.push_back(of(no_energy) + "without energy" + why(first_missing));
   if (low)
-    w.push_back(of(low) +
-                "low confidence: shorter than 10 sensor updates; lengthen the command's work");
-  if (frozen) w.push_back(of(frozen) + "with a frozen sensor: their energy is not to be trusted");
-  if (incomplete) w.push_back(of(incomplete) + "without energy (sensor reads failed)");
+    w.push_back(of(low) + "low confidence" + (first_missing == first_low ? "" : why(first_low)));
+  if (frozen && !no_energy) w.push_back(of(frozen) + "with a frozen sensor");
   if (failed) w.push_back(of(failed) + "failed (non-zero exit status)");
   return w;
 }

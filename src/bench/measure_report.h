@@ -31,11 +31,21 @@ struct MeasureReport {
   // context.json's struct (common/run_context.h): the session's part and
   // the times; --json carries it as "context".
   RunContext context;
+  bool metered = false;  // a power source was found (not `none`)
 };
 
 std::string measure_json(const MeasureReport& rep);
 std::string measure_csv(const MeasureReport& rep);
-std::string measure_summary(const MeasureReport& rep, bool metered);
-std::vector<std::string> measure_warnings(const MeasureReport& rep, bool metered);
+// "edpbench: run 2/5: 1.021 s, 7.66 J, 7.50 W  [ETA 0m03s]": the line
+// printed as each run ends (eta_s < 0: no ETA).
+std::string measure_run_line(const MeasureReport& rep, const CommandRun& run, int planned,
+                             double eta_s);
+// The labelled summary: per quantity the mean ± 95% CI, std and range,
+// each with its unit and rounded to what the sensor and the spread resolve;
+// a CI of a quantity that cannot be negative that reaches below 0 is
+// marked and given clipped.
+std::string measure_summary(const MeasureReport& rep);
+// What the runs' flags say, with the reasons from their notes.
+std::vector<std::string> measure_warnings(const MeasureReport& rep);
 
 }  // namespace edp::bench

@@ -47,13 +47,19 @@ void Progress::draw(const std::string& label) {
   drawn_ = true;
 }
 
+void Progress::reach(double units) { done_ = std::max(done_, std::min(total_, units)); }
+
 void Progress::line(const std::string& text) {
   if (tty_ && drawn_) std::fprintf(stderr, "\r\033[K");
-  std::fprintf(stderr, "%s", text.c_str());
-  if (!tty_) std::fprintf(stderr, " [%.0f%% done, ETA %s]", 100.0 * done_ / total_, eta().c_str());
-  std::fprintf(stderr, "\n");
+  std::fprintf(stderr, "%s\n", text.c_str());
   std::fflush(stderr);
   drawn_ = false;
+}
+
+void Progress::status(const std::string& text) {
+  if (tty_) return line(text);
+  line(text + " [" + std::to_string(static_cast<int>(100.0 * done_ / total_ + 0.5)) +
+       "% done, ETA " + eta() + "]");
 }
 
 void Progress::finish() {

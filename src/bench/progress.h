@@ -13,8 +13,15 @@ class Progress {
   Progress(double total_units, bool tty);
   // Work done since the last call; `label` names what is running now.
   void advance(double units, const std::string& label);
-  // A line that must stay visible (a finished run, a warning).
+  // The work done so far is at least `units` (the items finished, skipped
+  // and failed ones included, whatever their runs advanced), so that the
+  // count reaches 100% at the end.
+  void reach(double units);
+  // A line that must stay visible (a warning, a summary): as it is.
   void line(const std::string& text);
+  // A line that reports progress (a finished run or item): off a TTY it
+  // ends with "[40% done, ETA 2m10s]", the progress a journal keeps.
+  void status(const std::string& text);
   void finish();
   static bool stderr_is_tty();
 

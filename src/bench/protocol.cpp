@@ -94,6 +94,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   judging.threads = threads;
   judging.cpus = static_cast<int>(cpus.size());
   const std::string failure = win.close(judging, blocks, r);
+  if (s.timeline) s.timeline->add(item.study, item.key, rec.workload, run, win.measurement());
   const platform::Snapshot after = session.prober().snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
@@ -114,7 +115,9 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     rec.status = "failed";
     const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
     if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
-    append(r.note, err);
+    // A frozen sensor's reason is already in the run's note (the confidence
+    // rule's): said once.
+    if (r.note.find(failure) == std::string::npos) append(r.note, err);
   }
   if (s.progress) {
     std::string msg =
@@ -123,7 +126,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
     if (r.low_confidence) msg += " (low confidence)";
     if (r.disturbed) msg += " (disturbed)";
-    s.progress->line(msg);
+    s.progress->status(msg);
   }
   return r;
 }
@@ -259,6 +262,10 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
 
 report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study) {
   report::ItemRecord rec = blank_record(s, item);
+  if (study) {
+    static const std::vector<int> no_cpus;
+    study->before_backend(item, PassContext{s.session.platform(), no_cpus, s.session, s.cfg}, rec);
+  }
   // check(): a device this build or machine lacks is skipped with the reason.
   BackendSetup setup = make_backend_for(*item.device, s.cfg, s.session.platform());
   if (!setup.backend) {
@@ -284,8 +291,15 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
-  if (study) study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus}, rec);
-  s.backends[item.device->label] = be.describe();
+  if (study)
+    study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus, s.session, s.cfg},
+                       rec);
+  // The backend's facts, with every GEMM path `gemm: auto` chose for it so
+  // far, by shape (the last item's own choice is gemm_choice).
+  auto facts = be.describe();
+  for (const auto& [shape, choice] : s.gemm_chooser.decisions_for(facts))
+    facts["gemm_choice " + shape] = choice;
+  s.backends[item.device->label] = std::move(facts);
   return rec;
 }
 

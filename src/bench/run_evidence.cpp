@@ -28,7 +28,12 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   r.end_monotonic_s = m.t1_s;
   r.start_unix_s = m.t0_unix_s;
   r.end_unix_s = m.t1_unix_s;
-  r.update_interval_s = m.update_interval_s > 0 ? m.update_interval_s : NAN;
+  // The interval the window is judged by: observed by the sampler, else as
+  // the sensors state it, so that the first window of a session is judged
+  // as the later ones are, not by what ran before (DESIGN §3).
+  const double interval_s =
+      m.update_interval_s > 0 ? m.update_interval_s : std::max(0.0, w.stated_update_interval_s);
+  r.update_interval_s = interval_s > 0 ? interval_s : NAN;
   r.lag_correction_s = m.lag_correction_s;
   r.read_failures = m.read_failures;
   r.missed_deadlines = m.missed_deadlines;
@@ -76,12 +81,15 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
     if (why.empty()) continue;
     std::string& into = is_total(rail.rail) ? total_failure : other_failure;
     if (into.empty()) into = why;
+    if (rail.frozen && is_total(rail.rail) && evidence.frozen_why.empty())
+      evidence.frozen_why = why;
   }
   if (total_failure.empty() && !m.complete && m.read_failures == 0)
     total_failure = m.error;  // the sampler did not cover the window's end
 
   evidence.window_s = w.window_s;
-  evidence.update_interval_s = std::max(0.0, m.update_interval_s);
+  evidence.update_interval_s = interval_s;
+  evidence.short_window_advice = w.short_window_advice;
   evidence.anomalies = m.anomalies;
   evidence.anomaly = m.anomaly;
   evidence.frozen = m.frozen;

@@ -17,6 +17,10 @@ struct WindowContext {
   int blocks = 1;                 // iteration blocks the window repeated
   double window_s = 0;            // the run's wall time, all blocks
   double baseline_total_w = NAN;  // idle power of the total rails, NaN if none
+  // The sensors' stated update interval (0: none): judges the window when
+  // the sampler has not observed one (WindowJudging).
+  double stated_update_interval_s = 0;
+  std::string short_window_advice = "raise power.min_run_s or use auto";
 };
 
 // Fills r's energy, power, EDP, dynamic energy, per-rail energy and evidence

@@ -4,13 +4,19 @@
 // study's rows and to the store, which flushes atomically after each item.
 // It knows nothing study-specific.
 #include "bench/runner.h"
+
+#include <sys/stat.h>
+
 #include "bench/backend_setup.h"
 #include "bench/context_json.h"
 
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
 
+#include "bench/exporter.h"
+#include "bench/progress.h"
 #include "bench/protocol.h"
 #include "bench/results_store.h"
 #include "bench/run_evidence.h"
@@ -18,11 +24,16 @@
 #include "bench/study.h"
 #include "bench/sweep.h"
 #include "bench/sweep_preview.h"
+#include "common/atomic_file.h"
 #include "common/dir_lock.h"
 #include "common/errors.h"
+#include "edpbench/exporter_config.h"
 #include "platform/machine_load.h"
 #include "platform/operating_point.h"
 #include "workloads/cuda_factory.h"
+#if EDPBENCH_HAVE_PROMETHEUS
+#include "bench/exporter_metrics.h"
+#endif
 
 namespace edp::bench {
 namespace {
@@ -138,6 +149,76 @@ void leave_points(Sweep& s, platform::OperatingPointSession* points) {
   }
 }
 
+// `run --prometheus-textfile DIR`: DIR/edpbench.prom for node_exporter's
+// textfile collector, written atomically (a temp file that does not end in
+// .prom, then a rename) so the collector never reads half of it. A failed
+// write is a warning: the sweep goes on.
+class SweepTextfile {
+ public:
+  SweepTextfile(std::string dir, std::string out_dir) : dir_(std::move(dir)) {
+    progress_.out_dir = std::move(out_dir);
+  }
+  bool enabled() const { return !dir_.empty(); }
+  // Refuses what cannot work before the sweep starts (exit 2).
+  void check() const {
+    if (!enabled()) return;
+#if !EDPBENCH_HAVE_PROMETHEUS
+    throw UsageError(
+        "--prometheus-textfile needs an edpbench built with prometheus-cpp; install "
+        "prometheus-cpp-dev and libcpp-httplib-dev and configure again");
+#endif
+    struct stat st {};
+    if (::stat(dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      throw UsageError("--prometheus-textfile " + dir_ +
+                       ": not a directory; give node_exporter's "
+                       "--collector.textfile.directory (create it first)");
+  }
+  SweepProgress& progress() { return progress_; }
+  void write(Progress* log) {
+    if (!enabled()) return;
+    progress_.updated_unix_s = unix_now();
+#if EDPBENCH_HAVE_PROMETHEUS
+    try {
+      write_file_atomic(dir_ + "/edpbench.prom", exposition_text(sweep_families(progress_)));
+    } catch (const std::exception& e) {
+      if (!warned_ && log) log->line(std::string("edpbench: warning: ") + e.what());
+      warned_ = true;
+    }
+#else
+    (void)log;
+#endif
+  }
+  static double unix_now() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+
+ private:
+  std::string dir_;
+  SweepProgress progress_;
+  bool warned_ = false;
+};
+
+// The item's result for the textfile: the means over its first part's runs.
+void note_item(SweepProgress* p, const report::ItemRecord& rec) {
+  ++p->items_done;
+  if (rec.status != "ok") ++p->items_failed;
+  p->last_key = rec.key;
+  p->last_status = rec.status;
+  double t = 0, e = 0, edp = 0;
+  size_t n = 0;
+  if (!rec.parts.empty())
+    for (const auto& r : rec.parts.front().run_records) {
+      t += r.time_s;
+      e += r.energy_j;
+      edp += r.edp_js;
+      ++n;
+    }
+  p->last_time_s = n ? t / static_cast<double>(n) : NAN;
+  p->last_energy_j = n ? e / static_cast<double>(n) : NAN;
+  p->last_edp_js = n ? edp / static_cast<double>(n) : NAN;
+}
+
 }  // namespace
 
 int run_sweep(const Config& cfg, const RunOptions& opt) {
@@ -158,6 +239,12 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   } catch (const UsageError& e) {
     problems.push_back(e.what());
   }
+  SweepTextfile textfile(opt.prometheus_textfile_dir, opt.out_dir);
+  try {
+    textfile.check();
+  } catch (const UsageError& e) {
+    problems.push_back(e.what());
+  }
   if (!problems.empty()) {
     std::string all;
     for (const auto& p : problems) all += (all.empty() ? "" : "\n") + p;
@@ -171,6 +258,17 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   session.start();
 
   ResultsStore store(opt.out_dir, to_yaml(cfg), opt.resume);
+  // Before anything is rewritten: the earlier sessions' context must agree.
+  const EarlierContext earlier = opt.resume ? earlier_context(s, opt.out_dir) : EarlierContext{};
+  // samples.csv (power.timeline): appended item by item; a resumed sweep
+  // keeps the rows of the items that are done.
+  std::unique_ptr<TimelineSink> timeline;
+  if (cfg.power.timeline) {
+    timeline = std::make_unique<TimelineSink>(
+        store.path("samples.csv"), cfg.power.timeline_hz, cfg.power.timeline_max_rows, opt.resume,
+        [&store](const std::string& key) { return store.done(key); });
+    s.timeline = timeline.get();
+  }
   std::unique_ptr<platform::OperatingPointSession> points;
   if (!cfg.operating_points.empty())
     points = std::make_unique<platform::OperatingPointSession>(
@@ -185,7 +283,12 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   }
   s.progress = std::make_unique<Progress>(total_flop, Progress::stderr_is_tty());
   session.log_to([&s](const std::string& line) { s.progress->line(line); });
+  if (timeline) timeline->log_to([&s](const std::string& line) { s.progress->line(line); });
   log_start(s, store, todo.size());
+  textfile.progress().items_total = planned.size();
+  textfile.progress().items_done = planned.size() - todo.size();
+  textfile.progress().started_unix_s = SweepTextfile::unix_now();
+  textfile.write(s.progress.get());
   // A neighbour already busy now would be in every number (DESIGN §3).
   if (const std::string busy = platform::busy_warning(
           platform::sample_machine_load(platform::SysfsRoot(opt.sysfs_root), kLoadSampleS));
@@ -197,7 +300,9 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   summary_options.calibrate = false;
   summary_options.interval_probe_s = 0;
   summary_options.done = [&store](const std::string& key) { return store.done(key); };
-  s.progress->line(format_preview(preview_sweep(cfg, session, summary_options)));
+  std::string summary = format_preview(preview_sweep(cfg, session, summary_options), opt.verbose);
+  while (!summary.empty() && summary.back() == '\n') summary.pop_back();
+  s.progress->line(summary);
 
   int interrupted = 0;
   try {
@@ -211,6 +316,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
     throw_if_stop_requested();
     int current_point = -1;
     std::string point_failure;
+    double through_flop = 0;  // the estimate of the items done, skipped or failed so far
     for (const PlannedItem* p : todo) {
       throw_if_stop_requested();
       report::ItemRecord rec;
@@ -226,21 +332,34 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         }
       }
       if (rec.status == "ok") ++s.measured_ok;
+      through_flop += p->item.flop_estimate;
+      s.progress->reach(through_flop);
       if (s.progress && rec.status != "ok")
-        s.progress->line("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
+        s.progress->status("edpbench: " + p->item.label + ": " + rec.status + ": " + rec.note);
+      // Its samples first: a crash before the commit files are written
+      // leaves rows of an item that is not done, which resume drops.
+      if (timeline && rec.status == "ok") timeline->commit();
+      if (timeline && rec.status != "ok") timeline->drop();
       // The engine's rows (runs.csv, rails.csv), then the study's own.
       FileRows rows = engine_rows(rec);
       for (auto& [file, more] : p->study->rows(rec, store.table(p->study->commit_file())))
         for (auto& row : more) rows[file].push_back(std::move(row));
       store.append(rec.key, rows, rec.status == "ok");
-      store.flush(context_json(s, false));
+      store.flush(context_json(s, false, earlier));
+      note_item(&textfile.progress(), rec);
+      textfile.write(s.progress.get());
     }
   } catch (const Interrupted& i) {
     interrupted = i.signal;
+    if (timeline) timeline->drop();
   }
   leave_points(s, points.get());
   if (s.progress) s.progress->finish();
-  store.flush(context_json(s, interrupted == 0));
+  store.flush(context_json(s, interrupted == 0, earlier));
+  textfile.progress().status = interrupted                             ? "interrupted"
+                               : (!todo.empty() && s.measured_ok == 0) ? "failed"
+                                                                       : "finished";
+  textfile.write(s.progress.get());
   if (interrupted) {
     if (s.progress)
       s.progress->line("edpbench: interrupted by signal " + std::to_string(interrupted) +

@@ -2,6 +2,7 @@
 // config_studies.cpp.
 #include <algorithm>
 
+#include "bench/studies/deploy/deploy_study.h"
 #include "bench/study.h"
 #include "common/errors.h"
 #include "common/text.h"

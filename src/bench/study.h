@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/config.h"
+#include "bench/engine/session.h"
 #include "bench/memory_check.h"
 #include "bench/plan.h"
 #include "platform/platform.h"
@@ -21,10 +22,14 @@ namespace edp::bench {
 // Rows per output file ("results.csv" -> rows), in the file's columns.
 using FileRows = std::map<std::string, std::vector<std::vector<std::string>>>;
 
-// What an extra pass may read about the machine it runs on.
+// What an extra pass may read about the machine it runs on, and the session
+// it may measure on (its own windows, idle states and pauses: the deploy
+// study) with the sweep's config (for another backend of the item's device).
 struct PassContext {
   const platform::Platform& platform;
   const std::vector<int>& cpus;  // the item's CPU set (cpu) or launching thread's CPUs (gpu)
+  Session& session;
+  const Config& cfg;
 };
 
 // A file a sweep writes, with its columns (report/*_csv.h), and whether its
@@ -63,10 +68,15 @@ class Study {
   // What its items would hold in memory, from the config alone, for the
   // check before anything runs (memory_problems, memory_check.h).
   virtual std::vector<MemoryNeed> memory_needs(const Config&) const { return {}; }
+  // An optional pass before the item's backend is made, when no context of
+  // its device is alive (the runner releases it after every item): the
+  // deploy study's cold starts. Its PassContext has no CPUs.
+  virtual void before_backend(const PlanItem&, const PassContext&, report::ItemRecord&) const {}
   // An optional extra pass on the item's backend after its parts have been
-  // measured, never inside an energy window (google/benchmark's memory and
-  // profiler passes): the stages profile and memory. What it finds goes
-  // into rec.values. Not called for a skipped item.
+  // measured, never inside their energy windows (google/benchmark's memory
+  // and profiler passes): the stages profile and memory; the deploy study's
+  // idle states, wake costs and open-loop runs, in windows of its own. What
+  // it finds goes into rec.values. Not called for a skipped item.
   virtual void after_parts(Backend&, const PlanItem&, const PassContext&,
                            report::ItemRecord&) const {}
 };

@@ -4,8 +4,9 @@
 // ceilings every later row is compared with), then each element-wise op at
 // each working-set size, warm and, with ops.cold, cold; then GEMM at each
 // ops.gemm_n (square) and at the five shapes of the first configured MLP
-// size, transposes included. A cold item has two parts, the op behind a
-// cache flush and the flush alone, and its row is their difference.
+// size, transposes included, each on the GEMM path `gemm: auto` measures for
+// its shape. A cold item has two parts, the op behind a cache flush and the
+// flush alone, and its row is their difference.
 #include "bench/study_ops.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <map>
 #include <sstream>
 
+#include "bench/gemm_choice.h"
 #include "bench/memory_check.h"
 #include "report/columns.h"
 #include "report/ops_csv.h"
@@ -66,6 +68,12 @@ PlanItem op_item(const Config& cfg, const DeviceSpec& dev, const OpSpec& spec,
   item.key = item_key("ops", item.params);
   item.device = &dev;
   item.settings = ops_settings(cfg);
+  // A GEMM runs on the path `gemm: auto` measures for its shape, threads and
+  // CPUs, as the MLP workloads' GEMMs do (gemm_choice.h).
+  if (spec.op == "gemm" && dev.kind == "cpu" && dev.gemm == "auto") {
+    item.settings.gemm_auto = true;
+    item.settings.gemm_shape = gemm_shape_key(spec);
+  }
   item.size = size_label;
   item.label = "ops/" + spec.op + (size_label.empty() ? "" : "/" + size_label) +
                (variant == "cold" ? "/cold" : "") + "/" + dev.label;

@@ -17,6 +17,7 @@
 #include "bench/gemm_choice.h"
 #include "bench/plan.h"
 #include "bench/progress.h"
+#include "bench/timeline_sink.h"
 #include "common/text.h"
 #include "platform/platform.h"
 #include "report/records.h"
@@ -36,6 +37,8 @@ struct Sweep {
   // that keeps what is complete through an interruption (`measure` writes
   // its files after every run).
   std::function<void(const report::PartRecord&, const report::RunRecord&)> on_run;
+  // Where each window's timeline goes (power.timeline); null: nowhere.
+  TimelineSink* timeline = nullptr;
   std::string start_time;
   int measured_ok = 0;
 };

@@ -27,7 +27,8 @@ namespace {
 
 // What EnergyMeter::measure_idle waits before measuring (power::idle_settle_s).
 double baseline_settle_s(const SweepPreview& sum) {
-  return power::idle_settle_s(sum.interval_state == "known" ? sum.update_interval_s : 0);
+  const bool known = sum.interval_state == "known" || sum.interval_stated;
+  return power::idle_settle_s(known ? sum.update_interval_s : 0);
 }
 
 // What end_window waits after a run (DESIGN §4.2): the averaging total
@@ -73,6 +74,7 @@ void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) 
   }
   const double stated = s.stated_update_interval_s();
   if (stated > 0) {
+    out.interval_stated = true;
     out.update_interval_s = stated;
     out.interval_state = "known";
     out.update_interval_how = "stated by the sensor";
@@ -108,7 +110,8 @@ void describe_sensors(Session& s, const PreviewOptions& opt, SweepPreview& out) 
     out.update_interval_how = std::string(stated > 0 ? "stated by the sensor, but the" : "the") +
                               " total rails " + (all_counters ? "(counters) " : "") +
                               "did not change 3 times in " + fmt("%.1f s", waited) +
-                              ": runs are not judged by length";
+                              (stated > 0 ? ": runs are judged by the stated interval"
+                                          : ": runs are not judged by length");
   }
 }
 
@@ -202,9 +205,10 @@ std::vector<DeviceRate> probe_device(const DeviceSpec& dev, const Config& cfg, c
     out.clear();
     per_workload(base);
   } catch (const std::exception& e) {
-    base.note = std::string("backend failed to start: ") + e.what();
+    // run would fail every item of this device: a problem (preview_sweep).
+    base.cannot_start = e.what();
     out.clear();
-    per_workload(base);
+    out.push_back(base);  // one line for a device that does not run
   }
   if (dev.kind == "gpu") cuda_release_device(dev.index);
   return out;
@@ -220,7 +224,11 @@ SensorForecast sensor_forecast(const SweepPreview& sum) {
   f.averaging = sum.averaging;
   const double interval = std::isnan(sum.update_interval_s) ? 0 : sum.update_interval_s;
   f.window_interval_s = sum.interval_state == "unknown" ? 0 : interval;
-  f.judged_interval_s = sum.interval_state == "known" ? interval : 0;
+  // The runs judge by the observed interval, else by the stated one.
+  f.judged_interval_s =
+      sum.interval_state == "known" || (sum.interval_state == "static" && sum.interval_stated)
+          ? interval
+          : 0;
   f.interval_seen_static = sum.interval_state == "static";
   return f;
 }
@@ -284,6 +292,10 @@ void estimate_sweep(const Config& cfg, const std::vector<PlanItem>& items, Sweep
     const PreviewRow& row = sum.rows[i];
     if (row.status == "done") {
       ++sum.items_done;
+      continue;
+    }
+    if (row.status.rfind("cannot start", 0) == 0) {
+      ++sum.items_failing;
       continue;
     }
     if (!row.status.empty()) {
@@ -370,6 +382,11 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
         *same = &item;
     }
     for (auto& r : probe_device(dev, cfg, s, smallest, opt)) {
+      if (!r.cannot_start.empty())
+        add_problem(sum.problems, "device " + r.device +
+                                      ": its backend cannot start, so run would "
+                                      "fail its items: " +
+                                      r.cannot_start);
       rate_of[{r.device, r.workload}] = sum.devices.size();
       sum.devices.push_back(std::move(r));
     }
@@ -399,6 +416,8 @@ SweepPreview preview_sweep(const Config& cfg, Session& s, const PreviewOptions& 
       row.status = "done";
     else if (!dev.skipped.empty())
       row.status = "skipped: " + dev.skipped;
+    else if (!dev.cannot_start.empty())
+      row.status = "cannot start: " + dev.cannot_start;
     else
       estimate_row(item, item_step_s(item, dev, opt), dev.setup_s, sensor, cfg.cooldown_s, tail_s,
                    row);

@@ -57,7 +57,10 @@ struct DeviceRate {
   int threads = -1;      // as resolved on this machine (-1: unknown)
   std::string cpus;      // "0-3": cpu workers, or the gpu launching thread
   std::string skipped;   // why the device is skipped ("" = it runs)
-  std::string note;      // a calibration that failed, and why
+  // Why its backend cannot start ("cannot pin CPU worker 0 to CPU 3"): a
+  // problem, not a skip; its items would fail ("" = it starts or was not tried).
+  std::string cannot_start;
+  std::string note;  // a calibration that failed, and why
 };
 
 struct PreviewRow {
@@ -79,7 +82,7 @@ struct PreviewRow {
   double updates = NAN;        // window_s / update interval
   std::string low_confidence;  // "yes" | "no" | "?" (unknown) | "-" (no energy)
   double item_s = NAN;         // estimated duration of the whole item
-  std::string status;          // "" | "skipped: why" | "done"
+  std::string status;          // "" | "skipped: why" | "cannot start: why" | "done"
 };
 
 struct SweepPreview {
@@ -104,11 +107,13 @@ struct SweepPreview {
   // "unknown" (not watched, not stated).
   std::string interval_state = "unknown";
   std::string update_interval_how;  // "stated by the sensor", "measured over 2.0 s", ...
+  bool interval_stated = false;     // a sensor states it (update_interval_s is that, or observed)
   // Plan.
   std::vector<DeviceRate> devices;  // in the config's order, then by workload
   std::vector<PreviewRow> rows;
   // Estimate of the sweep (seconds; NaN where unknown).
   int items = 0, items_skipped = 0, items_done = 0, total_runs = 0, low_confidence_runs = 0;
+  int items_failing = 0;  // on a device whose backend cannot start
   double windows_s = NAN, warmup_s = NAN, setup_s = NAN, baselines_s = 0, lag_tail_s = 0,
          cooldown_s = 0, total_s = NAN;
   int baselines = 0;
@@ -130,8 +135,10 @@ SweepPreview preview_sweep(const Config& cfg, Session& session, const PreviewOpt
 SweepPreview preview_config(const Config& cfg, const std::string& sysfs_root,
                             const PreviewOptions& options = {});
 
-// Aligned text for a person; JSON with the same content.
-std::string format_preview(const SweepPreview& summary);
+// Aligned text for a person, at most 120 columns wide; JSON with the same
+// content. The sensors' discovery log is in the text when `verbose`, or
+// when no power source was found (then it says why).
+std::string format_preview(const SweepPreview& summary, bool verbose = false);
 std::string preview_json(const SweepPreview& summary);
 
 }  // namespace edp::bench

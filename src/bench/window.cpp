@@ -78,8 +78,11 @@ std::string RunWindow::close(const WindowJudging& judging, int blocks, report::R
   std::string failure;
   if (metered) {
     r.baseline_w = judging.baseline_total_w;  // what dynamic_energy_j subtracts
-    failure = judge_window(
-        m, WindowContext{judging.total_rails, blocks, span_s_, judging.baseline_total_w}, r);
+    failure =
+        judge_window(m,
+                     WindowContext{judging.total_rails, blocks, span_s_, judging.baseline_total_w,
+                                   judging.stated_update_interval_s, judging.short_window_advice},
+                     r);
   } else {
     r.start_monotonic_s = mono0_s_;
     r.end_monotonic_s = mono1_s;

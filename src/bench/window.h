@@ -25,6 +25,13 @@ struct WindowJudging {
   std::vector<std::string> total_rails;  // the rails whose sum is "energy"
   double baseline_total_w = NAN;         // idle power of the total rails; NaN: no dynamic energy
   double rate_hz = 0;                    // the sampler's rate, for its missed deadlines
+  // The update interval the sensors state (the driver's, a config
+  // register's, a trace's row spacing; Session::stated_update_interval_s):
+  // a window is judged by it while the sampler has not observed one, so
+  // that the first window is judged as the later ones are (DESIGN §3).
+  double stated_update_interval_s = 0;
+  // What a too-short window's note advises (Session::advise_short_windows).
+  std::string short_window_advice = "raise power.min_run_s or use auto";
   // The workload's threads, for the interference shares; 0 when the work
   // runs in another process (a command): then only others' CPU share and the
   // sampler's deadlines are judged, and cpu_share/preempted_share stay empty.

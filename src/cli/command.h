@@ -4,6 +4,7 @@
 // returns the function that runs it, whose return value is the exit code.
 #pragma once
 
+#include <sys/stat.h>
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -46,6 +47,11 @@ inline CLI::Validator finite_range(double lo, double hi) {
       },
       "NUMBER");
 }
+
+// An output file named on the command line (`--json FILE`) that cannot be
+// written is a usage error found before any work: its directory must exist
+// and the path, if present, be a regular file.
+void check_output_file(const std::string& option, const std::string& path);
 
 struct CommandRegistration {
   CommandRegistration(int order, std::string name, std::string description, CommandSetup setup) {

@@ -11,6 +11,7 @@
 #include "bench/study.h"
 #include "cli/command.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "report/compare.h"
 
 namespace {
@@ -42,9 +43,10 @@ int run_compare(const CompareArgs& a) {
   const Comparison c = compare_sweeps(sweeps, opt);
   if (a.csv || a.json) {
     std::cout << (a.csv ? comparison_csv(c) : comparison_json(c));
-    for (const auto& n : c.context_notes) std::cerr << "edpbench: warning: " << n << "\n";
+    for (const auto& n : c.context_notes)
+      std::cerr << "edpbench: warning: " << edp::terminal_text(n) << "\n";
   } else {
-    std::cout << comparison_text(c);
+    std::cout << edp::terminal_text(comparison_text(c), true);
   }
   if (a.fail_pct >= 0) {
     const auto regs = find_regressions(c, *metric, a.fail_pct);
@@ -54,7 +56,7 @@ int run_compare(const CompareArgs& a) {
       std::string line =
           "edpbench: regression: " + r.config + ": " + metric_name(*metric) + figures + r.sweep;
       std::snprintf(figures, sizeof figures, " (p=%.2g, above %g%%)", r.p, a.fail_pct);
-      std::cerr << line << figures << "\n";
+      std::cerr << edp::terminal_text(line) << figures << "\n";
     }
     if (!regs.empty()) return 1;
     std::cerr << "edpbench: no significant " << metric_name(*metric) << " regression above "

@@ -4,6 +4,7 @@
 
 #include "bench/measure.h"
 #include "cli/command.h"
+#include "cli/power_options.h"
 
 namespace {
 
@@ -15,21 +16,8 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--warmup", o->warmup, "Runs before the measured ones, not recorded (default 0)")
       ->type_name("N")
       ->check(CLI::Range(0, 100000000));
-  sub.add_option("--power-source", o->session.power.source,
-                 "Power source: auto|jetson|ina226|hwmon|rapl|nvml|trace|none (default auto)")
-      ->type_name("S");
-  sub.add_option("--sysfs-root", o->session.sysfs_root,
-                 "Prefix every /sys and /dev path with DIR (fake trees, containers)")
-      ->type_name("DIR");
-  sub.add_option("--rate-hz", o->session.power.rate_hz, "Sampling rate (default 100)")
-      ->type_name("HZ");
-  sub.add_option("--total-rails", o->session.power.total_rails,
-                 "Rails whose sum is the energy, e.g. VDD_IN (default: chosen automatically)")
-      ->type_name("A,B")
-      ->delimiter(',');
-  sub.add_option("--trace", o->session.power.trace.file,
-                 "Trace CSV to replay (implies --power-source trace)")
-      ->type_name("FILE");
+  auto power = std::make_shared<edp::cli::PowerFlags>();
+  power->add_to(sub);
   sub.add_option("--baseline-s", o->session.power.baseline_s,
                  "Measure idle power for S seconds first and report dynamic energy (default 0)")
       ->type_name("S");
@@ -39,6 +27,12 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--csv", o->csv_path, "Write one row per run to FILE")->type_name("FILE");
   sub.add_option("--json", o->json_path, "Write the runs and the summary to FILE")
       ->type_name("FILE");
+  sub.add_option("--timeline", o->timeline_path,
+                 "Write every run's power over time to FILE (samples.csv columns)")
+      ->type_name("FILE");
+  sub.add_option("--timeline-hz", o->session.power.timeline_hz,
+                 "Points a second kept of the power over time (default 20)")
+      ->type_name("HZ");
   sub.add_option("--label", o->label, "Label of the rows (default: the command line)")
       ->type_name("NAME");
   sub.add_option("command", o->command, "The command to measure, after --")
@@ -46,10 +40,10 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       ->type_name("COMMAND [ARGS...]");
   sub.positionals_at_end();
   sub.footer("Example: edpbench measure --runs 5 --csv runs.csv -- python3 train.py --epochs 1");
-  return [o] {
+  return [o, power] {
     edp::bench::MeasureOptions opt = *o;
-    if (!opt.session.power.trace.file.empty() && opt.session.power.source == "auto")
-      opt.session.power.source = "trace";
+    power->apply(opt.session);
+    opt.verbose = power->verbose();
     return edp::bench::run_measure(opt);
   };
 }

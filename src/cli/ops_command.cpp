@@ -3,13 +3,15 @@
 #include "bench/config.h"
 #include "bench/runner.h"
 #include "cli/command.h"
+#include "cli/power_options.h"
 #include "common/errors.h"
 
 namespace {
 
 struct OpsArgs {
-  std::string config, out, sysfs_root, power_source, trace;
-  bool resume = false, no_cold = false;
+  std::string config, out;
+  edp::cli::PowerFlags power;
+  bool resume = false, no_cold = false, timeline = false;
   std::vector<std::string> ops, bytes, devices, gemm_n;
   std::string runs;
 };
@@ -26,11 +28,10 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
   sub.add_option("--devices", a->devices, "Only these devices (cpu,gpu,reference)")->delimiter(',');
   sub.add_option("--runs", a->runs, "At least this many runs per item (ops.runs)");
   sub.add_flag("--no-cold", a->no_cold, "Leave out the cache-flushed variants");
-  sub.add_option("--power-source", a->power_source,
-                 "Power source (auto, jetson, rapl, trace, ...)");
-  sub.add_option("--trace", a->trace, "Trace CSV for --power-source trace");
   sub.add_flag("--resume", a->resume, "Continue the study in --out");
-  sub.add_option("--sysfs-root", a->sysfs_root, "Re-root /sys, /proc and /dev (tests, containers)");
+  sub.add_flag("--timeline", a->timeline,
+               "Write samples.csv: every run's power over time (power.timeline: true)");
+  a->power.add_to(sub);
   return [a] {
     edp::bench::Config cfg =
         a->config.empty() ? edp::bench::parse_config("name: ops\n", "(built-in ops defaults)")
@@ -47,19 +48,14 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       edp::bench::set_config_value(cfg, "ops.runs", a->runs, "--runs");
       cfg.ops.max_runs = std::max(cfg.ops.max_runs, cfg.ops.runs);
     }
-    if (!a->power_source.empty())
-      edp::bench::set_config_value(cfg, "power.source", a->power_source, "--power-source");
-    if (!a->trace.empty()) {
-      const std::string problem = edp::bench::trace_file_problem(a->trace);
-      if (!problem.empty()) throw edp::UsageError("--trace: " + problem);
-      cfg.power.trace.file = a->trace;
-      if (a->power_source.empty()) cfg.power.source = "trace";
-    }
+    a->power.apply(cfg);
     edp::bench::apply_filters(cfg, {}, {}, a->devices, 0, 0);
+    if (a->timeline) cfg.power.timeline = true;
     edp::bench::RunOptions opt;
     opt.out_dir = a->out;
     opt.resume = a->resume;
-    opt.sysfs_root = a->sysfs_root;
+    opt.sysfs_root = a->power.sysfs_root();
+    opt.verbose = a->power.verbose();
     return edp::bench::run_sweep(cfg, opt);
   };
 }

@@ -14,6 +14,7 @@
 
 #include "bench/signals.h"
 #include "cli/command.h"
+#include "common/text.h"
 #include "platform/operating_point.h"
 
 namespace {
@@ -49,8 +50,10 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
       return 0;
     }
     std::cerr << "edpbench: restored " << r->written.size() << " file(s)\n";
-    for (const auto& w : r->warnings) std::cerr << "edpbench: warning: " << w << "\n";
-    for (const auto& w : r->written) std::cout << w.path << "=" << w.value << "\n";
+    for (const auto& w : r->warnings)
+      std::cerr << "edpbench: warning: " << edp::terminal_text(w) << "\n";
+    for (const auto& w : r->written)
+      std::cout << edp::terminal_text(w.path) << "=" << edp::terminal_text(w.value) << "\n";
     std::cout.flush();
     if (const int sig = edp::bench::stop_signal()) return 128 + sig;
     return std::cout ? 0 : 1;

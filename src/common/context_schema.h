@@ -57,6 +57,7 @@ inline const std::vector<ContextField>& context_fields() {
       {"power.baselines", "Idle baselines"},
       {"power.discovery", "Sensor discovery"},
       {"power.sampler", "Sampler"},
+      {"power.timeline", "Power timeline (samples.csv)", true},
       {"backends", "Backends"},
       {"gpu", "GPU"},
       {"operating_points", "Operating points applied", true},

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/errors.h"
+#include "common/text.h"
 
 namespace edp {
 
@@ -22,11 +23,11 @@ std::string command_of(const std::string& pid) {
   std::ifstream in("/proc/" + pid + "/cmdline", std::ios::binary);
   std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
-  for (char& c : cmd) {
+  for (char& c : cmd)
     if (c == '\0') c = ' ';
-    if (static_cast<unsigned char>(c) < 0x20) c = '?';
-  }
-  return cmd.size() > 200 ? cmd.substr(0, 200) + "..." : cmd;
+  // Another user's command line: DEL and C1 controls as \xNN too.
+  const bool cut = cmd.size() > 200;
+  return terminal_text(cut ? cmd.substr(0, 200) : cmd) + (cut ? "..." : "");
 }
 
 }  // namespace

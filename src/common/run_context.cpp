@@ -76,12 +76,24 @@ JsonObject power_json(const PowerContext& p, int indent) {
     sampler.set("read_failures", static_cast<double>(s.read_failures));
     pw.set("sampler", sampler);
   }
+  if (p.timeline) {
+    const TimelineContext& t = *p.timeline;
+    JsonObject tl;
+    tl.set("file", t.file);
+    tl.set("hz", t.hz);
+    tl.set("window_points", static_cast<double>(t.window_points));
+    tl.set("max_rows", static_cast<double>(t.max_rows));
+    tl.set("rows", static_cast<double>(t.rows));
+    tl.set("full_at", t.full_at);
+    pw.set("timeline", tl);
+  }
   return pw;
 }
 
 JsonObject monitor_json(const MonitorContext& m) {
   JsonObject mon;
   mon.set_raw("configurations", json_array(m.configurations));
+  if (!m.writers.empty()) mon.set("writers", m.writers);
   if (m.idle_baseline) {
     const IdleContext& i = *m.idle_baseline;
     JsonObject idle;
@@ -210,6 +222,16 @@ PowerContext power_from(const Json& p) {
     x.read_failures = count(find(*s, "read_failures"));
     c.sampler = x;
   }
+  if (const Json* t = find(p, "timeline"); t && t->is_object()) {
+    TimelineContext x;
+    x.file = text(find(*t, "file"));
+    x.hz = number(find(*t, "hz"), 0);
+    x.window_points = count(find(*t, "window_points"));
+    x.max_rows = static_cast<int64_t>(number(find(*t, "max_rows"), 0));
+    x.rows = static_cast<int64_t>(number(find(*t, "rows"), 0));
+    x.full_at = text(find(*t, "full_at"));
+    c.timeline = x;
+  }
   return c;
 }
 
@@ -324,6 +346,7 @@ RunContext run_context_from_json(const std::string& text_in) {
   if (const Json* m = find(j, "monitor"); m && m->is_object()) {
     MonitorContext x;
     x.configurations = names(find(*m, "configurations"), ',');
+    x.writers = texts_by_name(find(*m, "writers"));
     if (const Json* i = find(*m, "idle_baseline"); i && i->is_object()) {
       IdleContext idle;
       idle.total_w = number(find(*i, "total_w"));

@@ -34,6 +34,16 @@ struct SamplerContext {
   uint64_t ticks = 0, missed_deadlines = 0, read_failures = 0;
 };
 
+// samples.csv's rate and cap, and where the cap cut it (power.timeline,
+// `run --timeline`).
+struct TimelineContext {
+  std::string file;  // "samples.csv"
+  double hz = 0;
+  uint64_t window_points = 0;
+  int64_t max_rows = 0, rows = 0;
+  std::string full_at;  // the first window the cap left out; "" while none
+};
+
 // The session's facts (bench/engine/session.h SessionFacts), as written.
 struct PowerContext {
   std::string source;                    // "jetson", "rapl+nvml", "trace", "none"
@@ -50,6 +60,7 @@ struct PowerContext {
   std::optional<std::vector<BaselineContext>> baselines;  // every one taken (`run`)
   std::vector<std::string> discovery_log;                 // written as one text
   std::optional<SamplerContext> sampler;
+  std::optional<TimelineContext> timeline;  // `run --timeline`
 };
 
 struct BuildContext {
@@ -67,7 +78,8 @@ struct IdleContext {
 
 // What the monitor API wrote into the directory.
 struct MonitorContext {
-  std::vector<std::string> configurations;  // the keys of its results.csv rows
+  std::vector<std::string> configurations;     // the keys of its results.csv rows
+  std::map<std::string, std::string> writers;  // key -> the monitor that wrote its rows
   std::optional<IdleContext> idle_baseline;
 };
 

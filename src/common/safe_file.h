@@ -46,8 +46,14 @@ inline constexpr FileKind sweep_config{"sweep's config.yaml", 4ull << 20};
 inline constexpr FileKind results_csv{"results CSV", 64ull << 20};
 // context.json: a few KB (a baseline per device state and point).
 inline constexpr FileKind context_json{"context.json", 16ull << 20};
+// The clock state file a sweep with operating points saves (clock-state.txt):
+// a few hundred bytes, one line per clock or core file.
+inline constexpr FileKind clock_state{"clock state file", 1ull << 20};
 // A power trace (t_s,<rail>_w,...): an hour at 1 kHz with 8 rails is ~50 MB.
 inline constexpr FileKind trace_csv{"power trace", 64ull << 20};
+// samples.csv, read back on --resume: power.timeline_max_rows (at most 1e9
+// rows of ~60 bytes) is the real bound; more than 4 GiB is not one of ours.
+inline constexpr FileKind samples_csv{"samples.csv", 4ull << 30};
 }  // namespace file_kind
 
 // The whole file. UsageError naming `path` when it is missing, is not a

@@ -70,6 +70,43 @@ std::string csv_field(const std::string& cell) {
   return out;
 }
 
+std::string terminal_text(const std::string& text, bool keep_newlines) {
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", c);
+    out += buf;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n' && keep_newlines) {
+      out += '\n';
+      ++i;
+      continue;
+    }
+    if (c < 0x20 || c == 0x7f) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {
+      escape(c);
+      ++i;
+    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+      // U+0080-U+009F: the C1 controls (CSI is U+009B).
+      escape(c);
+      escape(static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string label_problem(const std::string& text, std::size_t max_bytes) {
   if (text.empty()) return "is empty";
   if (text.size() > max_bytes)

@@ -21,6 +21,16 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
 // can be one. The reason reads after the label's name: "'name' contains ...".
 std::string label_problem(const std::string& text, std::size_t max_bytes = 200);
 
+// `text` made safe to print on a terminal: C0 controls, DEL, the C1 controls
+// (0x80-0x9F as bytes, and U+0080-U+009F encoded in UTF-8) and bytes that are
+// not valid UTF-8 shown as \xNN, so that text from a file (a workload name in
+// results.csv, a value in context.json or a state file, a key in a config)
+// cannot move the cursor, retitle the window or recolour the output (ECMA-48
+// escape and control sequences start with ESC 0x1B or a C1 control). Valid
+// UTF-8 text is kept; a newline too when `keep_newlines` (a message of several
+// lines). CSV and JSON outputs are escaped by their own format instead.
+std::string terminal_text(const std::string& text, bool keep_newlines = false);
+
 // One CSV field (RFC 4180), safe to open in a spreadsheet: a text cell that
 // starts with =, +, -, @, a tab or a CR (a formula to Excel, LibreOffice and
 // Google Sheets: "CSV injection", OWASP) or with an apostrophe gets one

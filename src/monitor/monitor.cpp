@@ -8,7 +8,11 @@
 // judges on its own.
 #include "edpbench/monitor.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <mutex>
 #include <set>
@@ -28,13 +32,21 @@ namespace {
 // them (names, ranges, messages) as it checks a config's power: section.
 edp::bench::SessionOptions session_options(const MonitorOptions& o) {
   edp::bench::SessionOptions s;
+  // A trace names its source, as --trace does on the command line
+  // (cli/power_options.h); beside another source it is an error.
   s.power.source = o.source;
+  if (!o.trace_file.empty() && o.source == "auto") s.power.source = "trace";
+  if (!o.trace_file.empty() && o.source != "auto" && o.source != "trace")
+    throw Error("trace '" + o.trace_file + "' replays a trace, but source is '" + o.source +
+                "'; leave out one of them");
   s.power.total_rails = o.total_rails;
   s.power.rate_hz = o.rate_hz;
   s.power.trace.file = o.trace_file;
   s.power.trace.loop = o.trace_loop;
   s.power.sampler_cpu = o.sampler_cpu;
   s.power.settle_s = o.await_period_s;
+  s.power.timeline = o.timeline;
+  s.power.timeline_hz = o.timeline_hz;
   s.power.ina226.bus = o.ina226_bus;
   s.power.ina226.address = o.ina226_address;
   s.power.ina226.shunt_ohm = o.ina226_shunt_ohm;
@@ -96,14 +108,38 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
     w.rails.push_back(x);
   }
   w.problem = problem;
+  const edp::power::Timeline& tl = m.timeline;
+  if (!tl.empty()) {
+    w.timeline.spacing_s = tl.spacing_s;
+    w.timeline.t_s = tl.t_s;
+    for (const auto& rail : m.rails) w.timeline.rails.push_back(rail.rail);
+    w.timeline.power_w = tl.power_w;
+    w.timeline.corrected_power_w = tl.corrected_w;
+  }
   return w;
+}
+
+// Why a monitor measures no energy, for its windows' `problem`.
+std::string no_energy_why(const std::string& source) {
+  if (source == "none") return "no energy measured: source is none (times only)";
+  return "no energy measured: no power sensor was found (see discovery_log); on a machine "
+         "without one, source='trace' with a recorded trace gives a dry run";
 }
 
 }  // namespace
 
+static std::string new_writer_id() {
+  static std::atomic<unsigned> count{0};
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  return std::string(host) + ":" + std::to_string(::getpid()) + ":" + std::to_string(++count) +
+         ":" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
+}
+
 Monitor::Impl::Impl(const MonitorOptions& o)
-    : options(o), session(session_options(o), option_name) {
+    : options(o), session(session_options(o), option_name), writer(new_writer_id()) {
   session.throw_problems();  // a missing source, an unknown or nested total rail
+  session.advise_short_windows("open the window around more work");
   why = session.total_rails_why();
   if (session.measures_energy()) {
     session.start();
@@ -172,7 +208,11 @@ WindowResult Monitor::end_window(const std::string& name) {
   judging.cpus = static_cast<int>(edp::platform::allowed_cpus().size());
   edp::report::RunRecord r;
   const std::string problem = guarded([&] { return w->close(judging, 1, r); });
-  WindowResult out = to_result(name, w->measurement(), r, problem, impl_->session.total_rails());
+  // Without a sensor a window has a time and no energy: never `ok` in
+  // silence (issue 35).
+  const std::string why =
+      impl_->session.measures_energy() ? problem : no_energy_why(impl_->options.source);
+  WindowResult out = to_result(name, w->measurement(), r, why, impl_->session.total_rails());
   out.threads = w->threads_judged();  // 0 when the probe is off
   return out;
 }

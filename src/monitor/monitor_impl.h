@@ -13,6 +13,7 @@
 #include "bench/window.h"
 #include "edpbench/monitor.h"
 #include "report/records.h"
+#include "report/samples_csv.h"
 
 namespace edpbench {
 
@@ -27,6 +28,9 @@ struct Monitor::Impl {
   // meter, the total rails, settling, the idle baselines, the windows.
   edp::bench::Session session;
   std::string why;  // why these total rails (and whether settling failed)
+  // This monitor's name in context.json's monitor.writers ("host:pid:n:time"):
+  // write() replaces only rows written under it.
+  std::string writer;
 
   mutable std::mutex mutex;  // guards what follows
   // The open windows, each the engine's own window (bench::RunWindow: the
@@ -41,6 +45,8 @@ struct Monitor::Impl {
   // Recorded runs: one item per (workload, size, device), its one part
   // holding the runs, its values the shape (n, d_in, h, d_out).
   std::vector<edp::report::ItemRecord> configs;
+  // The recorded windows' timelines (samples.csv), in record order.
+  std::vector<edp::report::WindowSamples> timelines;
 };
 
 }  // namespace edpbench

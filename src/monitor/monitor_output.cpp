@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "common/atomic_file.h"
@@ -24,6 +26,7 @@
 #include "monitor/monitor_impl.h"
 #include "report/columns.h"
 #include "report/csv.h"
+#include "report/json_read.h"
 #include "report/results_csv.h"
 
 namespace edpbench {
@@ -94,6 +97,45 @@ std::string merged_csv(const std::string& path, const std::vector<std::string>& 
   for (const auto& row : t.rows)
     if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) out += edp::report::csv_line(row);
   for (const auto& row : rows) out += edp::report::csv_line(row);
+  return out;
+}
+
+// Watts and seconds to the microunit: more digits than any sensor resolves
+// would only be noise in context.json and the report (1.999998317125005).
+double micro(double v) { return std::isfinite(v) ? std::round(v * 1e6) / 1e6 : v; }
+
+std::map<std::string, double> micro(const std::map<std::string, double>& rails_w) {
+  std::map<std::string, double> out;
+  for (const auto& [rail, w] : rails_w) out[rail] = micro(w);
+  return out;
+}
+
+// The configurations `dir` already holds that this monitor did not write
+// (context.json's monitor.writers names who wrote each), with their runs:
+// "monitor/w/s/cpu (5 runs, by host:1234:...)". A key with rows but no
+// writer (a file from an older version) is someone else's too.
+std::vector<std::string> foreign_rows(const std::string& dir, const std::set<std::string>& keys,
+                                      const std::map<std::string, std::string>& writers,
+                                      const std::string& me) {
+  const std::string path = dir + "/results.csv";
+  if (std::filesystem::is_symlink(path) || !std::filesystem::exists(path)) return {};
+  edp::report::CsvTable t;
+  try {
+    t = edp::report::read_csv_file(path);
+  } catch (const std::exception&) {
+    return {};  // merged_csv says what is wrong with it
+  }
+  const int key = t.column("key"), runs = t.column("runs");
+  std::vector<std::string> out;
+  for (const auto& row : t.rows) {
+    if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) continue;
+    const std::string& k = row[static_cast<size_t>(key)];
+    const auto w = writers.find(k);
+    const bool known = w != writers.end();
+    if (known && w->second == me) continue;
+    out.push_back(k + " (" + (runs >= 0 ? row[static_cast<size_t>(runs)] : "?") + " runs, " +
+                  (known ? "written by monitor " + w->second : "written by another monitor") + ")");
+  }
   return out;
 }
 
@@ -184,6 +226,18 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
   part.run_records.push_back(r);
   part.runs = static_cast<int>(part.run_records.size());
   part.baseline_w = result.baseline_w;
+  if (!result.timeline.empty()) {
+    edp::report::WindowSamples w;
+    w.study = it->study;
+    w.key = it->key;
+    w.workload = part.workload;
+    w.run = r.run;
+    w.rails = result.timeline.rails;
+    w.t_s = result.timeline.t_s;
+    w.power_w = result.timeline.power_w;
+    w.corrected_w = result.timeline.corrected_power_w;
+    impl_->timelines.push_back(std::move(w));
+  }
   if (!result.problem.empty()) {
     part.status = it->status = "failed";
     if (part.note.empty()) part.note = "run " + std::to_string(r.run) + ": " + result.problem;
@@ -193,11 +247,13 @@ void Monitor::record(const RunLabel& label, const WindowResult& result) {
 void Monitor::write(const std::string& dir) const {
   if (dir.empty()) throw Error("write: the output directory must not be empty");
   std::vector<edp::report::ItemRecord> configs;
+  std::vector<edp::report::WindowSamples> timelines;
   IdleResult idle;
   bool have_idle;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     configs = impl_->configs;
+    timelines = impl_->timelines;
     idle = impl_->idle;
     have_idle = impl_->have_idle;
   }
@@ -217,17 +273,13 @@ void Monitor::write(const std::string& dir) const {
     for (auto& r : edp::report::runs_rows(c)) runs.push_back(std::move(r));
     for (auto& r : edp::report::rails_rows(c)) rails.push_back(std::move(r));
   }
+  // The interval windows were judged by (observed, else stated); null while
+  // unknown.
+  const double interval = impl_->session.update_interval_s();
   guarded_io([&] {
     if (std::filesystem::is_symlink(dir + "/context.json"))
       throw Error(dir +
                   "/context.json is a symbolic link; remove it, or write into a new directory");
-    // results.csv last: like `run`, it is the file that says a row is done.
-    const std::string runs_text =
-        merged_csv(dir + "/runs.csv", edp::report::runs_columns(), keys, runs);
-    const std::string rails_text =
-        merged_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
-    const std::string results_text =
-        merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
     // Read before anything is rewritten, through the one reader of untrusted
     // files: a FIFO there hung write() with the directory locked.
     const std::string path = dir + "/context.json";
@@ -239,6 +291,14 @@ void Monitor::write(const std::string& dir) const {
     // is kept. It is parsed before any file is rewritten, too.
     edp::RunContext ctx;
     if (context_text) {
+      // First by the report's reader, whose depth limit (200) keeps
+      // nlohmann's recursive parse off a hostile nesting (a 100000-deep
+      // context.json crashed write() after the CSVs were rewritten).
+      try {
+        edp::report::parse_json(*context_text, path);
+      } catch (const std::runtime_error& e) {
+        throw Error(std::string(e.what()) + "; write the monitor's results into a new directory");
+      }
       try {
         ctx = edp::run_context_from_json(*context_text);
       } catch (const std::exception&) {
@@ -249,23 +309,63 @@ void Monitor::write(const std::string& dir) const {
       ctx = impl_->session.context();
       ctx.power.baseline_s.reset();            // the monitor's idle baselines are measure_idle's
       ctx.power.total_rails_why = impl_->why;  // with the settling note, if any
+      // The interval windows were judged by (observed, else stated).
+      ctx.power.update_interval_s = interval > 0 ? micro(interval) : 0;
+      // The idle baseline as `run` writes it: per rail and total, so the
+      // report shows one, not "no idle baseline" beside its total.
+      if (have_idle && !idle.rails_w.empty()) ctx.power.baseline_w = micro(idle.rails_w);
+      if (have_idle && !std::isnan(idle.power_w)) ctx.power.baseline_total_w = micro(idle.power_w);
       ctx.complete = true;
       ctx.start_time = edp::utc_now();
     }
+    // Rows of the same configuration that another monitor wrote (another
+    // process, an earlier script) are kept, never replaced: refuse, and say
+    // how to keep both.
+    std::map<std::string, std::string> writers;
+    if (ctx.monitor) writers = ctx.monitor->writers;
+    const std::vector<std::string> foreign = foreign_rows(dir, keys, writers, impl_->writer);
+    if (!foreign.empty())
+      throw Error("write: " + dir + "/results.csv already holds " + edp::join(foreign, "; ") +
+                  "; a monitor replaces only the rows it wrote itself. Nothing was written: "
+                  "write into another directory, or record under another workload, size or "
+                  "device label to keep both");
+    const std::string runs_text =
+        merged_csv(dir + "/runs.csv", edp::report::runs_columns(), keys, runs);
+    const std::string rails_text =
+        merged_csv(dir + "/rails.csv", edp::report::rails_columns(), keys, rails);
+    const std::string results_text =
+        merged_csv(dir + "/results.csv", edp::report::results_columns(), keys, results);
+    // samples.csv when a window kept its timeline (or the file is there:
+    // this monitor's configurations are replaced in it too).
+    std::string samples_text;
+    const bool write_samples = !timelines.empty() || std::filesystem::exists(dir + "/samples.csv");
+    if (write_samples) {
+      std::vector<std::vector<std::string>> samples;
+      for (const auto& w : timelines)
+        for (auto& row : edp::report::samples_rows(w)) samples.push_back(std::move(row));
+      samples_text =
+          merged_csv(dir + "/samples.csv", edp::report::samples_columns(), keys, samples);
+    }
+    // results.csv last: like `run`, it is the file that says a row is done.
     edp::write_file_atomic(dir + "/runs.csv", runs_text);
     edp::write_file_atomic(dir + "/rails.csv", rails_text);
+    if (write_samples) edp::write_file_atomic(dir + "/samples.csv", samples_text);
     edp::write_file_atomic(dir + "/results.csv", results_text);
 
-    // The monitor's own section lists its configurations and idle baseline.
+    // The monitor's own section lists its configurations, who wrote each,
+    // and its idle baseline.
     ctx.end_time = edp::utc_now();
     edp::MonitorContext mon;
     if (ctx.monitor)
       for (const auto& k : ctx.monitor->configurations)
         if (!keys.count(k)) mon.configurations.push_back(k);
     for (const auto& k : keys) mon.configurations.push_back(k);
+    for (const auto& k : keys) writers[k] = impl_->writer;
+    mon.writers = writers;
     if (have_idle)
-      mon.idle_baseline = edp::IdleContext{idle.power_w, idle.rails_w, idle.duration_s,
-                                           idle.settle_s, idle.start_unix_s};
+      mon.idle_baseline =
+          edp::IdleContext{micro(idle.power_w), micro(idle.rails_w), micro(idle.duration_s),
+                           micro(idle.settle_s), micro(idle.start_unix_s)};
     ctx.monitor = mon;
     edp::write_file_atomic(path, edp::to_context_json(ctx));
   });

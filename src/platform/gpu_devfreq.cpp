@@ -51,6 +51,24 @@ GpuDevfreq find_gpu_devfreq(const SysfsRoot& root) {
   return {};
 }
 
+GpuRailgate read_gpu_railgate(const SysfsRoot& root, const std::string& devfreq_path) {
+  GpuRailgate r;
+  if (devfreq_path.empty()) return r;
+  std::vector<std::string> dirs{devfreq_path + "/device"};
+  const fs::path node(devfreq_path);
+  if (node.parent_path().filename() == "devfreq")
+    dirs.push_back(node.parent_path().parent_path().string());
+  for (const auto& dir : dirs) {
+    if (!root.exists(dir + "/railgate_delay")) continue;
+    r.path = dir;
+    if (auto v = root.read_long(dir + "/railgate_delay")) r.delay_ms = *v;
+    if (auto v = root.read_long(dir + "/railgate_enable")) r.enable = *v != 0 ? 1 : 0;
+    if (auto v = root.read_line(dir + "/is_railgated")) r.is_railgated = *v;
+    break;
+  }
+  return r;
+}
+
 long read_emc_hz(const SysfsRoot& root) {
   // TX1/TX2/Nano (common clock framework in debugfs), then Xavier/Orin (BPMP).
   for (const char* path :

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "platform/operating_point.h"
 #include "platform/operating_point_detail.h"
 
@@ -266,27 +267,10 @@ ApplyResult restore_state(const SavedState& s, const ApplyOptions& opt) {
 
 namespace {
 
-// The state file's text, read without following a symlink at its name and
-// at most 1 MiB (a state file is a few hundred bytes).
+// The state file's text, through the one reader of untrusted files: no link
+// followed, no FIFO waited on, read to the end in a loop, at most its cap.
 std::string read_state_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    throw UsageError("cannot read the state file " + path + ": " +
-                     (err == ELOOP ? "it is a symbolic link" : std::strerror(err)));
-  }
-  struct stat st;
-  std::string text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (1 << 20)) {
-    text.resize(static_cast<size_t>(st.st_size));
-    const ssize_t n = ::read(fd, &text[0], text.size());
-    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  } else {
-    ::close(fd);
-    throw UsageError("the state file " + path + " is not a regular file of at most 1 MiB");
-  }
-  ::close(fd);
-  return text;
+  return read_untrusted_file(path, file_kind::clock_state);
 }
 
 // The other copies of a restored state file (its "# copy:" lines), each
@@ -318,9 +302,8 @@ std::optional<ApplyResult> restore_leftover(const std::vector<std::string>& path
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path, ec))) continue;
     SavedState s;
-    std::string text;
+    const std::string text = read_state_file(path);  // its errors name the path
     try {
-      text = read_state_file(path);
       s = parse_state(text);
     } catch (const UsageError& e) {
       throw UsageError(path + ": " + e.what());

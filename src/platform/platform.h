@@ -50,6 +50,11 @@ struct Platform {
   std::string gpu_devfreq_path;  // relative to sysfs_root; "" when no GPU devfreq node
   std::string gpu_governor;
   long gpu_cur_hz = -1, gpu_max_hz = -1;
+  // The GPU's rail-gating (platform/gpu_devfreq.h): after gpu_railgate_delay_ms
+  // idle the driver powers its rail off; -1 where the board does not say.
+  std::string gpu_railgate_path;  // relative to sysfs_root; "" when none
+  int gpu_railgate_enable = -1;
+  long gpu_railgate_delay_ms = -1;
   long emc_hz = -1;                  // external memory clock, from debugfs; usually needs root
   std::vector<ThermalZone> thermal;  // sorted by zone index
 

@@ -89,7 +89,10 @@ std::string to_json(const Platform& p) {
   o["gpu"] = Json{{"devfreq_path", string_or_null(p.gpu_devfreq_path)},
                   {"governor", string_or_null(p.gpu_governor)},
                   {"cur_hz", number(p.gpu_cur_hz)},
-                  {"max_hz", number(p.gpu_max_hz)}};
+                  {"max_hz", number(p.gpu_max_hz)},
+                  {"railgate_path", string_or_null(p.gpu_railgate_path)},
+                  {"railgate_enable", number(static_cast<long>(p.gpu_railgate_enable))},
+                  {"railgate_delay_ms", number(p.gpu_railgate_delay_ms)}};
   o["emc_hz"] = number(p.emc_hz);
   Json thermal = Json::array();
   for (const auto& z : p.thermal)

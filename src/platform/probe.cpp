@@ -71,6 +71,10 @@ Platform probe(const std::string& sysfs_root) {
   p.gpu_governor = std::move(gpu.governor);
   p.gpu_cur_hz = gpu.cur_hz;
   p.gpu_max_hz = gpu.max_hz;
+  const GpuRailgate railgate = read_gpu_railgate(root, p.gpu_devfreq_path);
+  p.gpu_railgate_path = railgate.path;
+  p.gpu_railgate_enable = railgate.enable;
+  p.gpu_railgate_delay_ms = railgate.delay_ms;
   p.emc_hz = read_emc_hz(root);
   p.thermal = read_thermal_zones(root);
   return p;

@@ -7,6 +7,7 @@
 #include "power/jetson_rails.h"
 #include "power/nvml.h"
 #include "power/rapl.h"
+#include "power/simulated.h"
 #include "power/trace.h"
 
 namespace edp::power {
@@ -40,7 +41,9 @@ std::string last_lines(const std::vector<std::string>& log, size_t from) {
 
 }  // namespace
 
-std::string valid_sources() { return "auto, jetson, ina226, hwmon, rapl, nvml, trace, none"; }
+std::string valid_sources() {
+  return "auto, jetson, ina226, hwmon, rapl, nvml, trace, simulated, none";
+}
 
 Discovery discover_sensors(const PowerOptions& o) {
   Discovery d;
@@ -69,6 +72,8 @@ Discovery discover_sensors(const PowerOptions& o) {
     d.sensors.push_back(open_ina226(o.sysfs_root, o.ina226, o.rate_hz, &d.log));
   } else if (s == "trace") {
     d.sensors.push_back(open_trace(o.trace_file, o.trace_loop, &d.log));
+  } else if (s == "simulated") {  // a test and demo source: never tried by auto
+    d.sensors.push_back(open_simulated(o.simulated, &d.log));
   } else {
     throw UsageError("unknown power source '" + s + "'; valid: " + valid_sources());
   }

@@ -3,6 +3,7 @@
 // package from RAPL plus GPU from NVML on a desktop). An explicitly requested
 // source that is missing is an edp::UsageError naming what was looked for and
 // where. NVML is not re-rooted, so `auto` skips it when sysfs_root is set.
+// `trace` and `simulated` are test and demo sources, only ever chosen by name.
 #pragma once
 
 #include <memory>
@@ -22,7 +23,7 @@ struct Discovery {
 
 Discovery discover_sensors(const PowerOptions& options);
 
-// "auto, jetson, ina226, hwmon, rapl, nvml, trace, none"
+// "auto, jetson, ina226, hwmon, rapl, nvml, trace, simulated, none"
 std::string valid_sources();
 
 }  // namespace edp::power

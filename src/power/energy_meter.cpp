@@ -31,6 +31,7 @@ struct EnergyMeter::Impl {
     std::vector<Sensor*> raw;
     for (auto& sensor : sensors) raw.push_back(sensor.get());
     sampler = std::make_unique<Sampler>(raw, o.rate_hz, o.sampler_cpu);
+    sampler->set_timeline_hz(o.timeline_hz);
   }
 };
 
@@ -91,7 +92,13 @@ void EnergyMeter::set_total_rails(const std::vector<std::string>& rails) {
   impl_->sampler->set_total_rails(rails);
 }
 
-void EnergyMeter::begin_window(const std::string& name) { impl_->sampler->begin_window(name); }
+void EnergyMeter::begin_window(const std::string& name, bool timeline) {
+  impl_->sampler->begin_window(name, timeline);
+}
+
+void EnergyMeter::set_timeline_hz(double hz) { impl_->sampler->set_timeline_hz(hz); }
+
+Counters EnergyMeter::counters() const { return impl_->sampler->counters(); }
 
 Measurement EnergyMeter::end_window(const std::string& name, const std::function<void()>& at_end) {
   return impl_->sampler->end_window(name, at_end);
@@ -133,8 +140,12 @@ EnergyMeter::IdleBaseline EnergyMeter::measure_idle(double duration_s,
   start();
   // Settle: the update that follows the end of the work may still average
   // some of it; two more updates are idle through and through.
+  // The interval: observed, else as the sensors state it (a trace's rows,
+  // a driver's update_interval); only when neither is known, wait (up to
+  // 5 s) for the sampler to observe one.
   const auto t_call = std::chrono::steady_clock::now();
   double interval = observed_update_interval_s();
+  if (interval == 0) interval = reported_update_interval_s();
   while (interval == 0 && std::chrono::steady_clock::now() - t_call < seconds(idle_settle_s(0))) {
     if (!sleep_polling(std::chrono::steady_clock::now() + std::chrono::milliseconds(50),
                        keep_going))
@@ -147,7 +158,7 @@ EnergyMeter::IdleBaseline EnergyMeter::measure_idle(double duration_s,
   idle.update_interval_s = interval;
 
   const std::string name = "__idle_baseline_" + std::to_string(impl_->idle_windows++);
-  begin_window(name);
+  begin_window(name, /*timeline=*/false);
   if (!sleep_polling(std::chrono::steady_clock::now() + seconds(duration_s), keep_going)) {
     end_window(name);
     return {};
@@ -221,11 +232,13 @@ std::vector<SensorReadout> EnergyMeter::read_now(double counter_gap_s) {
     std::string error;
     sensor->read_detail(&readings, &error);
     const double t = now_s();
+    const double unix_t = unix_now_s();
     for (size_t i = 0; i < readings.size(); ++i, ++rail) {
       SensorReadout row;
       row.sensor = sensor->name();
       row.rail = rails[rail].rail;
       row.reading = readings[i];
+      row.unix_s = unix_t;
       if (rails[rail].kind == ValueKind::energy_j && !std::isnan(readings[i].energy_j)) {
         if (!std::isnan(last_j[rail]) && t > last_t[rail])
           row.reading.power_w = (readings[i].energy_j - last_j[rail]) / (t - last_t[rail]);

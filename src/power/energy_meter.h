@@ -27,6 +27,7 @@ namespace edp::power {
 struct SensorReadout {
   std::string sensor, rail;
   RailReading reading;  // counters: power_w derived from two successive reads
+  double unix_s = 0;    // when the sensor was read (CLOCK_REALTIME)
   bool ok = true;
   std::string error;
 };
@@ -77,15 +78,18 @@ class EnergyMeter {
   // end_window returns once every averaging total rail has published the
   // values that cover the window's end (up to ~2 update intervals after it,
   // DESIGN §4.2); the Measurement's t1 is the moment end_window was called.
-  void begin_window(const std::string& name);  // starts the sampler lazily
+  // timeline: the window keeps its readings over time when the meter does
+  // (PowerOptions::timeline_hz, set_timeline_hz).
+  void begin_window(const std::string& name, bool timeline = true);  // starts the sampler lazily
   // at_end: see Sampler::end_window (runs after the end is fixed, before the wait).
   Measurement end_window(const std::string& name, const std::function<void()>& at_end = {});
   void cancel_window(const std::string& name);  // no result, no wait
   // The idle baseline (DESIGN §3): first lets the sensor settle, that is
   // waits until the total rails have published at least two updates after
   // the one that can still hold the last run's power (3 update intervals
-  // from the call, at least 0.5 s for the clocks to drop; while the interval
-  // is unknown, until it is known or 5 s passed), then measures mean power
+  // from the call, at least 0.5 s for the clocks to drop; the interval is
+  // the observed one, else the one the sensors state; while neither is
+  // known, until one is observed or 5 s passed), then measures mean power
   // per rail over `seconds`. Rails whose reads failed meanwhile are left out.
   // `keep_going` is polled every 50 ms; when it returns false the
   // measurement is abandoned (empty power_w).
@@ -105,6 +109,12 @@ class EnergyMeter {
   // can be lag-corrected. Returns whether it is; immediately true without
   // averaging total rails.
   bool await_averaging_periods(double max_s, const std::function<bool()>& keep_going = {});
+  // Timelines at up to `hz` points a second for windows opened from now
+  // on; 0 = none (PowerOptions::timeline_hz).
+  void set_timeline_hz(double hz);
+  // Every rail's running energy counter and latest power (Sampler::counters):
+  // what the exporter serves, readable at any time without a window.
+  Counters counters() const;
   struct Overhead {
     double cpu_s;
     double wall_s;

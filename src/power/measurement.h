@@ -2,6 +2,7 @@
 // judge it (samples, distinct values, gaps, failures).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -35,6 +36,25 @@ struct RailMeasurement {
   size_t anomalies = 0;  // readings the sensor flagged inside the window (Sensor::anomalies)
 };
 
+// A window's power over time (power.timeline, DESIGN §5 samples.csv): the
+// sampler's readings decimated to at most Sampler::timeline_hz points a
+// second, from a short pre-roll before the window to the end of its lag tail.
+// A window keeps at most Sampler::kTimelinePoints points: a longer one is
+// decimated further (every other point dropped, the spacing doubled), so
+// memory is bounded and fixed when the window opens.
+struct Timeline {
+  double spacing_s = 0;     // between two points, after decimation
+  std::vector<double> t_s;  // from the window's start (t0); negative in the pre-roll
+  // [rail][point], in Measurement::rails' order. power_w: as read (counters:
+  // the mean power since the previous point, NaN at the first); NaN where the
+  // read failed. corrected_w: the reading that describes that instant (an
+  // averaging rail's value published one averaging period T later, the
+  // shift of lag_correction.h, interpolated between points; NaN once the
+  // points end), else power_w. The correction's edge terms are not drawn.
+  std::vector<std::vector<double>> power_w, corrected_w;
+  bool empty() const { return t_s.empty(); }
+};
+
 struct Measurement {
   double t0_s = 0, t1_s = 0;            // steady_clock (CLOCK_MONOTONIC) seconds
   double t0_unix_s = 0, t1_unix_s = 0;  // the same instants on CLOCK_REALTIME
@@ -60,12 +80,47 @@ struct Measurement {
   double sampled_until_s = 0;
   bool complete = true;  // false if reads failed inside the window
   std::string error;     // first failure text, e.g. "trace: no value for VDD_IN_w at t=3.1 s"
+  Timeline timeline;     // empty unless the sampler keeps timelines
 
   double time_s() const { return t1_s - t0_s; }
   // Sum of energy over the given rails (all rails when `rails` is empty); NaN if one is missing.
   double energy_j(const std::vector<std::string>& rails = {}) const;
   // Mean power over the window of the same rails; NaN like energy_j.
   double power_w_mean(const std::vector<std::string>& rails = {}) const;
+};
+
+// The sampler's running counters (DESIGN §12, the exporter), readable at any
+// time, not through windows.
+struct RailCounter {
+  std::string sensor, rail;
+  Timing timing = Timing::instantaneous;
+  bool total = false;  // one of the total rails
+  // Joules since the sampler first read the rail: the trapezoid of the
+  // readings (counters: the sum of their increments), never decreasing (a
+  // negative segment counts 0). For an averaging rail this is also its
+  // lag-corrected energy through `through_s`: a value published at u
+  // describes [u - T, u], so the readings through t are the energy consumed
+  // through t - T (lag_correction.h's shift, over the whole life).
+  double energy_j = 0;
+  double power_w = NAN;  // the latest valid reading (counters: the slope of the last two)
+  double lag_s = 0;      // T: the averaging period (stated or measured), 0 for other rails
+  double through_s = 0;  // steady_clock: the instant energy_j counts through (last read - T)
+  double update_interval_s = 0;  // observed; 0 unknown or not averaging
+  bool frozen = false;           // unchanged over 3+ expected updates (power/frozen.h), now
+  size_t read_failures = 0;      // failed reads of this rail over the sampler's life
+};
+
+struct Counters {
+  double t_s = 0;  // steady_clock, when they were read
+  std::vector<RailCounter> rails;
+  // Over the total rails: the sum of their energy and power (NaN when a
+  // total rail has no reading yet), their largest update interval, whether one is frozen.
+  double energy_j = 0, power_w = NAN;
+  double update_interval_s = 0;
+  bool frozen = false;
+  size_t ticks = 0, missed_deadlines = 0, missed_in_slow_reads = 0, read_failures = 0;
+  double sampler_cpu_s = 0;
+  bool running = false;
 };
 
 }  // namespace edp::power

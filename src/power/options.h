@@ -17,14 +17,32 @@ struct Ina226Options {
   bool force = false;        // I2C_SLAVE_FORCE: take the address from a bound driver
 };
 
+// The simulated source (power/simulated.h): a test and demo source whose
+// power follows this process's CPU time; `auto` never picks it.
+struct SimulatedOptions {
+  double idle_w = 2.0;       // the simulated machine idle and awake
+  double cpu_w = 4.0;        // per CPU busy with this process's work
+  double sleep_after_s = 0;  // idle this long, it sleeps; 0: never
+  double sleep_w = 1.0;      // asleep
+  double wake_j = 0;         // paid by the first busy read after a sleep
+  // A read interval whose work used more CPU than this is busy: above what
+  // the process's bookkeeping uses between two reads (a window opened, a
+  // stop-request poll), below a burst's.
+  double busy_cpu_s = 200e-6;
+};
+
 struct PowerOptions {
-  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|none
+  std::string source = "auto";  // auto|jetson|ina226|hwmon|rapl|nvml|trace|simulated|none
   std::string sysfs_root;       // "" = real root; prefixed to every /sys and /dev path
   double rate_hz = 100;
   int sampler_cpu = -1;  // -1 = not pinned
   Ina226Options ina226;
   std::string trace_file;
   bool trace_loop = true;
+  // Windows keep their readings over time at up to this many points a
+  // second (power.timeline, Measurement::timeline); 0 = they do not.
+  double timeline_hz = 0;
+  SimulatedOptions simulated;
 };
 
 }  // namespace edp::power

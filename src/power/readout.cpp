@@ -28,13 +28,14 @@ void parse_ina226_device(const std::string& spec, Ina226Options* out) {
   out->address = static_cast<int>(value);
 }
 
-std::string readout_csv_header() { return "sensor,rail,voltage_v,current_a,power_w\n"; }
+std::string readout_csv_header() { return "sensor,rail,voltage_v,current_a,power_w,unix_s\n"; }
 
 std::string readout_csv(const std::vector<SensorReadout>& rows) {
   std::string s;
   for (const auto& r : rows) {
     s += csv_field(r.sensor) + "," + csv_field(r.rail) + "," + number(r.reading.voltage_v, "%.3f") +
-         "," + number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "\n";
+         "," + number(r.reading.current_a, "%.3f") + "," + number(r.reading.power_w, "%.3f") + "," +
+         number(r.unix_s, "%.6f") + "\n";
   }
   return s;
 }
@@ -59,6 +60,39 @@ std::string readout_text(const std::vector<SensorReadout>& rows) {
     s += "\n";
   }
   return s;
+}
+
+std::string counters_text(const Counters& c, const std::string& header) {
+  std::string s = header + "\n";
+  char line[256];
+  std::snprintf(line, sizeof(line), "%-22s %-3s %-13s %10s %11s %11s %8s %9s\n", "rail", "",
+                "timing", "power_w", "energy_j", "update_s", "lag_s", "failures");
+  s += line;
+  auto cell = [](double v, const char* f) {
+    std::string t = number(v, f);
+    return t.empty() ? std::string("-") : t;
+  };
+  std::string totals;
+  for (const auto& r : c.rails) {
+    std::snprintf(line, sizeof(line), "%-22s %-3s %-13s %10s %11s %11s %8s %9zu%s\n",
+                  r.rail.c_str(), r.total ? "*" : "", timing_name(r.timing),
+                  cell(r.power_w, "%.3f").c_str(), cell(r.energy_j, "%.3f").c_str(),
+                  r.update_interval_s > 0 ? cell(r.update_interval_s, "%.3f").c_str() : "-",
+                  r.lag_s > 0 ? cell(r.lag_s, "%.3f").c_str() : "-", r.read_failures,
+                  r.frozen ? "  FROZEN" : "");
+    s += line;
+    if (r.total) totals += (totals.empty() ? "" : "+") + r.rail;
+  }
+  if (!totals.empty()) {
+    std::snprintf(line, sizeof(line), "%-40s %10s %11s\n", ("total (* " + totals + ")").c_str(),
+                  cell(c.power_w, "%.3f").c_str(), cell(c.energy_j, "%.3f").c_str());
+    s += line;
+  }
+  std::snprintf(line, sizeof(line),
+                "sampler: %zu ticks, %zu missed deadlines, %zu read failures%s\n", c.ticks,
+                c.missed_deadlines, c.read_failures,
+                c.frozen ? "; a total rail is FROZEN (the sensor stopped updating)" : "");
+  return s + line;
 }
 
 std::string measurement_text(const Measurement& m) {

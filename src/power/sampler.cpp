@@ -46,6 +46,7 @@ Sampler::Sampler(std::vector<Sensor*> sensors, double rate_hz, int cpu, size_t h
         rails_[i].rail = rails_[i].sensor_name + ":" + rails_[i].rail;
   current_.assign(rails_.size(), 0.0);
   changes_.assign(rails_.size(), ChangeTracker{});
+  running_energy_.assign(rails_.size(), RunningEnergy{});
   total_.assign(rails_.size(), true);
   anomalies_.assign(sensors_.size(), 0);
   anomaly_.assign(sensors_.size(), std::string());
@@ -61,6 +62,11 @@ void Sampler::start() {
   if (thread_.joinable() || rails_.empty()) return;  // nothing to read: no thread
   stop_ = false;
   running_ = true;
+  // The power between the last tick before a stop and the first after this
+  // start was never read: the running counters do not bridge it. Counters
+  // do (the hardware kept counting).
+  for (size_t r = 0; r < rails_.size(); ++r)
+    if (rails_[r].kind == ValueKind::power_w) running_energy_[r].have = false;
   const size_t before = ticks_;
   start_s_ = now_s();
   thread_ = std::thread([this] { run(); });
@@ -182,6 +188,7 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
     c.last_t = t;
     c.have_value = true;
   }
+  accumulate(t);
 
   for (auto& [name, w] : windows_) {
     if (w.done) continue;
@@ -190,21 +197,223 @@ void Sampler::tick(double t, size_t failed, const std::string& error) {
       if (w.correctors[r]) w.correctors[r]->add(t, current_[r]);
     }
     if (t >= w.t0 && t <= w.t1) ++w.ticks;
-    // Failures count inside the window; after t1 (the lag correction's tail)
-    // a failed read is bridged like any other and shows in the largest gap.
-    if (t >= w.t0 && t <= w.t1) {
-      w.failures += failed;
-      if (failed > 0 && w.error.empty()) w.error = error;
-      if (failed > 0)
-        for (size_t r = 0; r < n; ++r)
-          if (std::isnan(current_[r])) ++w.rail_failures[r];
+    // Failures count inside the window, and after t1 for a rail whose window
+    // is not closed yet: the read that should cover its trailing edge failed,
+    // so a power rail is held from its last valid reading and a counter rail
+    // has no end at all until a later read (a counter read failing just
+    // after t1 lost up to a third of a short window's energy, unflagged).
+    // After that (the lag correction's tail) a failed read is bridged like
+    // any other and shows in the largest gap.
+    if (failed > 0 && t >= w.t0) {
+      size_t counted = 0;
+      for (size_t r = 0; r < n; ++r)
+        if (std::isnan(current_[r]) && (t <= w.t1 || !w.integrators[r].closed())) {
+          ++w.rail_failures[r];
+          ++counted;
+        }
+      w.failures += counted;
+      if (counted > 0 && w.error.empty()) w.error = error;
     }
-    // The first tick at or after t1 covers the trailing edge. A rail that
-    // failed in it is held from its last valid reading (and the window is
-    // marked incomplete by the failure). Averaging total rails keep the
-    // window open until their lag correction has what it needs.
+    // Averaging total rails keep the window open until their lag correction
+    // has what it needs.
     if (w.ending && t >= w.t1 && window_resolved(w, t)) w.done = true;
+    // The closing tick is kept whatever the decimation: the timeline ends
+    // where the window's readings end.
+    if (w.keep_timeline) w.timeline.add(t, current_.data(), n, period_s_ / 2, w.done);
   }
+}
+
+// Constant work per rail: a trapezoid (or a counter's increment) added to
+// the running total.
+void Sampler::accumulate(double t) {
+  // A counter's power is its slope over at least this long: NVML's counter
+  // moves less often than the sampler reads it.
+  constexpr double kCounterSlopeS = 0.5;
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    RunningEnergy& e = running_energy_[r];
+    const double v = current_[r];
+    if (std::isnan(v)) {
+      ++e.failures;  // bridged by the next valid reading, as in a window
+      continue;
+    }
+    if (rails_[r].kind == ValueKind::power_w) {
+      if (e.have) {
+        const double segment_j = (t - e.t) * (v + e.v) / 2;
+        if (segment_j > 0) e.energy_j += segment_j;  // never decreasing
+      }
+      e.power_w = v;
+      e.have = true;
+      e.t = t;
+      e.v = v;
+    } else {
+      if (!e.have) {
+        e.have = true;
+        e.t = t;
+        e.v = v;
+      } else if (t - e.t >= kCounterSlopeS || v < e.v) {
+        const double step_j = v - e.v;
+        if (step_j > 0) e.energy_j += step_j;
+        if (t > e.t) e.power_w = std::max(0.0, step_j) / (t - e.t);
+        e.t = t;
+        e.v = v;
+      }
+    }
+  }
+}
+
+void Sampler::TimelineBuffer::add(double t_s, const double* v, size_t n, double tolerance_s,
+                                  bool force) {
+  if (!force && count > 0 && t_s - last_t < spacing_s - tolerance_s) return;
+  const size_t capacity = t.size();
+  if (capacity == 0) return;
+  if (count == capacity) {
+    // Full: every other point goes, the spacing doubles; memory stays put.
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i += 2, ++kept) {
+      t[kept] = t[i];
+      std::copy(values.begin() + static_cast<std::ptrdiff_t>(i * n),
+                values.begin() + static_cast<std::ptrdiff_t>((i + 1) * n),
+                values.begin() + static_cast<std::ptrdiff_t>(kept * n));
+    }
+    count = kept;
+    spacing_s *= 2;
+    last_t = t[count - 1];
+    if (!force && t_s - last_t < spacing_s - tolerance_s) return;
+  }
+  t[count] = t_s;
+  std::copy(v, v + n, values.begin() + static_cast<std::ptrdiff_t>(count * n));
+  ++count;
+  last_t = t_s;
+}
+
+Timeline Sampler::build_timeline(const Window& w) const {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const TimelineBuffer& b = w.timeline;
+  const size_t n = rails_.size(), count = b.count;
+  Timeline tl;
+  tl.spacing_s = b.spacing_s;
+  tl.t_s.resize(count);
+  for (size_t i = 0; i < count; ++i) tl.t_s[i] = b.t[i] - w.t0;
+  tl.power_w.assign(n, std::vector<double>(count, nan));
+  tl.corrected_w.assign(n, std::vector<double>(count, nan));
+  for (size_t r = 0; r < n; ++r) {
+    std::vector<double>& raw = tl.power_w[r];
+    if (rails_[r].kind == ValueKind::power_w) {
+      for (size_t i = 0; i < count; ++i) raw[i] = b.values[i * n + r];
+    } else {
+      // A counter's power between two points: its increment over their gap.
+      size_t prev = count;
+      for (size_t i = 0; i < count; ++i) {
+        const double e = b.values[i * n + r];
+        if (std::isnan(e)) continue;
+        if (prev < count && b.t[i] > b.t[prev])
+          raw[i] = std::max(0.0, e - b.values[prev * n + r]) / (b.t[i] - b.t[prev]);
+        prev = i;
+      }
+    }
+    std::vector<double>& corrected = tl.corrected_w[r];
+    if (!w.correctors[r]) {
+      corrected = raw;
+      continue;
+    }
+    // The value that describes t was published T later (lag_correction.h):
+    // the reading at t + T, interpolated between the points around it.
+    const double shift = w.correctors[r]->period_s();
+    size_t j = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const double target = b.t[i] + shift;
+      while (j + 1 < count && b.t[j + 1] <= target) ++j;
+      if (j + 1 >= count) {
+        if (b.t[j] == target) corrected[i] = raw[j];
+        continue;  // past the last point: not yet published
+      }
+      const double span = b.t[j + 1] - b.t[j];
+      const double f = span > 0 ? (target - b.t[j]) / span : 0;
+      corrected[i] = raw[j] + (raw[j + 1] - raw[j]) * f;
+    }
+  }
+  return tl;
+}
+
+void Sampler::set_timeline_hz(double hz) {
+  if (!(hz >= 0) || !std::isfinite(hz))
+    throw UsageError("power.timeline_hz must be a positive number, got " + std::to_string(hz));
+  std::lock_guard<std::mutex> lock(mutex_);
+  timeline_hz_ = hz;
+}
+
+Counters Sampler::counters() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Counters c;
+  c.t_s = now_s();
+  c.running = running_;
+  c.ticks = ticks_;
+  c.missed_deadlines = missed_;
+  c.missed_in_slow_reads = slow_read_missed_;
+  c.read_failures = failures_;
+  if (thread_.joinable()) {
+    clockid_t cid;
+    if (pthread_getcpuclockid(const_cast<std::thread&>(thread_).native_handle(), &cid) == 0)
+      c.sampler_cpu_s = thread_cpu_s(cid);
+  } else {
+    c.sampler_cpu_s = final_cpu_s_;
+  }
+  c.update_interval_s = observed_update_interval_locked();
+  const double life_s = ticks_ > 0 ? c.t_s - start_s_ : 0;
+  std::vector<FreezeEvidence> evidence(rails_.size());
+  c.rails.reserve(rails_.size());
+  bool total_power_known = true;
+  double total_power_w = 0;
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    const SamplerRail& sr = rails_[r];
+    const RunningEnergy& e = running_energy_[r];
+    RailCounter rc;
+    rc.sensor = sr.sensor_name;
+    rc.rail = sr.rail;
+    rc.timing = sr.info.timing;
+    rc.total = total_[r];
+    rc.energy_j = e.energy_j;
+    rc.power_w = e.power_w;
+    rc.read_failures = e.failures;
+    rc.update_interval_s = rail_interval_locked(r);
+    if (sr.info.timing == Timing::averaging)
+      rc.lag_s = sr.info.averaging_s > 0 ? sr.info.averaging_s : rc.update_interval_s;
+    rc.through_s = changes_[r].have_value ? changes_[r].last_t - rc.lag_s : 0;
+    // Frozen now (DESIGN §3): judged as a window over the last 3 expected
+    // updates would be, per chip.
+    FreezeEvidence& fe = evidence[r];
+    fe.chip = sr.info.device.empty() ? "" : sr.sensor_name + "/" + sr.info.device;
+    fe.counter = sr.kind == ValueKind::energy_j;
+    const ChangeTracker& ch = changes_[r];
+    if (sr.info.timing != Timing::instantaneous && ch.have_value) {
+      double expected = rc.update_interval_s;
+      if (expected == 0) expected = sensors_[sr.sensor]->reported_update_interval_s();
+      fe.held_value = fe.counter ? rc.power_w : ch.value;
+      if (expected > 0) {
+        const double since_s = ch.changes > 0 ? c.t_s - ch.last_change_s : life_s;
+        fe.moved = since_s < 3 * expected;
+        fe.judged = life_s >= 3 * expected;
+      } else {
+        fe.moved = ch.changes > 0;
+        fe.judged = ch.changes == 0 && life_s >= 2;
+      }
+    }
+    if (rc.total) {
+      c.energy_j += rc.energy_j;
+      if (std::isnan(rc.power_w)) total_power_known = false;
+      total_power_w += rc.power_w;
+    }
+    c.rails.push_back(std::move(rc));
+  }
+  const std::vector<bool> frozen = judge_frozen(evidence);
+  for (size_t r = 0; r < rails_.size(); ++r) {
+    c.rails[r].frozen = frozen[r];
+    if (c.rails[r].total) c.frozen = c.frozen || frozen[r];
+  }
+  bool any_total = false;
+  for (const auto& rc : c.rails) any_total |= rc.total;
+  if (any_total && total_power_known) c.power_w = total_power_w;
+  return c;
 }
 
 bool Sampler::window_resolved(const Window& w, double t) const {
@@ -242,7 +451,7 @@ double Sampler::own_interval_locked(size_t r) const {
   return interval;
 }
 
-void Sampler::begin_window(const std::string& name) {
+void Sampler::begin_window(const std::string& name, bool timeline) {
   start();
   std::lock_guard<std::mutex> lock(mutex_);
   if (windows_.count(name)) throw UsageError("energy window '" + name + "' is already open");
@@ -254,6 +463,12 @@ void Sampler::begin_window(const std::string& name) {
   w.integrators.reserve(n);
   w.rail_failures.assign(n, 0);
   w.correctors.resize(n);
+  w.keep_timeline = timeline && timeline_hz_ > 0 && n > 0;
+  if (w.keep_timeline) {
+    w.timeline.spacing_s = std::max(period_s_, 1 / timeline_hz_);
+    w.timeline.t.assign(kTimelinePoints, 0.0);
+    w.timeline.values.assign(kTimelinePoints * n, 0.0);
+  }
   w.missed_at_begin = missed_;
   w.slow_missed_at_begin = slow_read_missed_;
   w.anomalies_at_begin = anomalies_;
@@ -279,6 +494,12 @@ void Sampler::begin_window(const std::string& name) {
       }
     }
   }
+  if (w.keep_timeline)  // the pre-roll, oldest first
+    for (size_t k = ring_count_; k >= 1; --k) {
+      const size_t idx = (ring_head_ + history_ - k) % history_;
+      if (ring_t_[idx] >= w.t0 - kTimelinePrerollS)
+        w.timeline.add(ring_t_[idx], &ring_values_[idx * n], n, period_s_ / 2, false);
+    }
 }
 
 void Sampler::cancel_window(const std::string& name) {
@@ -412,6 +633,7 @@ Measurement Sampler::end_window(const std::string& name, const std::function<voi
     if (has_total) m.anomalies += anomalies_[s] - w.anomalies_at_begin[s];
   }
   m.samples = w.ticks;
+  if (w.keep_timeline) m.timeline = build_timeline(w);
   if (rails_.empty()) w.done = true;  // source none: nothing to wait for
   if (m.read_failures > 0) m.complete = false;
   if (!w.done) {

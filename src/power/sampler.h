@@ -9,6 +9,12 @@
 // a period (an NVML call on an H200 now and then) are counted apart from those
 // the thread was late to start (a busy machine), since only the latter say the
 // machine disturbed the measurement. Failed reads are counted, never thrown.
+//
+// Two things outlive windows (DESIGN §12): per rail a running energy counter
+// and the latest power (counters(), for the exporter), updated at every tick
+// at constant cost; and, when asked (set_timeline_hz), a window's readings
+// over time (Measurement::timeline), kept in a buffer of fixed size that
+// begin_window allocates, so a tick never allocates.
 #pragma once
 
 #include <condition_variable>
@@ -63,13 +69,28 @@ class Sampler {
   // window's end is fixed, before the wait for the lag tail, without the
   // sampler's lock: what the caller reads there is outside the window and not
   // delayed by the wait (the interference probe's second snapshot).
-  void begin_window(const std::string& name);
+  // timeline: keep this window's readings over time when the sampler keeps
+  // timelines (set_timeline_hz); the idle baselines do not.
+  void begin_window(const std::string& name, bool timeline = true);
   Measurement end_window(const std::string& name, const std::function<void()>& at_end = {});
   // Drops an open window without waiting for its tail. Throws edp::UsageError
   // for a name that is not open (or is being ended).
   void cancel_window(const std::string& name);
   // See EnergyMeter::set_total_rails. Unknown names are ignored.
   void set_total_rails(const std::vector<std::string>& rails);
+
+  // Timelines (Measurement::timeline): at most `hz` points a second per
+  // window (0 = none), for windows opened from now on.
+  void set_timeline_hz(double hz);
+  // Points a window's timeline holds at most; see Timeline.
+  static constexpr size_t kTimelinePoints = 2048;
+  // The pre-roll before a window's start that its timeline shows (s): the
+  // power the window opened on, from the ring of recent ticks.
+  static constexpr double kTimelinePrerollS = 0.5;
+
+  // Every rail's running counter and latest power, and the sampler's
+  // counts, now. Cheap: no sensor is read.
+  Counters counters() const;
 
   struct Stats {
     double cpu_s = 0;   // CPU time of the sampler thread
@@ -90,6 +111,15 @@ class Sampler {
   std::string pin_error() const;
 
  private:
+  // A window's timeline: `capacity` points preallocated by begin_window.
+  struct TimelineBuffer {
+    double spacing_s = 0, last_t = 0;
+    size_t count = 0;
+    std::vector<double> t, values;  // values[point * rails + rail]
+    // Keeps the tick at t when due (or forced); halves the resolution when full.
+    void add(double t_s, const double* v, size_t n, double tolerance_s, bool force);
+  };
+
   struct Window {
     double t0 = 0, t1 = std::numeric_limits<double>::infinity();
     double t0_unix = 0;
@@ -102,6 +132,17 @@ class Sampler {
     std::vector<RailIntegrator> integrators;
     // Averaging rails with a known period: the lag correction (else empty).
     std::vector<std::unique_ptr<LagCorrector>> correctors;
+    bool keep_timeline = false;
+    TimelineBuffer timeline;
+  };
+
+  // Per rail over the sampler's life: the running counter (see RailCounter).
+  struct RunningEnergy {
+    bool have = false;  // a valid reading since the thread (re)started (counters: ever)
+    double t = 0, v = 0;
+    double energy_j = 0;
+    double power_w = std::numeric_limits<double>::quiet_NaN();
+    size_t failures = 0;
   };
 
   // Per rail, over the sampler's life: the value and when it last changed,
@@ -121,6 +162,8 @@ class Sampler {
   double rail_interval_locked(size_t r) const;
   double own_interval_locked(size_t r) const;  // from the rail's own changes only
   double observed_update_interval_locked() const;
+  void accumulate(double t);  // the running counters, at every tick
+  Timeline build_timeline(const Window& w) const;
   bool window_resolved(const Window& w, double t) const;
   void tick(double t, size_t failed, const std::string& error);  // with mutex_ held
 
@@ -144,6 +187,8 @@ class Sampler {
   size_t ring_head_ = 0, ring_count_ = 0, history_;
   std::map<std::string, Window> windows_;
   std::vector<ChangeTracker> changes_;
+  std::vector<RunningEnergy> running_energy_;
+  double timeline_hz_ = 0;
   std::vector<bool> total_;           // per rail: part of the total
   std::vector<size_t> anomalies_;     // per sensor, as last read
   std::vector<std::string> anomaly_;  // per sensor, the last text

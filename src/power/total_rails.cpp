@@ -292,6 +292,8 @@ TotalRails choose_auto(const std::vector<EnergyMeter::Rail>& rails, const RailRo
       picks.back().jetson = true;
     } else if (sensor == "trace") {
       picks.push_back(pick_all(sensor, rs, "a test source: its rails are taken to be independent"));
+    } else if (sensor == "simulated") {
+      picks.push_back(pick_all(sensor, rs, "a simulated test source: its one rail is the whole"));
     } else {
       picks.push_back(pick_all(sensor, rs, "separate monitors, taken to be independent"));
       picks.back().external = sensor == "hwmon" || sensor == "ina226";

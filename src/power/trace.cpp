@@ -10,6 +10,7 @@
 
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "common/text.h"
 #include "power/clock.h"
 #include "power/sysfs.h"
 
@@ -76,6 +77,11 @@ TraceData parse_trace(const std::string& text, const std::string& origin) {
         if (c.size() < 3 || c.compare(c.size() - 2, 2, "_w") != 0)
           throw UsageError(where + "trace column '" + escaped_excerpt(c) +
                            "' must be <rail>_w (watts)");
+        // The rail's name reaches the terminal, CSVs and context.json.
+        const std::string problem = label_problem(c.substr(0, c.size() - 2));
+        if (!problem.empty())
+          throw UsageError(where + "trace column '" + escaped_excerpt(c) + "': the rail name " +
+                           problem);
         if (std::find(data.columns.begin(), data.columns.end(), c) != data.columns.end())
           throw UsageError(where + "trace column '" + escaped_excerpt(c) +
                            "' is given twice; each rail has one column");

@@ -92,7 +92,7 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweep
       const auto key = std::make_tuple(t.get(r, col::workload), t.get(r, col::size), extra);
       auto [it, inserted] = index.emplace(key, out.size());
       if (inserted)
-        out.push_back({t.get(r, col::workload), t.get(r, col::size), extra, {}, {}, {}, 0});
+        out.push_back({t.get(r, col::workload), t.get(r, col::size), extra, {}, {}, {}, {}, 0});
       BoardChoice& c = out[it->second];
       boards_of[it->second].insert(si);
       c.boards = boards_of[it->second].size();
@@ -100,6 +100,7 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweep
       if (!value) continue;
       BoardOption o;
       o.sweep = si;
+      o.row = r;
       o.board = labels[si];
       o.device = device;
       o.point = t.get(r, col::operating_point);
@@ -120,9 +121,28 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweep
   }
   // A runner-up from the best's own board can remain from before the best
   // changed; keep only another board's.
-  for (auto& c : out)
+  const CompareMetric metric = compare_metric_of(options.objective);
+  for (auto& c : out) {
     if (c.best && c.runner_up && c.runner_up->sweep == c.best->sweep) c.runner_up.reset();
+    if (c.best && c.runner_up)
+      c.versus_runner_up =
+          metric_delta(metric_cell(sweeps[c.best->sweep], c.best->row, metric),
+                       metric_cell(sweeps[c.runner_up->sweep], c.runner_up->row, metric),
+                       CompareOptions{}.alpha);
+  }
   return out;
+}
+
+CompareMetric compare_metric_of(Objective o) {
+  switch (o) {
+    case Objective::energy:
+      return CompareMetric::energy;
+    case Objective::time:
+      return CompareMetric::time;
+    case Objective::edp:
+      return CompareMetric::edp;
+  }
+  return CompareMetric::edp;
 }
 
 std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options) {
@@ -137,11 +157,30 @@ std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& 
              format_number(*c.fastest->time_s) + " s)";
     return s + ", nothing was measured";
   }
+  const std::string unit = " " + unit_of(options.objective);
+  const MetricDelta* d = c.versus_runner_up ? &*c.versus_runner_up : nullptr;
+  const std::string ratio =
+      c.runner_up && c.best->value > 0
+          ? ", " + format_number(c.runner_up->value / c.best->value) + "\xC3\x97 more"
+          : std::string();
+  const std::string test = d && d->test ? "p=" + p_value_text(d->test->p) +
+                                              " n=" + std::to_string(d->test->n1) + "+" +
+                                              std::to_string(d->test->n2)
+                                        : std::string();
+  if (c.runner_up && !(d && d->significant)) {
+    // compare finds no difference: no winner (issue 35: "lowest energy is
+    // t1 CPU; t2 2.34x more" where compare gave p = 0.095).
+    s += ", the boards tie on " + what + ": " + describe(*c.best) + " (" +
+         format_number(c.best->value) + unit + ") and " + describe(*c.runner_up) + " (" +
+         format_number(c.runner_up->value) + unit + ") ";
+    s += d && d->test ? "differ by no more than their runs vary (" + test + ", as compare tests)"
+                      : "cannot be told apart (no per-run values in runs.csv to test)";
+    return s;
+  }
   s += ", the lowest " + what + " is " + describe(*c.best) + " (" + format_number(c.best->value) +
-       " " + unit_of(options.objective) + ")";
-  if (c.runner_up && c.best->value > 0)
-    s += "; next: " + describe(*c.runner_up) + ", " +
-         format_number(c.runner_up->value / c.best->value) + "\xC3\x97 more";
+       unit + ")";
+  if (c.runner_up)
+    s += "; next: " + describe(*c.runner_up) + ratio + " (" + test + ")";
   else if (c.boards < 2)
     s += "; only one board measured it";
   else

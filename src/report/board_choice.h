@@ -20,6 +20,7 @@ std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps);
 
 struct BoardOption {
   size_t sweep = 0;
+  size_t row = 0;      // its results.csv row in the sweep
   std::string board;   // board_labels()[sweep]
   std::string device;  // "gpu", "cpu#2"
   std::string point;   // the row's operating_point, else the sweep's nvpmodel mode; may be ""
@@ -36,14 +37,24 @@ struct BoardChoice {
   std::optional<BoardOption> best;       // nullopt: nothing measured, or none meets the deadline
   std::optional<BoardOption> runner_up;  // the best on another board
   std::optional<BoardOption> fastest;    // when none meets the deadline
-  size_t boards = 0;                     // sweeps with an ok row of this (workload, size)
+  // The runner-up against the best, judged as `compare` judges it (its
+  // Mann-Whitney U test on the runs): the best is a winner only when this
+  // is significant; otherwise the boards tie.
+  std::optional<MetricDelta> versus_runner_up;
+  size_t boards = 0;  // sweeps with an ok row of this (workload, size)
 };
+
+// `compare`'s metric for a recommendation's objective.
+CompareMetric compare_metric_of(Objective o);
 
 // Rows of every study with status ok and device kinds cpu and gpu, grouped
 // by (workload, size) and the identity options.studies gives their study
 // beyond them, in order of first appearance.
 std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
                                                  const RecommendOptions& options);
+// "the lowest energy is A (1.2 J); next: B, 2.3x more (p = 0.0001)" when the
+// difference is significant, else "the boards tie on energy: A (1.2 J) and
+// B (1.3 J) differ by no more than their runs vary (p = 0.095, n = 3+3)".
 std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options);
 
 }  // namespace edp::report

@@ -133,7 +133,9 @@ std::string config_label(const Sweep& s, size_t r, const std::vector<std::string
   return label;
 }
 
-MetricCell make_cell(const Sweep& s, size_t r, CompareMetric m) {
+}  // namespace
+
+MetricCell metric_cell(const Sweep& s, size_t r, CompareMetric m) {
   const CsvTable& t = s.data.results;
   const std::string stem = metric_stem(m);
   MetricCell c;
@@ -147,7 +149,18 @@ MetricCell make_cell(const Sweep& s, size_t r, CompareMetric m) {
   return c;
 }
 
-}  // namespace
+MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double alpha) {
+  MetricDelta d;
+  // Relative to |base|: a change from a negative mean (dynamic energy below
+  // the baseline) keeps its sign, so more is still "+".
+  if (base.mean && other.mean && *base.mean != 0)
+    d.change_pct = (*other.mean - *base.mean) / std::fabs(*base.mean) * 100;
+  if (!base.runs.empty() && !other.runs.empty()) {
+    d.test = mann_whitney_u(base.runs, other.runs);
+    d.significant = d.test->p < alpha;
+  }
+  return d;
+}
 
 Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOptions& options) {
   if (sweeps_in.size() < 2) throw UsageError("compare needs two sweeps or more (A B [C...])");
@@ -257,20 +270,12 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
     cc.deltas.assign(metrics.size(), std::vector<MetricDelta>(sweeps.size() - 1));
     for (size_t mi = 0; mi < metrics.size(); ++mi) {
       for (size_t si = 0; si < sweeps.size(); ++si)
-        if (cc.row[si]) cc.cells[mi][si] = make_cell(sweeps[si], *cc.row[si], metrics[mi]);
+        if (cc.row[si]) cc.cells[mi][si] = metric_cell(sweeps[si], *cc.row[si], metrics[mi]);
       const MetricCell& base = cc.cells[mi][0];
       for (size_t si = 1; si < sweeps.size(); ++si) {
-        const MetricCell& other = cc.cells[mi][si];
         MetricDelta& d = cc.deltas[mi][si - 1];
-        // Relative to |base|: a change from a negative mean (dynamic energy
-        // below the baseline) keeps its sign, so more is still "+".
-        if (base.mean && other.mean && *base.mean != 0)
-          d.change_pct = (*other.mean - *base.mean) / std::fabs(*base.mean) * 100;
-        if (!base.runs.empty() && !other.runs.empty()) {
-          d.test = mann_whitney_u(base.runs, other.runs);
-          d.significant = d.test->p < options.alpha;
-          sizes_seen.emplace(d.test->n1, d.test->n2);
-        }
+        d = metric_delta(base, cc.cells[mi][si], options.alpha);
+        if (d.test) sizes_seen.emplace(d.test->n1, d.test->n2);
       }
     }
     paired.push_back(std::move(cc));

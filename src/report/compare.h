@@ -58,6 +58,13 @@ struct MetricDelta {
   bool significant = false;          // test->p < alpha
 };
 
+// Metric m of results.csv row r of a sweep, with its per-run values; and
+// `other` against `base` as compare judges it (change, Mann-Whitney U test on
+// the runs, significant when p < alpha). The cross-board recommendation uses
+// these too, so that it names a winner only where compare finds one.
+MetricCell metric_cell(const Sweep& s, size_t row, CompareMetric m);
+MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double alpha);
+
 struct ComparedConfig {
   std::string label;                       // "tensors/small/cpu" + other identity values
   std::vector<std::string> identity;       // values of Comparison::identity_columns
@@ -117,6 +124,7 @@ struct Regression {
 std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metric,
                                          double threshold_pct);
 
+std::string p_value_text(double p);  // as compare prints it: "0.095", "1.1e-05"
 std::string comparison_text(const Comparison& c);
 // One row per (configuration, metric, sweep after the first):
 // config,<identity columns>,metric,base_sweep,sweep,base_mean,base_ci95,mean,

@@ -22,12 +22,6 @@ std::string pct(double v, const char* f = "%+.1f%%") {
   return b;
 }
 
-std::string p_text(double p) {
-  char b[32];
-  std::snprintf(b, sizeof b, p < 0.001 ? "%.1e" : "%.3f", p);
-  return b;
-}
-
 std::string cell_text(const MetricCell& c, bool present) {
   if (!present) return "-";
   if (c.status != "ok") return c.status.empty() ? "?" : c.status;
@@ -40,8 +34,8 @@ std::string cell_text(const MetricCell& c, bool present) {
 std::string delta_text(const MetricDelta& d) {
   if (!d.change_pct) return "";
   if (!d.test) return pct(*d.change_pct) + " (no runs to test)";
-  const std::string stats = "(p=" + p_text(d.test->p) + " n=" + std::to_string(d.test->n1) + "+" +
-                            std::to_string(d.test->n2) + ")";
+  const std::string stats = "(p=" + p_value_text(d.test->p) + " n=" + std::to_string(d.test->n1) +
+                            "+" + std::to_string(d.test->n2) + ")";
   return (d.significant ? pct(*d.change_pct) : std::string("~")) + " " + stats;
 }
 
@@ -76,6 +70,12 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
 }
 
 }  // namespace
+
+std::string p_value_text(double p) {
+  char b[32];
+  std::snprintf(b, sizeof b, p < 0.001 ? "%.1e" : "%.3f", p);
+  return b;
+}
 
 std::string comparison_text(const Comparison& c) {
   std::string out = "edpbench compare: " + c.sweeps[0] + " (base)";
@@ -126,7 +126,7 @@ std::string comparison_text(const Comparison& c) {
     out += "\nnot compared (in one sweep only):\n";
     for (const auto& o : c.one_side) out += "  " + o + "\n";
   }
-  out += "\n~: not significant (Mann-Whitney U, two-sided, alpha " + p_text(c.alpha) +
+  out += "\n~: not significant (Mann-Whitney U, two-sided, alpha " + p_value_text(c.alpha) +
          "); ± is the 95% CI of the mean; geomean over the configurations in every sweep\n";
   return out;
 }

@@ -181,6 +181,13 @@ std::string render_context_section(const ReportData& d_) {
       if (auto* x = v->find("max_hz"); x && x->type == JsonValue::Type::number)
         parts.push_back("max " + mhz(x->number, 1e6));
       if (auto* x = v->find("governor"); x && !x->is_null()) parts.push_back(x->to_text());
+      // The rail-gating delay the deploy study's idle states follow.
+      const JsonValue* gate = v->find("railgate_enable");
+      const JsonValue* delay = v->find("railgate_delay_ms");
+      if (gate && gate->type == JsonValue::Type::number && gate->number >= 0)
+        parts.push_back(gate->number > 0 && delay && delay->type == JsonValue::Type::number
+                            ? "rail-gated after " + delay->to_text() + " ms idle"
+                            : "rail-gating off");
       add_text(f.label, join(parts));
     } else if (f.path == "board.emc_hz") {
       if (v->type == JsonValue::Type::number) add_text(f.label, mhz(v->number, 1e6));

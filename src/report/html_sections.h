@@ -29,6 +29,13 @@ std::string render_stages_section(const std::string& dir);
 // DIR/ops.csv (the ops study): roofline, throughput against size, table,
 // speed-up between backend modes.
 std::string render_ops_section(const std::string& dir);
+// DIR/samples.csv (power.timeline): each configuration's median run's power
+// over time, as read against lag-corrected, with the window's edges and the
+// idle baseline; "" when samples.csv is absent.
+std::string render_timeline_section(const ReportData& data);
+// DIR/deploy.csv (the deploy study): hours on a charge against the request
+// rate per device, the crossovers marked (html_deploy.cpp).
+std::string render_deploy_section(const std::string& dir);
 // context.json as key/value tables (board, L4T, nvpmodel, clocks, sensors,
 // baselines, the resolved config); a note when there is none.
 std::string render_context_section(const ReportData& data);

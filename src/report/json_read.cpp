@@ -30,6 +30,10 @@ const JsonValue* JsonValue::at(std::initializer_list<const char*> keys) const {
 namespace {
 
 constexpr size_t kMaxDepth = 200;
+// Values in a document: a JsonValue is about 100 bytes, so the byte cap alone
+// (16 MiB of "0,") let a tree of 8 million values take 1.7 GB. An honest
+// context.json has a few hundred.
+constexpr size_t kMaxValues = 500000;
 
 void append_quoted(std::string& out, const std::string& s) {
   out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -109,6 +113,7 @@ size_t too_deep_offset(const std::string& text) {
 }
 
 struct TooDeep {};
+struct TooMany {};
 
 class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
  public:
@@ -192,6 +197,7 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
   // The slot for the next value: the root, the next array element, or the
   // value of the key just read.
   JsonValue* add(JsonValue v) {
+    if (++values_ > kMaxValues) throw TooMany{};
     JsonValue* slot = &root;
     if (!stack_.empty()) {
       JsonValue* top = stack_.back();
@@ -215,6 +221,7 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
   const std::string& text_;
   const std::string& origin_;
   std::vector<JsonValue*> stack_;  // open arrays and objects, innermost last
+  size_t values_ = 0;
 };
 
 }  // namespace
@@ -242,6 +249,9 @@ JsonValue parse_json(const std::string& text, const std::string& origin) {
     nlohmann::json::sax_parse(text, &builder);
   } catch (const TooDeep&) {
     fail(text, origin, too_deep_offset(text), "nesting deeper than 200 levels");
+  } catch (const TooMany&) {
+    throw std::runtime_error(origin + ": more than " + std::to_string(kMaxValues) +
+                             " values (the limit; an edpbench context.json has a few hundred)");
   }
   return std::move(builder.root);
 }

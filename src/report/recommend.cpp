@@ -224,10 +224,23 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
         DeviceStanding s;
         s.label = results.get(r, col::device);
         s.point = point;
-        s.value = number_at(results, r, column);
+        // Time, energy and EDP are positive: zero, a negative value or NaN in
+        // the file is not a measurement (a 0 J GPU made "confident" with no
+        // ratio; an EDP of -1 won).
+        auto measured = [&](const std::string& name) -> std::optional<double> {
+          const std::string text = results.get(r, name);
+          const auto v = parse_double(text);
+          if (v && std::isfinite(*v) && *v > 0) return v;
+          if (!text.empty())
+            rec.notes.push_back(who + ": " + name + " " + escaped_excerpt(text) +
+                                " is not a measurement (must be a positive number); taken as "
+                                "not measured");
+          return std::nullopt;
+        };
+        s.value = measured(column);
         s.ci95 = row_ci95(results, r, stem);
-        s.time_s = number_at(results, r, col::time_s_mean);
-        s.energy_j = number_at(results, r, col::energy_j_mean);
+        s.time_s = column == col::time_s_mean ? s.value : measured(col::time_s_mean);
+        s.energy_j = column == col::energy_j_mean ? s.value : measured(col::energy_j_mean);
         s.meets_deadline = !options.deadline_s || (s.time_s && *s.time_s <= *options.deadline_s);
         auto better = [](const DeviceStanding& a, const DeviceStanding& b) {
           if (a.meets_deadline != b.meets_deadline) return a.meets_deadline;

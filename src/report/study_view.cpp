@@ -63,6 +63,17 @@ StudyView ops_view(const std::string& study) {
   return v;
 }
 
+StudyView deploy_view(const std::string& study) {
+  StudyView v;
+  v.study = study;
+  // Its results.csv rows as any study's, then deploy.csv's section.
+  v.section = [](const ReportData& rows, const std::string& tag) {
+    return render_results_section(rows, tag) + render_points_section(rows, tag) +
+           render_deploy_section(rows.dir);
+  };
+  return v;
+}
+
 StudyViews::StudyViews(std::vector<StudyView> registered) : views_(std::move(registered)) {}
 
 StudyView StudyViews::of(const std::string& study) const {

@@ -60,6 +60,8 @@ StudyView batch_view(const std::string& study);
 StudyView stages_view(const std::string& study);
 // DIR/ops.csv (html_ops.cpp).
 StudyView ops_view(const std::string& study);
+// The deploy study: its results rows, then deploy.csv (html_deploy.cpp).
+StudyView deploy_view(const std::string& study);
 
 class StudyViews {
  public:

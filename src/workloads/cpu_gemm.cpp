@@ -9,6 +9,14 @@ namespace {
 // A part narrower than this along M or N leaves the micro-kernel (16 x 4 to
 // 48 x 8 floats with AVX-512) short of work.
 constexpr int64_t kMinPartMN = 32;
+// Every part of an M (N) split packs all of B (A) again, as its own
+// single-threaded GEMM: 1 packed element per 2 x (rows of the part) FLOPs,
+// so the parts are at least this long where the team still gets one each.
+// At 1024^3 on 2 threads, 8 parts of 128 rows took 10-13% more CPU time than
+// 2 of 512 (OpenBLAS 85 against 94 GFLOP per CPU-second, Eigen 71 against
+// 77; docs/benchmarks.md); the MLP's long products (thousands of rows) keep
+// kPartsPerThread.
+constexpr int64_t kMinSharedPart = 512;
 // A K slice shorter than this spends too much of its time packing and
 // adding its partial.
 constexpr int64_t kMinPartK = 512;
@@ -28,9 +36,12 @@ GemmSplit plan_gemm_split(int64_t m, int64_t n, int64_t k, int threads) {
   if (k >= 4 * std::max(m, n) && k / threads >= kMinPartK)
     return {SplitDim::K,
             static_cast<int>(std::max<int64_t>(threads, std::min(want, k / kMinPartK)))};
-  // Otherwise share C along its longer side.
+  // Otherwise share C along its longer side: one part per thread at least
+  // (where parts of kMinPartMN allow), more where they stay kMinSharedPart long.
   const int64_t along = std::max(m, n);
-  const int parts = static_cast<int>(std::min(want, along / kMinPartMN));
+  const int64_t most = std::min(want, along / kMinPartMN);
+  const int parts =
+      static_cast<int>(std::min(most, std::max(along / kMinSharedPart, int64_t{threads})));
   if (parts < 2) return {};
   return {m >= n ? SplitDim::M : SplitDim::N, parts};
 }

@@ -42,7 +42,8 @@ TEST_CASE("config errors give file, line and column", "[config]") {
   CHECK(error_of("iterations: 10\nbogus: 1\n") ==
         "test.yaml:2:1: unknown key 'bogus' in the config (valid keys: name, iterations, runs, "
         "warmup_iterations, seed, learning_rate, init_scale, studies, workloads, sizes, devices, "
-        "power, gpu, batch, stages, ops, operating_points, cooldown_s, max_start_temp_c, output)");
+        "power, gpu, batch, stages, ops, deploy, operating_points, cooldown_s, max_start_temp_c, "
+        "output)");
   CHECK_THAT(error_of("runs: many\n"),
              Catch::StartsWith("test.yaml:1:7: 'runs' must be an integer, got 'many'"));
   CHECK_THAT(error_of("runs: 0\n"), Catch::StartsWith("test.yaml:1:7: 'runs' = 0 is out of range"));

@@ -95,7 +95,7 @@ TEST_CASE("a study section's key errors name file:line:column and the key's path
 }
 
 TEST_CASE("the study registry: every name has its study and its section", "[config][study]") {
-  CHECK(known_studies() == std::vector<std::string>{"mlp", "batch", "stages", "ops"});
+  CHECK(known_studies() == std::vector<std::string>{"mlp", "batch", "stages", "ops", "deploy"});
   for (const auto& name : known_studies()) {
     INFO(name);
     CHECK(make_study(name)->name() == name);

@@ -114,7 +114,7 @@ TEST_CASE("every error of a config is reported at once, in file order", "[config
   CHECK_THAT(e, Catch::EndsWith("\nt.yaml:5:1: unknown key 'bogus' in the config (valid keys: "
                                 "name, iterations, runs, warmup_iterations, seed, learning_rate, "
                                 "init_scale, studies, workloads, sizes, devices, power, gpu, "
-                                "batch, stages, ops, operating_points, cooldown_s, "
+                                "batch, stages, ops, deploy, operating_points, cooldown_s, "
                                 "max_start_temp_c, output)"));
 }
 
@@ -168,18 +168,24 @@ TEST_CASE("the key table: every key is read, written and read back", "[config]")
   // A config that sets every key of the table to a non-default value.
   const std::string every =
       "name: full\niterations: 3\nruns: 4\nwarmup_iterations: 0\nseed: 99\nlearning_rate: 0.3\n"
-      "init_scale: 2\nstudies: [mlp, batch, stages, ops]\nworkloads: [autograd]\n"
+      "init_scale: 2\nstudies: [mlp, batch, stages, ops, deploy]\nworkloads: [autograd]\n"
       "sizes:\n  a: {n: 2, d_in: 3, h: 4, d_out: 5}\n  b: {n: 7, d_in: 3, h: 4, d_out: 5}\n"
       "devices:\n  - {kind: cpu, threads: 2, cpus: 0-1, gemm: eigen}\n  - {kind: gpu, index: 1}\n"
       "  - {kind: reference}\n"
-      "power:\n  source: none\n  rate_hz: 250.5\n  total_rails: [A, B]\n  baseline_s: 0.3\n"
+      "power:\n  source: simulated\n  rate_hz: 250.5\n  total_rails: [A, B]\n  baseline_s: 0.3\n"
       "  baseline_every: 3\n  min_run_s: auto\n  sampler_cpu: 1\n  settle_s: 2\n"
+      "  timeline: true\n  timeline_hz: 50\n  timeline_max_rows: 5000\n"
       "  ina226: {bus: /dev/i2c-1, address: 65, shunt_ohm: 0.01, max_current_a: 3, averages: "
       "16, conversion_us: 1100, poll_ready: true, force: true}\n"
       "  trace: {file: /x.csv, loop: false}\n"
+      "  simulated: {idle_w: 3, cpu_w: 5, sleep_after_s: 0.2, sleep_w: 1, wake_j: 0.4, "
+      "busy_cpu_s: 0.001}\n"
       "gpu: {relu: cudnn, sync: spin}\nbatch: {sizes: [b], n: [1, 3]}\nstages: {sizes: [a]}\n"
       "ops: {ops: [copy, gemm], bytes: [1KB, 2MB], gemm_n: [], cold: false, steps: 3, runs: 2, "
       "max_runs: 4, max_rel_ci: 0.05, time_limit_s: 2.5, min_run_s: 0.1}\n"
+      "deploy: {sizes: [a], modes: [infer], batches: [2], wake_after_s: [0.5], wake_repeats: 3, "
+      "idle_s: 1, bursts: 200, train_bursts: 5, release: false, check_rates_hz: [1.5], "
+      "check_s: 30, arrivals: periodic}\n"
       "operating_points:\n  - {name: p, nvpmodel: 1, cpu_max_khz: 100, gpu_min_hz: 5, "
       "cpus_online: 0, cpu_governor: performance}\n  - {name: q}\n"
       "cooldown_s: 1.5\nmax_start_temp_c: 60\noutput: {dir: out}\n";

@@ -194,3 +194,45 @@ TEST_CASE("judge_interference: a team with more threads than CPUs waits for itse
   CHECK(s.disturbed);
   CHECK_THAT(s.note, !Catch::Contains("one another"));
 }
+
+TEST_CASE(
+    "judge_window: before the sampler has seen the interval, the stated one judges the window",
+    "[bench][evidence]") {
+  // A trace replayed at 10 ms rows whose value never changes: the sampler
+  // observes no interval, but the trace states its row spacing. Issue 35: a
+  // 20 ms window was unflagged in a session's first run and flagged in the
+  // later ones, once the interval had been learned from what ran before.
+  RailMeasurement rail = vdd_in(0.15, 0, 0);
+  rail.timing = Timing::instantaneous;
+  Measurement m = window(rail);
+  m.t1_s = m.t0_s + 0.02;
+  edp::report::RunRecord first;
+  WindowContext w{{"VDD_IN"}, 1, 0.02, NAN};
+  w.stated_update_interval_s = 0.01;
+  w.short_window_advice = "give it more work";
+  CHECK(judge_window(m, w, first).empty());
+  CHECK(first.low_confidence);
+  CHECK(first.update_interval_s == Approx(0.01));
+  CHECK_THAT(first.note, Catch::Contains("spans 2 sensor updates of 0.01 s (fewer than 10)") &&
+                             Catch::Contains("give it more work"));
+  // Once observed, the observed interval judges it: the same verdict.
+  m.update_interval_s = m.rails[0].update_interval_s = 0.01;
+  edp::report::RunRecord later;
+  CHECK(judge_window(m, w, later).empty());
+  CHECK(later.low_confidence == first.low_confidence);
+  CHECK(later.note == first.note);
+}
+
+TEST_CASE("judge_window: a frozen total rail's flag carries its reason in the note",
+          "[bench][evidence]") {
+  RailMeasurement rail = vdd_in(19.29, 0, 0.43);
+  rail.frozen = true;
+  rail.distinct_values = 1;
+  Measurement m = window(rail);
+  m.frozen = true;
+  edp::report::RunRecord r;
+  const auto failure = judge_window(m, {{"VDD_IN"}, 1, 10, NAN}, r);
+  CHECK_THAT(failure, Catch::Contains("frozen sensor: VDD_IN"));
+  CHECK(r.low_confidence);
+  CHECK_THAT(r.note, Catch::Contains("frozen sensor: VDD_IN kept the value"));
+}

@@ -157,9 +157,8 @@ TEST_CASE("session: baselines by cadence and by request, and its facts", "[bench
   CHECK(f.rate_hz == 100);
 }
 
-TEST_CASE(
-    "session: no baseline without a sensor or with baseline_s 0, and no idle total without a total",
-    "[bench][session]") {
+TEST_CASE("session: no baseline without a sensor or with baseline_s 0, no total, no idle total",
+          "[bench][session]") {
   bench::SessionOptions o = trace_options();
   o.power.baseline_s = 0;
   bench::Session none(o);
@@ -184,6 +183,22 @@ TEST_CASE("session: a stop request ends its waits", "[bench][session]") {
     CHECK(i.signal == SIGTERM);
   }
   CHECK(seconds_since(t0) < 1);
+}
+
+// The deploy study's idle gaps (0.1 s, and what is left of a gap after a
+// burst's tail) are pauses: a pause of 20 ms must not last the 50 ms that the
+// stop-request poll sleeps between its checks.
+TEST_CASE("session: a pause lasts what it was asked, not a whole poll", "[bench][session]") {
+  bench::Session s(trace_options());
+  std::vector<double> took;
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = SteadyClock::now();
+    s.pause(0.02);
+    took.push_back(seconds_since(t0));
+  }
+  std::sort(took.begin(), took.end());
+  CHECK(took.front() >= 0.02);
+  CHECK(took[2] < 0.045);  // the median, robust to a late wake-up under load
 }
 
 TEST_CASE("session: windows are judged on its total rails and rate", "[bench][session]") {

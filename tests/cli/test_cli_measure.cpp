@@ -96,6 +96,27 @@ TEST_CASE("measure: --runs 3 gives 3 CSV rows and a summary with a CI", "[cli][m
   CHECK_THAT(r.err, Catch::Contains("3 runs") && Catch::Contains("95% CI"));
 }
 
+TEST_CASE("measure: every run of a short command is judged alike, from the first run on",
+          "[cli][measure]") {
+  // The constant trace states its 10 ms row spacing and never changes, so
+  // the sampler observes no interval. Before issue 35 no run of a 10 ms
+  // command was flagged (the interval was "unknown"); on a changing sensor
+  // run 1 was unflagged and runs 2-5 flagged, once it had been learned.
+  const std::string dir = edp::testing::temp_dir("measure-short");
+  const auto r =
+      edpbench("measure --trace " + kTrace + " --runs 5 --csv " + dir + "/runs.csv -- sleep 0.01");
+  INFO(r.err);
+  const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
+  REQUIRE(runs.rows.size() == 5);
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("run " << i + 1 << ": " << runs.get(i, "note"));
+    CHECK(runs.get(i, "low_confidence") == "true");
+    CHECK(num(runs, i, "update_interval_s") == Approx(0.01));
+    CHECK_THAT(runs.get(i, "note"), Catch::Contains("sensor updates of 0.01 s (fewer than 10)") &&
+                                        Catch::Contains("give the command more work"));
+  }
+}
+
 TEST_CASE("measure: a failing command's status is passed on and its run marked", "[cli][measure]") {
   const std::string dir = edp::testing::temp_dir("measure-fail");
   const auto r = edpbench("measure --trace " + kTrace + " --runs 3 --csv " + dir +
@@ -423,6 +444,60 @@ TEST_CASE("measure: under nohup (SIGHUP ignored) a hangup neither stops measure 
   CHECK(WEXITSTATUS(status) == 0);
   CHECK(edp::testing::slurp(dir + "/finished") == "finished\n");
   CHECK(edp::report::read_csv_file(dir + "/m.csv").rows.size() == 1);
+}
+
+TEST_CASE("measure: a line per run as it ends, and a labelled summary rounded to the sensor",
+          "[cli][measure]") {
+  const auto r = edpbench("measure --trace " + kTrace + " --runs 3 -- sleep 0.2");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // Before issue 35: nothing until the end, then "+- 0.0388" (a standard
+  // deviation, unlabelled) beside "0.204985 J".
+  CHECK_THAT(r.err, Catch::Contains("edpbench: run 1/3: ") && Catch::Contains("[ETA ") &&
+                        Catch::Contains("edpbench: run 3/3: "));
+  CHECK_THAT(r.err, Catch::Contains("mean \xC2\xB1 95% CI") && Catch::Contains("std") &&
+                        Catch::Contains("min \xE2\x80\xA6 max") && !Catch::Contains("+-"));
+  // Energy to the millijoule at most, power to the milliwatt.
+  const size_t at = r.err.find("   energy ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  INFO(line);
+  for (size_t dot = line.find('.'); dot != std::string::npos; dot = line.find('.', dot + 1)) {
+    size_t digits = 0;
+    while (dot + 1 + digits < line.size() && std::isdigit(line[dot + 1 + digits])) ++digits;
+    CHECK(digits <= 3);
+  }
+  // The power source is said once, not "energy = VDD_IN: energy = VDD_IN".
+  CHECK_THAT(r.err, !Catch::Contains("energy = VDD_IN: energy = VDD_IN"));
+  // The discovery log only with -v.
+  CHECK_THAT(r.err, !Catch::Contains("trace: replaying"));
+  const auto v = edpbench("measure -v --trace " + kTrace + " -- true");
+  CHECK_THAT(v.err, Catch::Contains("trace: replaying") && Catch::Contains("left out VDD_SYS_GPU"));
+}
+
+TEST_CASE("measure: runs without energy are not a success, and the reasons given are the true ones",
+          "[cli][measure]") {
+  // The static TX2 fixture: VDD_IN never changes, so it is frozen and its
+  // update interval unknown; no read fails. Before issue 35 this exited 0
+  // and said "sensor reads failed" and "shorter than 10 sensor updates".
+  const auto r =
+      edpbench("measure --runs 2 --sysfs-root " EDPBENCH_FIXTURES "/power/tx2-jp4 -- sleep 0.3");
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("2 of 2 runs without energy") &&
+                        Catch::Contains("frozen sensor: VDD_IN kept the value") &&
+                        Catch::Contains("2 of 2 run(s) have no energy"));
+  CHECK_THAT(r.err, !Catch::Contains("reads failed") && !Catch::Contains("shorter than 10"));
+
+  // No sensor at all (an empty root): said, and exit 1; time only when asked.
+  const std::string empty = edp::testing::temp_dir("measure-no-sensor");
+  const auto none = edpbench("measure --sysfs-root " + empty + " -- true");
+  CHECK(none.exit_code == 1);
+  CHECK_THAT(none.err, Catch::Contains("no power sensor was found") &&
+                           Catch::Contains("--power-source none"));
+  const auto times = edpbench("measure --power-source none -- true");
+  CHECK(times.exit_code == 0);
+  CHECK_THAT(times.err, Catch::Contains("no power source: times only"));
 }
 
 TEST_CASE("measure notices a command that stops itself and says so instead of hanging",

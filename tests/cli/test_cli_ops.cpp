@@ -2,6 +2,7 @@
 // write ops.csv with the DESIGN columns, energy per op from a constant trace
 // is power x time per op, and an interrupted study resumes without
 // measuring a finished item again.
+#include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "report/csv.h"
 #include "report/ops_csv.h"
 #include "support/process.h"
+#include "workloads/cpu_backend.h"
 
 namespace {
 
@@ -114,4 +116,45 @@ TEST_CASE("ops rejects a size without a unit it knows, naming the valid ones", "
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("'16XB' is not a size"));
   CHECK_THAT(r.err, Catch::Contains("B, KB, MB or GB"));
+}
+
+TEST_CASE("the ops study's GEMMs run on the path gemm: auto measured for each shape (issue 38)",
+          "[cli][ops][gemm]") {
+  const std::string dir = edp::testing::temp_dir("ops-gemm");
+  const std::string cfg = dir + "/ops-gemm.yaml";
+  edp::testing::write_text(cfg, R"(name: ops-gemm
+studies: [ops]
+sizes: {tiny: {n: 8, d_in: 64, h: 16, d_out: 4}}
+devices:
+  - {kind: cpu, threads: 2, cpus: all, gemm: auto}
+  - {kind: cpu, threads: 1, cpus: all, gemm: eigen}
+ops: {ops: [gemm], gemm_n: [32], steps: 3, runs: 2, max_rel_ci: 0, min_run_s: 0}
+power: {source: none}
+)");
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + dir + "/out");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto ops = edp::report::read_csv_file(dir + "/out/ops.csv");
+  REQUIRE(ops.rows.size() == 2 * 6);  // 32^3 and the tiny MLP's five, per device
+  for (size_t i = 0; i < ops.rows.size(); ++i) CHECK(ops.get(i, "status") == "ok");
+  const YAML::Node backends = YAML::LoadFile(dir + "/out/context.json")["backends"];
+  // The auto device: one decision per shape, each with the rule and the
+  // samples of every path, in its backend's facts.
+  const YAML::Node aut = backends["cpu"];
+  REQUIRE(aut.IsMap());
+  for (const std::string shape : {"gemm 32x32x32", "gemm 8x16x64", "gemm 8x4x16", "gemm 16x4x8 tA",
+                                  "gemm 8x16x4 tB", "gemm 64x16x8 tA"}) {
+    INFO(shape);
+    if (!edp::cpu_has_openblas()) break;  // one path: nothing to choose
+    REQUIRE(aut["gemm_choice " + shape]);
+    const std::string choice = aut["gemm_choice " + shape].as<std::string>();
+    CHECK_THAT(choice, Catch::Contains(" (auto: "));
+    CHECK_THAT(choice, Catch::Contains("; eigen median "));
+    CHECK_THAT(choice, Catch::Contains("; openblas median "));
+  }
+  // The configured device measured nothing: its path is the config's.
+  const YAML::Node fixed = backends["cpu#2"];
+  REQUIRE(fixed.IsMap());
+  CHECK(fixed["gemm_choice"].as<std::string>() == "eigen (configured)");
+  for (const auto& kv : fixed) CHECK(kv.first.as<std::string>().rfind("gemm_choice ", 0) != 0);
 }

@@ -6,6 +6,9 @@
 
 #include <chrono>
 #include <regex>
+#include <sstream>
+
+#include <unistd.h>
 
 #include "report/csv.h"
 #include "support/process.h"
@@ -41,15 +44,6 @@ std::string small_config(const std::string& dir, const std::string& trace,
   return path;
 }
 
-// The plan's keys, in its order, from the text table.
-std::vector<std::string> plan_keys(const std::string& out) {
-  std::vector<std::string> keys;
-  const std::regex key(R"(\s(mlp:\S+))");
-  for (std::sregex_iterator it(out.begin(), out.end(), key), end; it != end; ++it)
-    keys.push_back((*it)[1]);
-  return keys;
-}
-
 double json_number(const std::string& json, const std::string& name) {
   std::smatch m;
   const std::regex re("\"" + name + "\":\\s*([-0-9.eE+]+|null)");
@@ -63,6 +57,12 @@ std::vector<std::string> json_strings_of(const std::string& json, const std::str
   for (std::sregex_iterator it(json.begin(), json.end(), re), end; it != end; ++it)
     out.push_back((*it)[1]);
   return out;
+}
+
+// The plan's keys, in its order, from plan --json (the text table names
+// items by label, "tensors/tiny/cpu", to fit 120 columns).
+std::vector<std::string> plan_keys(const std::string& json_path) {
+  return json_strings_of(edp::testing::slurp(json_path), "key");
 }
 
 // A trace whose value changes every `period_s` (an averaging sensor's
@@ -89,7 +89,7 @@ TEST_CASE("plan lists the items run measures, in its order, and estimates its du
   const auto plan = edpbench("plan --config " + cfg + " --json " + dir + "/plan.json");
   INFO(plan.out << plan.err);
   REQUIRE(plan.exit_code == 0);
-  const std::vector<std::string> planned = plan_keys(plan.out);
+  const std::vector<std::string> planned = plan_keys(dir + "/plan.json");
   const YAML::Node q = YAML::LoadFile(EDPBENCH_CONFIGS "/quick.yaml");
   REQUIRE(planned.size() == q["workloads"].size() * 2 * q["devices"].size());
   CHECK_THAT(plan.out, Catch::Contains("VDD_IN"));  // the total rail and its timing
@@ -137,7 +137,7 @@ TEST_CASE("plan reports every problem of a config and exits 2", "[cli][plan]") {
         c["devices"] = devs;
         c["power"]["total_rails"] = YAML::Load("[VDD_IN, NO_SUCH_RAIL]");
       });
-  const auto r = edpbench("plan --no-calibrate --config " + cfg);
+  const auto r = edpbench("plan --no-calibrate --config " + cfg + " --json " + dir + "/p.json");
   INFO(r.out << r.err);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("3 problems"));
@@ -145,7 +145,7 @@ TEST_CASE("plan reports every problem of a config and exits 2", "[cli][plan]") {
   CHECK_THAT(r.err, Catch::Contains("device cpu#2:"));
   CHECK_THAT(r.err, Catch::Contains("NO_SUCH_RAIL"));
   // The plan is still printed, for what can be planned.
-  CHECK(plan_keys(r.out).size() == 3 * 2 * 3);
+  CHECK(plan_keys(dir + "/p.json").size() == 3 * 2 * 3);
 
   // A YAML-level error stops at once, with its place.
   edp::testing::write_text(dir + "/typo.yaml", "iterationz: 5\n");
@@ -161,7 +161,7 @@ TEST_CASE("plan --no-calibrate measures nothing and leaves durations unknown", "
                           " --json " + dir + "/p.json");
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK(plan_keys(r.out).size() == 3);
+  CHECK(plan_keys(dir + "/p.json").size() == 3);
   const std::string json = edp::testing::slurp(dir + "/p.json");
   CHECK(std::isnan(json_number(json, "total_s")));
   CHECK(std::isnan(json_number(json, "step_s")));
@@ -209,4 +209,53 @@ TEST_CASE("plan predicts the low-confidence runs of a slow sensor", "[cli][plan]
   CHECK(json_strings_of(aj, "low_confidence") == std::vector<std::string>{"no"});
   CHECK(json_strings_of(aj, "window_rule") == std::vector<std::string>{"auto"});
   CHECK(json_number(aj, "window_s") >= 20 * 0.25 * 0.8);
+}
+
+namespace {
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("plan: a backend that cannot start is one problem, its items fail, reasons said once",
+          "[cli][plan]") {
+  // The TX2 tree says CPUs 0-5 are online; on a machine without a CPU 5 the
+  // worker cannot be pinned there, so the backend fails to start.
+  if (sysconf(_SC_NPROCESSORS_CONF) > 5) {
+    WARN("this machine has a CPU 5: the cannot-start case is not reachable here");
+    return;
+  }
+  const std::string dir = edp::testing::temp_dir("plan-cannot-start");
+  const std::string cfg =
+      small_config(dir, EDPBENCH_FIXTURES "/cli/constant_7w5.csv", [](YAML::Node& c) {
+        YAML::Node devs;
+        devs.push_back(YAML::Load("{kind: cpu, cpus: '5'}"));
+        devs.push_back(YAML::Load("{kind: gpu}"));
+        c["devices"] = devs;
+      });
+  const auto r =
+      edpbench("plan --config " + cfg + " --sysfs-root " EDPBENCH_FIXTURES "/platform/tx2 --json " +
+               dir + "/p.json");
+  INFO(r.out << r.err);
+  // Before issue 35: exit 0, "problems (1)" in the plan and again as the
+  // error, the cpu items runnable, lines of ~250 columns, the GPU's reason
+  // in each of its rows.
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("(1 problem)") && Catch::Contains("its backend cannot start"));
+  CHECK(count_of(r.out + r.err, "cannot pin CPU worker 0 to CPU 5") == 2);  // footnote, error
+  CHECK_THAT(r.out, Catch::Contains("6 that cannot start") && Catch::Contains("0 run(s)"));
+  std::istringstream lines(r.out);
+  size_t widest = 0;
+  for (std::string line; std::getline(lines, line);) widest = std::max(widest, line.size());
+  CHECK(widest <= 120);
+  // Each reason once, as a footnote the rows point to.
+  CHECK(count_of(r.out, "cannot start [1]") == 7);  // the device and its 6 items
+  CHECK(count_of(r.out, "skipped [2]") == 7);
+  CHECK(count_of(r.out, "\n  [2] ") == 1);
+  const std::string json = edp::testing::slurp(dir + "/p.json");
+  CHECK_THAT(json, Catch::Contains("\"cannot_start\":\"cannot pin CPU worker 0"));
 }

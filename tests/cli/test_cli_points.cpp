@@ -215,17 +215,22 @@ TEST_CASE("run --resume after a crash at a point first restores the clocks it le
 TEST_CASE("plan lists every item at every point, in the order run measures them",
           "[cli][points][plan]") {
   Board b("points-plan");
-  const auto r = edp::testing::edpbench("plan --config " + points_config(b, 2) +
-                                        " --no-calibrate --sysfs-root " + b.root);
+  const std::string json = b.dir + "/plan.json";
+  const auto r =
+      edp::testing::edpbench("plan --config " + points_config(b, 2) +
+                             " --no-calibrate --sysfs-root " + b.root + " --json " + json);
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
+  // The keys in plan --json; the text names them "slow: tensors/tiny/cpu".
+  CHECK_THAT(r.out, Catch::Contains("slow: tensors/tiny/cpu"));
+  const std::string planned = edp::testing::slurp(json);
   const std::vector<std::string> keys{"mlp:workload=tensors,size=tiny,device=cpu,point=slow",
                                       "mlp:workload=autograd,size=tiny,device=cpu,point=slow",
                                       "mlp:workload=tensors,size=tiny,device=cpu,point=fast",
                                       "mlp:workload=autograd,size=tiny,device=cpu,point=fast"};
   size_t at = 0;
   for (const auto& k : keys) {
-    const size_t found = r.out.find(k, at);
+    const size_t found = planned.find(k, at);
     CHECK(found != std::string::npos);
     if (found != std::string::npos) at = found;
   }

@@ -9,10 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <regex>
 #include <set>
 #include <thread>
 
 #include "report/csv.h"
+#include "report/json_read.h"
 #include "support/process.h"
 
 extern char** environ;
@@ -116,4 +118,82 @@ TEST_CASE("resume refuses a different configuration and names the difference", "
   CHECK_THAT(r.err, Catch::Contains("configuration differs") &&
                         Catch::Contains("sweep has 'runs: 1', now 'runs: 2'"));
   CHECK(rows_in(out + "/results.csv") == 1);  // nothing was touched
+}
+
+namespace {
+
+// The review's repro 07: a two-item sweep on a trace (7.5 W constant), its
+// second item dropped from results.csv so that --resume has one to measure.
+std::string two_item_sweep(const std::string& dir) {
+  const std::string path = dir + "/tiny.yaml";
+  edp::testing::write_text(path,
+                           "name: tiny\niterations: 2\nruns: 2\nwarmup_iterations: 0\n"
+                           "init_scale: 0.1\nworkloads: [tensors]\nsizes:\n"
+                           "  s1: {n: 4, d_in: 16, h: 8, d_out: 4}\n"
+                           "  s2: {n: 4, d_in: 32, h: 8, d_out: 4}\n"
+                           "devices:\n  - {kind: reference}\npower:\n  source: trace\n"
+                           "  baseline_s: 0.2\n  trace: {file: " EDPBENCH_FIXTURES
+                           "/cli/constant_7w5.csv}\n");
+  const std::string out = dir + "/sw";
+  const auto first = edp::testing::edpbench("run --config " + path + " --out " + out);
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  const std::string results = out + "/results.csv";
+  const auto t = edp::report::read_csv_file(results);
+  std::string text = edp::report::csv_line(t.header);
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    if (t.get(r, "size") != "s2") text += edp::report::csv_line(t.rows[r]);
+  edp::testing::write_text(results, text);
+  return path;
+}
+
+std::string replace_first(const std::string& text, const std::string& pattern,
+                          const std::string& with) {
+  const std::string out =
+      std::regex_replace(text, std::regex(pattern), with, std::regex_constants::format_first_only);
+  REQUIRE(out != text);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("resume refuses a context.json of another board and names both values", "[cli][resume]") {
+  const std::string dir = edp::testing::temp_dir("resume-context");
+  const std::string cfg = two_item_sweep(dir), ctx = dir + "/sw/context.json";
+  const std::string other = replace_first(edp::testing::slurp(ctx), R"("model": *("[^"]*"|null))",
+                                          R"("model": "SOME OTHER BOARD")");
+  edp::testing::write_text(ctx, other);
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + dir + "/sw --resume");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err,
+             Catch::Contains("board.model 'SOME OTHER BOARD'") && Catch::Contains("context.json"));
+  CHECK(edp::testing::slurp(ctx) == other);  // nothing rewritten
+  CHECK(rows_in(dir + "/sw/results.csv") == 1);
+}
+
+TEST_CASE("resume keeps the first session's start_time and baselines", "[cli][resume]") {
+  const std::string dir = edp::testing::temp_dir("resume-keep");
+  const std::string cfg = two_item_sweep(dir), ctx = dir + "/sw/context.json";
+  std::string text = edp::testing::slurp(ctx);
+  text =
+      replace_first(text, R"("start_time": *"[^"]*")", R"("start_time": "1999-01-01T00:00:00Z")");
+  text = replace_first(text, R"("total_w": *[-+0-9.eE]+)", R"("total_w": 123.0)");
+  edp::testing::write_text(ctx, text);
+  const auto before = edp::report::parse_json(text);
+  const auto* old_baselines = before.at({"power", "baselines"});
+  REQUIRE(old_baselines);
+  const size_t n_before = old_baselines->array.size();
+
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + dir + "/sw --resume");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(rows_in(dir + "/sw/results.csv") == 2);
+  const auto after = edp::report::read_json_file(ctx);
+  REQUIRE(after.find("start_time"));
+  CHECK(after.find("start_time")->string == "1999-01-01T00:00:00Z");
+  const auto* baselines = after.at({"power", "baselines"});
+  REQUIRE(baselines);
+  REQUIRE(baselines->array.size() > n_before);  // the first session's, then this one's
+  REQUIRE(baselines->array[0].find("total_w"));
+  CHECK(baselines->array[0].find("total_w")->number == 123.0);
 }

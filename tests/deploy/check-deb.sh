@@ -53,16 +53,32 @@ echo "Depends: $depends"
 echo "$depends" | grep -q 'adduser' || fail "Depends lacks adduser (postinst uses it)"
 echo "$depends" | grep -q 'libc6' || fail "Depends lacks libc6 (dpkg-shlibdeps did not run?)"
 echo "$depends" | grep -q 'libyaml-cpp' || fail "Depends lacks libyaml-cpp"
+# `edpbench exporter`'s libraries, when the binary was built with them.
+if dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/edpbench | grep -aq 'edpbench: exporter: serving'; then
+  echo "$depends" | grep -q 'libprometheus-cpp-core' || fail "Depends lacks libprometheus-cpp-core"
+  echo "$depends" | grep -q 'libcpp-httplib' || fail "Depends lacks libcpp-httplib"
+  echo "ok: Depends has the exporter's libraries"
+fi
 
 # File list and modes.
 dpkg-deb --contents "$deb" > "$tmp/contents"
 for f in ./usr/bin/edpbench ./usr/lib/edpbench/edpbench-job ./usr/lib/edpbench/systemd-pre-244.conf \
          ./usr/lib/edpbench/edpbench-i2c.service.conf \
          ./etc/edpbench/config.yaml ./etc/default/edpbench \
-         ./lib/systemd/system/edpbench.service ./lib/systemd/system/edpbench.timer; do
+         ./lib/systemd/system/edpbench.service ./lib/systemd/system/edpbench.timer \
+         ./lib/systemd/system/edpbench-exporter.service ./usr/share/doc/edpbench/observability.md \
+         ./usr/share/man/man1/edpbench.1.gz ./usr/share/bash-completion/completions/edpbench; do
   grep -q " $f\$" "$tmp/contents" || fail "$f missing from the package"
 done
 grep -q '^-rwxr-xr-x .* ./usr/lib/edpbench/edpbench-job$' "$tmp/contents" || fail "edpbench-job not executable"
+# The generated man page renders without warnings; the completion parses.
+man1="$tmp/root/usr/share/man/man1/edpbench.1.gz"
+gzip -dc "$man1" | grep -q '^\.SS "edpbench measure"' || fail "edpbench.1 lacks the measure command"
+if command -v groff >/dev/null 2>&1; then
+  warnings="$(gzip -dc "$man1" | groff -man -ww -z 2>&1)"
+  [ -z "$warnings" ] || fail "edpbench.1: groff warns: $warnings"
+fi
+bash -n "$tmp/root/usr/share/bash-completion/completions/edpbench" || fail "the bash completion does not parse"
 grep -q '^-rw-r--r-- .* ./etc/edpbench/config.yaml$' "$tmp/contents" || fail "config.yaml mode"
 grep -q 'timers.target.wants\|multi-user.target.wants' "$tmp/contents" && fail "the package enables a unit"
 for c in "$(dirname "$0")"/../../configs/*.yaml; do

@@ -61,6 +61,29 @@ if ! awk -v s="$score" 'BEGIN { exit !(s + 0 <= 2.0) }'; then
   exit 1
 fi
 
+# The exporter's unit: verify (its ExecStart pointed at an executable that
+# exists here), hardening as the checklist of issue 36 asks, score <= 2.0.
+exp="$src/systemd/edpbench-exporter.service"
+for k in '^User=edpbench$' '^ProtectSystem=strict$' '^ReadOnlyPaths=' '^NoNewPrivileges=yes$' \
+         '^CapabilityBoundingSet=$' '^PrivateTmp=yes$' '^ProtectHome=yes$' '^WantedBy=multi-user.target$' \
+         '^ExecStart=/usr/bin/edpbench exporter --listen '; do
+  grep -q "$k" "$exp" || { echo "FAIL: edpbench-exporter.service lacks $k"; exit 1; }
+done
+grep -q '^Environment=EDPBENCH_EXPORTER_LISTEN=127\.0\.0\.1:' "$exp" \
+  || { echo "FAIL: edpbench-exporter.service does not listen on the loopback by default"; exit 1; }
+sed "s|^ExecStart=/usr/bin/edpbench |ExecStart=$(command -v true) |" "$exp" > "$tmp/edpbench-exporter.service"
+out="$(cd "$tmp" && systemd-analyze verify "$tmp/edpbench-exporter.service" 2>&1)" \
+  || { echo "FAIL: systemd-analyze verify edpbench-exporter.service:"; echo "$out"; exit 1; }
+[ -z "$out" ] || { echo "FAIL: verify edpbench-exporter.service is not clean:"; echo "$out"; exit 1; }
+esec="$(systemd-analyze security --offline=true --no-pager "$exp" 2>&1)" || true
+eline="$(printf '%s\n' "$esec" | grep 'Overall exposure level for edpbench-exporter.service:' || true)"
+[ -n "$eline" ] || { echo "FAIL: no exposure level for edpbench-exporter.service:"; echo "$esec"; exit 1; }
+escore="$(printf '%s\n' "$eline" | sed 's/.*service: *\([0-9][0-9]*\.[0-9]\).*/\1/')"
+echo "$eline"
+awk -v s="$escore" 'BEGIN { exit !(s + 0 <= 2.0) }' \
+  || { echo "FAIL: edpbench-exporter.service exposure $escore exceeds 2.0"; exit 1; }
+echo "ok: edpbench-exporter.service verifies, exposure $escore <= 2.0"
+
 # The maintainer scripts and the job are POSIX sh (dash on Ubuntu).
 for f in "$src"/packaging/postinst "$src"/packaging/prerm "$src"/packaging/postrm "$job"; do
   sh -n "$f" || { echo "FAIL: syntax error in $f"; exit 1; }

@@ -432,6 +432,32 @@ TEST_CASE("C++ API: a label that is not UTF-8 is refused when recorded, not half
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("C++ API: a deeply nested context.json is refused before any file is rewritten",
+          "[monitor]") {
+  // nlohmann's parse and dump recurse: 100000 nested arrays overflowed the
+  // stack (exit 139) after runs.csv, rails.csv and results.csv were rewritten.
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "deep";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-deep-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const size_t n = 100000;
+  std::ofstream(dir / "context.json")
+      << "{\"a\":" << std::string(n, '[') << std::string(n, ']') << "}";
+  CHECK_THROWS_WITH(mon.write(dir.string()),
+                    Catch::Contains("deeper than 200") && Catch::Contains("context.json"));
+  CHECK_FALSE(std::filesystem::exists(dir / "results.csv"));
+  CHECK_FALSE(std::filesystem::exists(dir / "runs.csv"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep that keeps it",
           "[monitor]") {
   auto mon = trace_monitor();
@@ -498,4 +524,50 @@ TEST_CASE("C++ API: write() leaves context.json as `run` writes it, total rails 
   const auto& monitor = ctx.at("monitor");
   CHECK(monitor.at("configurations") == nlohmann::json::array({"monitor/x/s/cpu"}));
   CHECK_FALSE(monitor.contains("total_rails"));
+}
+
+TEST_CASE("C++ API: a window's timeline, and samples.csv from write", "[monitor][timeline]") {
+  edpbench::MonitorOptions o;
+  o.source = "trace";
+  o.trace_file = kTrace;
+  o.timeline = true;
+  o.timeline_hz = 40;
+  edpbench::Monitor mon(o);
+  mon.begin_window("t");
+  sleep_s(0.5);
+  const auto w = mon.end_window("t");
+  const edpbench::Timeline& tl = w.timeline;
+  REQUIRE_FALSE(tl.empty());
+  CHECK(tl.spacing_s == Approx(1.0 / 40));
+  CHECK(tl.rails == std::vector<std::string>{"VDD_IN", "VDD_SYS_GPU"});
+  REQUIRE(tl.power_w.size() == 2);
+  REQUIRE(tl.corrected_power_w.size() == 2);
+  CHECK(tl.t_s.back() >= w.time_s);
+  CHECK(tl.t_s.size() == Approx(40 * (w.time_s - tl.t_s.front())).margin(3));
+  for (double p : tl.power_w[0]) CHECK(p == 4.5);
+  for (double p : tl.corrected_power_w[1]) CHECK(p == 1.2);  // instantaneous: as read
+
+  // Recorded windows go to samples.csv with the other files.
+  const std::string dir = std::filesystem::temp_directory_path() / "edpbench-monitor-timeline";
+  std::filesystem::remove_all(dir);
+  edpbench::RunLabel label;
+  label.workload = "sleep";
+  label.size = "half";
+  label.device = "cpu";
+  mon.record(label, w);
+  mon.write(dir);
+  std::ifstream in(dir + "/samples.csv");
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  CHECK(header == "study,key,workload,run,t_s,rail,power_w,corrected_power_w\r");
+  CHECK(first.rfind("monitor,monitor/sleep/half/cpu,sleep,1,", 0) == 0);
+
+  // Off by default.
+  edpbench::Monitor plain = trace_monitor();
+  plain.begin_window("p");
+  CHECK(plain.end_window("p").timeline.empty());
+  // The rate is checked as power.timeline_hz is.
+  o.timeline_hz = 5000;
+  CHECK_THROWS_WITH(edpbench::Monitor(o), Catch::Contains("timeline_hz"));
 }

@@ -66,6 +66,25 @@ class TraceSource(unittest.TestCase):
         self.assertEqual(sorted(r["rail"] for r in d["rails"]), ["VDD_IN", "VDD_SYS_GPU"])
         self.assertEqual([r["rail"] for r in d["rails"] if r["total"]], ["VDD_IN"])
 
+    def test_timeline_gives_the_windows_power_over_time(self):
+        mon = trace_monitor(timeline=True, timeline_hz=40)
+        with mon.window("t") as w:
+            time.sleep(0.4)
+        tl = w.timeline
+        self.assertAlmostEqual(tl["spacing_s"], 1.0 / 40)
+        self.assertEqual(sorted(tl["power_w"]), ["VDD_IN", "VDD_SYS_GPU"])
+        self.assertEqual(len(tl["power_w"]["VDD_IN"]), len(tl["t_s"]))
+        self.assertGreaterEqual(tl["t_s"][-1], w.time_s)
+        self.assertLess(tl["t_s"][0], 0)  # the pre-roll
+        self.assertEqual(set(tl["power_w"]["VDD_IN"]), {4.5})
+        self.assertEqual(tl["corrected_power_w"]["VDD_SYS_GPU"], tl["power_w"]["VDD_SYS_GPU"])
+        # Off by default: empty lists.
+        with trace_monitor().window("p") as plain:
+            pass
+        self.assertEqual(plain.timeline["t_s"], [])
+        with self.assertRaises(edpbench.Error):
+            trace_monitor(timeline=True, timeline_hz=0)
+
     def test_overlapping_and_nested_windows(self):
         mon = trace_monitor()
         mon.begin_window("outer")
@@ -313,13 +332,36 @@ class ResultsFiles(unittest.TestCase):
             os.remove(link)
 
     def test_merge_keeps_other_rows_and_replaces_own(self):
-        for batch in range(2):
-            mon = trace_monitor()
-            with mon.window("w") as w:
-                time.sleep(0.05)
-            mon.record(w, "a_%d" % batch, "small", "cpu")
-            mon.record(w, "shared", "small", "cpu")
-            mon.write(self.dir)
+        first = trace_monitor()
+        with first.window("w") as w:
+            time.sleep(0.05)
+        first.record(w, "a_0", "small", "cpu")
+        first.record(w, "shared", "small", "cpu")
+        first.write(self.dir)
+        # The same monitor writes again after another run: its own rows are
+        # replaced (2 runs of "shared", not 1 + 2).
+        first.record(w, "shared", "small", "cpu")
+        first.write(self.dir)
+        # Another monitor (another process, a later script) with the same
+        # workload, size and device: refused, nothing written (issue 35:
+        # its 1 run silently replaced the 5 runs there).
+        second = trace_monitor()
+        with second.window("w") as w2:
+            time.sleep(0.05)
+        second.record(w2, "a_1", "small", "cpu")
+        second.record(w2, "shared", "small", "cpu")
+        with self.assertRaises(edpbench.Error) as refused:
+            second.write(self.dir)
+        self.assertIn("already holds monitor/shared/small/cpu (2 runs", str(refused.exception))
+        self.assertIn("Nothing was written", str(refused.exception))
+        with open(os.path.join(self.dir, "results.csv")) as f:
+            rows = {r["workload"]: r["runs"] for r in csv.DictReader(f)}
+        self.assertEqual(rows, {"a_0": "1", "shared": "2"})
+        mon = trace_monitor()
+        with mon.window("w") as w:
+            time.sleep(0.05)
+        mon.record(w, "a_1", "small", "cpu")
+        mon.write(self.dir)
         with open(os.path.join(self.dir, "results.csv")) as f:
             names = sorted(r["workload"] for r in csv.DictReader(f))
         self.assertEqual(names, ["a_0", "a_1", "shared"])

@@ -59,6 +59,19 @@ TEST_CASE("TX2: the gp10b GPU is found by scanning /sys/class/devfreq") {
   CHECK(p.emc_hz == 1866000000);
 }
 
+// nvgpu's railgate_enable, railgate_delay (ms) and is_railgated sit on the
+// GPU's device, the devfreq node's grandparent (nvgpu os/linux/sysfs.c;
+// gp10b starts with railgate_delay_init = 500, platform_gp10b_tegra.c).
+TEST_CASE("TX2: the GPU's rail-gating delay is read beside its devfreq node") {
+  const Platform p = probe(kTx2);
+  CHECK(p.gpu_railgate_path == "/sys/devices/17000000.gp10b");
+  CHECK(p.gpu_railgate_enable == 1);
+  CHECK(p.gpu_railgate_delay_ms == 500);
+  const Platform x86 = probe(EDPBENCH_FIXTURES "/platform/x86-vm");
+  CHECK(x86.gpu_railgate_path.empty());
+  CHECK(x86.gpu_railgate_delay_ms == -1);
+}
+
 TEST_CASE("TX2: thermal zones keep their order, type and temperature in degrees C") {
   const Platform p = probe(kTx2);
   const std::vector<std::string> types = {"BCPU-therm", "MCPU-therm",     "GPU-therm",

@@ -188,6 +188,21 @@ TEST_CASE("state file: a state file that is a symlink is not read") {
   CHECK_THROWS_WITH(restore_leftover({link}), Contains("symbolic link"));
 }
 
+TEST_CASE("state file: a FIFO or a file over 1 MiB is refused by the common reader, naming it") {
+  // read_state_file had its own open/fstat/one read(); now the one reader of
+  // untrusted files (common/safe_file.h) with the clock state file's kind.
+  Scene s;
+  const std::string big = s.dir + "/big/clock-state.txt";
+  fs::create_directories(s.dir + "/big");
+  std::ofstream(big) << "version=1\n" << std::string((1 << 20) + 1, '#') << "\n";
+  CHECK_THROWS_WITH(restore_leftover({big}),
+                    Contains(big + ": not read:") && Contains("a clock state file may have"));
+  const std::string fifo = s.dir + "/fifo-state.txt";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(restore_leftover({fifo}),
+                    Contains(fifo + ": not read: it is a FIFO") && Contains("clock state file"));
+}
+
 TEST_CASE("state file: root is refused on the real board before anything is read or run") {
   if (geteuid() != 0) {
     WARN("skipped: needs root");

@@ -1,7 +1,9 @@
 // `edpbench sensors` as a user runs it, against the fake TX2 tree.
 #include <catch2/catch.hpp>
 
+#include <ctime>
 #include <sstream>
+#include <vector>
 
 #include "power/ina3221_sim.h"
 
@@ -36,14 +38,56 @@ const std::string kTx2 = EDPBENCH_FIXTURES "/power/tx2-jp4";
 TEST_CASE("sensors --csv prints one row per TX2 rail", "[cli]") {
   Result r = run("sensors --sysfs-root " + kTx2 + " --source jetson --csv --samples 1");
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::StartsWith("sensor,rail,voltage_v,current_a,power_w\n"));
-  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_IN,19.104,0.101,1.929\n"));
-  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_SYS_GPU,19.080,0.008,0.152\n"));
-  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_1V8_IO,1.800,0.028,0.050\n"));
+  CHECK_THAT(r.out, Catch::StartsWith("sensor,rail,voltage_v,current_a,power_w,unix_s\n"));
+  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_IN,19.104,0.101,1.929,"));
+  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_SYS_GPU,19.080,0.008,0.152,"));
+  CHECK_THAT(r.out, Catch::Contains("jetson,VDD_1V8_IO,1.800,0.028,0.050,"));
+  // Every row carries when its sensor was read.
+  std::istringstream lines_in(r.out);
+  std::string line;
+  std::getline(lines_in, line);
+  const double now = static_cast<double>(std::time(nullptr));
+  while (std::getline(lines_in, line)) {
+    const double unix_s = std::stod(line.substr(line.rfind(',') + 1));
+    CHECK(unix_s == Approx(now).margin(60));
+  }
   CHECK_THAT(r.out, !Catch::Contains("NC"));
   size_t lines = 0;
   for (char c : r.out) lines += c == '\n';
   CHECK(lines == 12);  // header + 11 rails
+}
+
+TEST_CASE("sensors --watch refreshes the running counters per rail", "[cli]") {
+  edp::testing::Ina3221Sim sim;
+  Result r = run("sensors --source jetson --sysfs-root " + sim.root() +
+                 " --watch --interval-s 0.6 --samples 2");
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  // Two blocks (not a terminal: one after another), each a header and a row
+  // per rail; VDD_IN is the total rail, and its joules grow.
+  std::vector<double> joules;
+  std::istringstream in(r.out);
+  std::string line;
+  size_t headers = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("edpbench sensors --watch: jetson at ", 0) == 0) ++headers;
+    if (line.rfind("VDD_IN ", 0) == 0) {
+      std::istringstream cells(line);
+      std::string rail, star, timing;
+      double power_w = 0, energy_j = 0;
+      cells >> rail >> star >> timing >> power_w >> energy_j;
+      CHECK(star == "*");
+      CHECK(timing == "averaging");
+      CHECK(power_w == Approx(2.0).margin(0.2));  // the simulator's idle VDD_IN
+      joules.push_back(energy_j);
+    }
+  }
+  CHECK(headers == 2);
+  REQUIRE(joules.size() == 2);
+  CHECK(joules[1] - joules[0] == Approx(2.0 * 0.6).margin(0.4));
+  CHECK_THAT(r.out, Catch::Contains("total (* VDD_IN)") && Catch::Contains("missed deadlines"));
+  CHECK(run("sensors --source jetson --sysfs-root " + sim.root() + " --watch --csv").exit_code ==
+        2);
 }
 
 TEST_CASE("sensors without --csv lists what was found and missing", "[cli]") {

@@ -84,3 +84,50 @@ TEST_CASE("cross-board page: boards, differences, recommendation, log-scale figu
   CHECK(html.find("src=\"http") == std::string::npos);
   CHECK(html.find("href=\"http") == std::string::npos);
 }
+
+TEST_CASE("recommend_across_boards: a winner only where compare's test finds one, else a tie") {
+  // The TX2 sweep against itself: equal runs, p = 1. Before issue 35 the
+  // first was "the lowest energy", the copy "1x more".
+  const Sweep tx2 = load_sweep(kTx2);
+  RecommendOptions opt;
+  opt.objective = Objective::energy;
+  const auto same = recommend_across_boards({tx2, tx2}, opt);
+  const BoardChoice& ts = find(same, "tensors", "small");
+  REQUIRE(ts.runner_up);
+  REQUIRE(ts.versus_runner_up);
+  CHECK_FALSE(ts.versus_runner_up->significant);
+  const std::string tie = board_choice_sentence(ts, opt);
+  INFO(tie);
+  CHECK(tie.find("the boards tie on energy: Jetson TX2 MAXN GPU") != std::string::npos);
+  CHECK(tie.find("(p=1.000 n=10+10, as compare tests)") != std::string::npos);
+  CHECK(tie.find("lowest") == std::string::npos);
+
+  // TX2 against Orin NX: compare's p and n for tensors/small/gpu's energy.
+  const Sweep orin = load_sweep(kOrin);
+  const auto boards = recommend_across_boards({tx2, orin}, opt);
+  const BoardChoice& diff = find(boards, "tensors", "small");
+  REQUIRE(diff.versus_runner_up);
+  const Comparison cmp = compare_sweeps({tx2, orin}, CompareOptions{});
+  bool seen = false;
+  for (const auto& cc : cmp.configs)
+    if (cc.label == "tensors/small/gpu") {
+      const auto& d = cc.deltas[1][0];  // energy, Orin NX against TX2
+      REQUIRE(d.test);
+      CHECK(d.test->p == Approx(diff.versus_runner_up->test->p));
+      CHECK(d.significant == diff.versus_runner_up->significant);
+      seen = true;
+    }
+  CHECK(seen);
+  CHECK(diff.versus_runner_up->significant);
+  CHECK(board_choice_sentence(diff, opt).find("the lowest energy is Jetson Orin NX GPU") !=
+        std::string::npos);
+}
+
+TEST_CASE("cross-board page: what differs is compare's list, the compared setting included") {
+  RecommendOptions opt;
+  const std::string html = render_boards_report({load_sweep(kTx2), load_sweep(kOrin)}, opt);
+  // Before issue 35 the threads (6 against 8) were missing: compare prints them.
+  CHECK(html.find("compared setting: threads: Jetson TX2 0/1/6; Jetson Orin NX 0/8") !=
+        std::string::npos);
+  CHECK(html.find("L4T: Jetson TX2 R32.7.4; Jetson Orin NX R35.4.1") != std::string::npos);
+}

@@ -58,6 +58,22 @@ TEST_CASE("statistics match hand-computed values", "[stats]") {
   CHECK(s.n == 8);
 }
 
+// numpy.quantile's default (Hyndman and Fan type 7): the order statistic at
+// (n - 1) q, interpolated. For 2, 4, 4, 4, 5, 5, 7, 9 (sorted from any
+// order): q = 0.9 sits at 6.3, 7 + 0.3 x (9 - 7) = 7.6; q = 0.99 at 6.93,
+// 8.86; q = 0.25 at 1.75, 4.
+TEST_CASE("quantile interpolates between order statistics as numpy does", "[stats]") {
+  const std::vector<double> v{9, 4, 2, 5, 4, 7, 4, 5};
+  CHECK(quantile(v, 0.5) == Approx(median(v)));
+  CHECK(quantile(v, 0.9) == Approx(7.6));
+  CHECK(quantile(v, 0.99) == Approx(8.86));
+  CHECK(quantile(v, 0.25) == Approx(4.0));
+  CHECK(quantile(v, 0) == 2);
+  CHECK(quantile(v, 1) == 9);
+  CHECK(quantile({3.0}, 0.99) == 3);
+  CHECK(std::isnan(quantile({}, 0.5)));
+}
+
 TEST_CASE("statistics define their edge cases", "[stats]") {
   CHECK(std::isnan(mean({})));
   CHECK(stddev({3.0}) == 0.0);

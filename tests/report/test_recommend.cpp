@@ -237,6 +237,36 @@ TEST_CASE("missing energy (no sensor): EDP is undecided and nothing is invented"
   CHECK(any_note(by_time[0], "runs per charge unknown"));
 }
 
+TEST_CASE("zero, negative or non-finite values are not measurements", "[recommend]") {
+  // An EDP of -1 J.s used to win as "the only device with a successful run";
+  // a GPU energy of 0 J was chosen "confident" with no ratio.
+  auto edp = recommend(table_of({cpu("1", "5", "-1"), gpu("1", "5", "5")}), {});
+  CHECK(edp[0].choice.empty());
+  CHECK_FALSE(edp[0].cpu_value());
+  CHECK(any_note(edp[0], "cpu: edp_js_mean -1 is not a measurement"));
+  CHECK(any_note(edp[0], "EDP not measured on cpu"));
+
+  RecommendOptions o;
+  o.objective = Objective::energy;
+  o.battery_wh = 10;
+  const auto energy = recommend(table_of({cpu("1", "5", "5"), gpu("1", "0", "0")}), o);
+  CHECK(energy[0].choice.empty());
+  CHECK_FALSE(energy[0].confident);
+  CHECK_FALSE(energy[0].runs_per_charge);
+  CHECK(any_note(energy[0], "gpu: energy_j_mean 0 is not a measurement"));
+
+  for (const char* bad : {"nan", "inf", "-0"}) {
+    const auto r = recommend(table_of({cpu("1", "5", bad), gpu("1", "5", "5")}), {});
+    CHECK(r[0].choice.empty());
+  }
+  // The time objective still decides when only the energy is bad.
+  o.objective = Objective::time;
+  o.battery_wh.reset();
+  const auto by_time = recommend(table_of({cpu("2", "5", "5"), gpu("1", "0", "0")}), o);
+  CHECK(by_time[0].choice == "gpu");
+  CHECK(*by_time[0].ratio == Approx(2));
+}
+
 TEST_CASE("failed and skipped rows do not compete but their notes are kept", "[recommend]") {
   Row g = gpu("", "", "");
   g.status = "failed";

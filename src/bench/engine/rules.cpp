@@ -58,8 +58,11 @@ Confidence judge_confidence(const ConfidenceEvidence& e) {
   if (short_window)
     c.reasons.push_back("window " + fmt("%.3g s", e.window_s) + " spans " + fmt("%.3g", updates) +
                         " sensor updates of " + fmt("%.3g s", e.update_interval_s) +
-                        " (fewer than " + fmt("%g", kMinUpdatesPerWindow) +
-                        "); raise power.min_run_s or use auto");
+                        " (fewer than " + fmt("%g", kMinUpdatesPerWindow) + ")" +
+                        (e.short_window_advice.empty() ? "" : "; " + e.short_window_advice));
+  if (e.frozen)
+    c.reasons.push_back(e.frozen_why.empty() ? "frozen sensor: a total rail kept its value"
+                                             : e.frozen_why);
   c.low = short_window || !e.period_mismatches.empty() || e.anomalies > 0 ||
           e.averaging_uncorrected || e.frozen;
   return c;

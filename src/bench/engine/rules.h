@@ -73,7 +73,11 @@ struct ConfidenceEvidence {
   // An averaging total rail whose lag could not be corrected (its period
   // was not known when the window opened).
   bool averaging_uncorrected = false;
-  bool frozen = false;  // a total rail kept its value (its failure says why)
+  // What the note of a too-short window tells the user to do; the client's
+  // own ("raise power.min_run_s or use auto" for a sweep).
+  std::string short_window_advice = "raise power.min_run_s or use auto";
+  bool frozen = false;     // a total rail kept its value
+  std::string frozen_why;  // which, and for how long ("frozen sensor: VDD_IN kept ...")
 };
 
 struct Confidence {

@@ -24,6 +24,8 @@ power::PowerOptions power_options(const SessionOptions& o) {
   p.ina226 = o.power.ina226;
   p.trace_file = o.power.trace.file;
   p.trace_loop = o.power.trace.loop;
+  p.timeline_hz = o.power.timeline ? o.power.timeline_hz : 0;
+  p.simulated = o.power.simulated;
   return p;
 }
 
@@ -189,11 +191,15 @@ std::vector<Baseline> Session::baselines() const {
   return baselines_;
 }
 
+// Polls for a stop request every 50 ms, and sleeps no longer than what is
+// left: a pause of 20 ms lasts 20 ms, not a whole poll.
 void Session::pause(double seconds) {
   const auto until = SteadyClock::now() + std::chrono::duration<double>(seconds);
-  while (SteadyClock::now() < until) {
+  const std::chrono::duration<double> poll(0.05);
+  for (auto now = SteadyClock::now(); now < until; now = SteadyClock::now()) {
     check_stop();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::chrono::duration<double> left = until - now;
+    std::this_thread::sleep_for(std::min(poll, left));
   }
 }
 
@@ -223,6 +229,8 @@ WindowJudging Session::judging(double baseline_total_w) const {
   j.total_rails = total_rails_;
   j.baseline_total_w = baseline_total_w;
   j.rate_hz = meter_.measures_energy() ? options_.power.rate_hz : 0;
+  j.stated_update_interval_s = stated_update_interval_s();
+  if (!short_window_advice_.empty()) j.short_window_advice = short_window_advice_;
   return j;
 }
 

@@ -172,12 +172,20 @@ class Session {
   // rate, and `baseline_total_w` for dynamic energy. The caller sets the
   // threads and CPUs of the work.
   WindowJudging judging(double baseline_total_w) const;
+  // What the note of a window shorter than kMinUpdatesPerWindow updates
+  // advises, in the client's terms ("lengthen the command's work"); the
+  // default names power.min_run_s.
+  void advise_short_windows(std::string advice) { short_window_advice_ = std::move(advice); }
 
   SessionFacts facts() const;
   // The session's part of context.json: the version, the board (the
   // platform probe's document), the build and facts().context(); the client
   // adds its times and its own sections (common/run_context.h).
   RunContext context() const;
+  // Every rail's running energy counter and latest power, the total rails'
+  // sums, the frozen flags and the sampler's counts, now (power::Counters):
+  // what the exporter serves between windows. Starts nothing.
+  power::Counters counters() const { return meter_.counters(); }
 
  private:
   void choose_total_rails();
@@ -193,6 +201,7 @@ class Session {
   std::string total_rails_why_;
   std::function<int()> stop_signal_;
   std::function<void(const std::string&)> log_;
+  std::string short_window_advice_;
 
   mutable std::mutex mutex_;  // guards what follows
   std::vector<Baseline> baselines_;

@@ -3,7 +3,10 @@
 // deadlines and read failures. Figures are in docs/power.md.
 //
 //   edp_sampler_bench [--source S] [--sysfs-root DIR] [--trace FILE]
-//                     [--rate-hz R]... [--seconds T] [--cpu N]
+//                     [--rate-hz R]... [--seconds T] [--cpu N] [--timeline-hz H]
+//
+// --timeline-hz keeps the window's timeline at H points a second (the cost
+// of power.timeline, docs/observability.md); 0 (default) keeps none.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,10 +41,12 @@ int main(int argc, char** argv) {
       seconds = std::atof(value().c_str());
     } else if (arg == "--cpu") {
       options.sampler_cpu = std::atoi(value().c_str());
+    } else if (arg == "--timeline-hz") {
+      options.timeline_hz = std::atof(value().c_str());
     } else {
       std::fprintf(stderr,
                    "usage: %s [--source S] [--sysfs-root DIR] [--trace FILE] [--rate-hz R]... "
-                   "[--seconds T] [--cpu N]\n",
+                   "[--seconds T] [--cpu N] [--timeline-hz H]\n",
                    argv[0]);
       return arg == "--help" ? 0 : 2;
     }
@@ -49,8 +54,8 @@ int main(int argc, char** argv) {
   if (rates.empty()) rates = {100, 1000};
   try {
     std::printf(
-        "source,rails,rate_hz,seconds,ticks,cpu_s,cpu_percent_of_one_core,cpu_us_per_tick,"
-        "missed_deadlines,read_failures,energy_j\n");
+        "source,rails,rate_hz,timeline_hz,seconds,ticks,cpu_s,cpu_percent_of_one_core,"
+        "cpu_us_per_tick,missed_deadlines,read_failures,energy_j,timeline_points\n");
     for (double rate : rates) {
       options.rate_hz = rate;
       auto meter = edp::power::EnergyMeter::open(options);
@@ -62,10 +67,11 @@ int main(int argc, char** argv) {
       }
       const auto m = meter.end_window("bench");
       const auto o = meter.sampler_overhead();
-      std::printf("%s,%zu,%g,%.2f,%zu,%.4f,%.3f,%.2f,%zu,%zu,%.3f\n", meter.source_name().c_str(),
-                  meter.rail_names().size(), rate, o.wall_s, o.ticks, o.cpu_s,
-                  100.0 * o.cpu_s / o.wall_s, 1e6 * o.cpu_s / static_cast<double>(o.ticks),
-                  o.missed_deadlines, o.read_failures, m.energy_j());
+      std::printf("%s,%zu,%g,%g,%.2f,%zu,%.4f,%.3f,%.2f,%zu,%zu,%.3f,%zu\n",
+                  meter.source_name().c_str(), meter.rail_names().size(), rate, options.timeline_hz,
+                  o.wall_s, o.ticks, o.cpu_s, 100.0 * o.cpu_s / o.wall_s,
+                  1e6 * o.cpu_s / static_cast<double>(o.ticks), o.missed_deadlines, o.read_failures,
+                  m.energy_j(), m.timeline.t_s.size());
       std::fflush(stdout);
     }
   } catch (const std::exception& e) {

@@ -1,0 +1,314 @@
+// The deploy study's measurements (see deploy_measure.h; docs/deploy.md
+// says what each one is and why it is taken this way).
+#include "bench/studies/deploy/deploy_measure.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+#include "bench/backend_setup.h"
+#include "bench/signals.h"
+#include "bench/step_timing.h"
+#include "bench/studies/deploy/deploy_arrivals.h"
+#include "common/elapsed.h"
+#include "report/csv.h"
+#include "report/deploy_csv.h"
+#include "report/deploy_model.h"
+#include "report/stats.h"
+#include "workloads/cuda_factory.h"
+
+namespace edp::bench {
+namespace {
+
+namespace dv = report::deploy_values;
+
+// Windows per idle state: enough for a CI.
+constexpr int kStateWindows = 3;
+
+void put_summary(report::ItemRecord& rec, const std::string& value, const std::string& ci,
+                 const std::vector<double>& samples) {
+  const report::Summary s = report::summarize(samples);
+  if (s.n == 0) return;
+  rec.values[value] = s.mean;
+  rec.values[ci] = s.ci95;
+}
+
+uint64_t seed_of(const std::string& key, double rate_hz, uint64_t seed) {
+  uint64_t h = seed ^ 0x9e3779b97f4a7c15ULL;
+  for (const char c : key) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return h ^ static_cast<uint64_t>(rate_hz * 1e6);
+}
+
+}  // namespace
+
+GateDelay gate_delay(const Config& cfg, const platform::Platform& platform, const DeviceSpec& dev) {
+  GateDelay g;
+  if (cfg.power.source == "simulated" && cfg.power.simulated.sleep_after_s > 0) {
+    g.delay_s = cfg.power.simulated.sleep_after_s;
+    g.source = dv::kGateFromSimulated;
+  } else if (dev.kind != "gpu") {
+    g.absent = dv::kNoGateOnCpu;
+  } else if (platform.gpu_railgate_path.empty() || platform.gpu_railgate_delay_ms < 0) {
+    g.absent = dv::kNoRailgateFile;
+  } else if (platform.gpu_railgate_enable == 0) {
+    g.absent = dv::kRailgateDisabled;
+  } else {
+    g.delay_s = static_cast<double>(platform.gpu_railgate_delay_ms) / 1e3;
+    g.source = dv::kGateFromBoard;
+  }
+  return g;
+}
+
+double burst_tail_s(const Config& cfg) { return std::max(0.02, 3.0 / cfg.power.rate_hz); }
+
+DeployPass::DeployPass(Session& session, const Config& cfg, const PlanItem& item,
+                       report::ItemRecord& rec)
+    : session_(session),
+      cfg_(cfg),
+      item_(item),
+      rec_(rec),
+      gate_(gate_delay(cfg, session.platform(), *item.device)),
+      tail_s_(burst_tail_s(cfg)) {
+  if (std::isfinite(gate_.delay_s)) {
+    rec_.values[dv::kGateDelayS] = gate_.delay_s;
+    rec_.values[dv::kGateSource] = gate_.source;
+  } else {
+    rec_.values[dv::kGateAbsent] = gate_.absent;
+  }
+}
+
+template <class Body>
+DeployPass::Window DeployPass::windowed(const std::string& name, Body body) {
+  report::RunRecord r;
+  std::unique_ptr<RunWindow> win = session_.open_window(item_.key + "/" + name, false);
+  body();
+  const std::string failure = win->close(session_.judging(NAN), 1, r);
+  Window w;
+  w.span_s = win->span_s();
+  if (failure.empty()) w.energy_j = r.energy_j;
+  return w;
+}
+
+double DeployPass::single_burst(Workload& wl) {
+  throw_if_stop_requested();
+  const auto t0 = SteadyClock::now();
+  wl.step();
+  be_->synchronize();
+  return seconds_since(t0);
+}
+
+// Warm bursts one by one, each synchronised: a request's latency.
+void DeployPass::latency(Workload& wl) {
+  const int n =
+      item_.params.front().second == "infer" ? cfg_.deploy.bursts : cfg_.deploy.train_bursts;
+  std::vector<double> t;
+  for (int i = 0; i < n; ++i) t.push_back(single_burst(wl));
+  rec_.values[dv::burst("count")] = n;
+  put_summary(rec_, dv::burst("mean_s"), dv::burst("ci95_s"), t);
+  rec_.values[dv::burst("p50_s")] = report::quantile(t, 0.5);
+  rec_.values[dv::burst("p90_s")] = report::quantile(t, 0.9);
+  rec_.values[dv::burst("p99_s")] = report::quantile(t, 0.99);
+}
+
+// Idle power right after a burst (the context state), in windows that end
+// before the gating delay, and once gated (after the delay), in windows of
+// their own: power = energy / span of each window.
+void DeployPass::idle_states(Workload& wl) {
+  const double total_s = cfg_.deploy.idle_s;
+  double each_s = total_s / kStateWindows;
+  if (std::isfinite(gate_.delay_s)) each_s = std::min(each_s, 0.8 * gate_.delay_s - tail_s_);
+  if (each_s > 0.005) {
+    const int windows =
+        std::min(1000, std::max(kStateWindows, static_cast<int>(std::ceil(total_s / each_s))));
+    std::vector<double> w;
+    for (int i = 0; i < windows; ++i) {
+      single_burst(wl);
+      session_.pause(tail_s_);
+      const Window win =
+          windowed("idle/context#" + std::to_string(i + 1), [&] { session_.pause(each_s); });
+      if (std::isfinite(win.energy_j) && win.span_s > 0) w.push_back(win.energy_j / win.span_s);
+    }
+    put_summary(rec_, dv::idle("context", "w"), dv::idle("context", "w_ci95"), w);
+    rec_.values[dv::idle("context", "s")] = windows * each_s;
+    rec_.values[dv::idle("context", "windows")] = static_cast<double>(w.size());
+    context_w_ = rec_.value(dv::idle("context", "w"));
+  }
+  if (std::isfinite(gate_.delay_s)) {
+    single_burst(wl);
+    session_.pause(gate_.delay_s + std::max(0.1, 0.2 * gate_.delay_s));
+    const double gated_each_s = total_s / kStateWindows;
+    std::vector<double> w;
+    for (int i = 0; i < kStateWindows; ++i) {
+      const Window win =
+          windowed("idle/gated#" + std::to_string(i + 1), [&] { session_.pause(gated_each_s); });
+      if (std::isfinite(win.energy_j) && win.span_s > 0) w.push_back(win.energy_j / win.span_s);
+    }
+    put_summary(rec_, dv::idle("gated", "w"), dv::idle("gated", "w_ci95"), w);
+    rec_.values[dv::idle("gated", "s")] = total_s;
+    rec_.values[dv::idle("gated", "windows")] = static_cast<double>(w.size());
+    gated_w_ = rec_.value(dv::idle("gated", "w"));
+  }
+  // The host state: the sweep's idle baseline, taken before any context.
+  if (const auto host = session_.current_baseline("host"); host && std::isfinite(host->total_w)) {
+    rec_.values[dv::idle("host", "w")] = host->total_w;
+    rec_.values[dv::idle("host", "s")] = host->idle.duration_s;
+    rec_.values[dv::idle("host", "windows")] = 1;
+  }
+}
+
+double DeployPass::idle_energy_j(double from_s, double to_s) const {
+  const double d = gate_.delay_s;
+  double e = context_w_ * (std::min(to_s, d) - std::min(from_s, d));
+  if (std::isfinite(d)) e += gated_w_ * (std::max(to_s - d, 0.0) - std::max(from_s - d, 0.0));
+  return e;
+}
+
+// A warm burst, the quiet tail, then a window: the rest of the gap, the
+// first burst, the tail again. The first burst's energy is the window's
+// less the idle energy of the states the gap went through (measured above).
+void DeployPass::wake_costs(Workload& wl) {
+  if (!std::isfinite(context_w_)) return;
+  if (std::isfinite(gate_.delay_s) && !std::isfinite(gated_w_)) return;
+  for (const double gap : cfg_.deploy.wake_after_s) {
+    std::vector<double> times, energies, gaps;
+    for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
+      single_burst(wl);
+      session_.pause(tail_s_);
+      double idle_in_s = 0, burst_s = 0;
+      const Window win =
+          windowed("wake/" + report::fmt_double(gap) + "#" + std::to_string(r + 1), [&] {
+            const auto t0 = SteadyClock::now();
+            session_.pause(std::max(0.0, gap - tail_s_));
+            idle_in_s = seconds_since(t0);
+            burst_s = single_burst(wl);
+            session_.pause(tail_s_);
+          });
+      times.push_back(burst_s);
+      gaps.push_back(tail_s_ + idle_in_s);
+      const double after_s = std::max(0.0, win.span_s - idle_in_s - burst_s);
+      const double first_j =
+          win.energy_j - idle_energy_j(tail_s_, tail_s_ + idle_in_s) - context_w_ * after_s;
+      if (std::isfinite(first_j)) energies.push_back(first_j);
+    }
+    rec_.values[dv::first("wake", gap, "gap_s")] = report::mean(gaps);
+    rec_.values[dv::first("wake", gap, "repeats")] = static_cast<double>(times.size());
+    put_summary(rec_, dv::first("wake", gap, "time_s"), dv::first("wake", gap, "time_s_ci95"),
+                times);
+    put_summary(rec_, dv::first("wake", gap, "energy_j"), dv::first("wake", gap, "energy_j_ci95"),
+                energies);
+  }
+}
+
+// Cold starts: the device's context released (no backend of it alive), an
+// idle gap in the host state, then a window around a new backend, the
+// workload's set-up and its first burst. The first cycle is not measured
+// (libraries loading, page cache). The host's power is the sweep's baseline.
+void DeployPass::cold_starts() {
+  const auto host = session_.current_baseline("host");
+  const double host_w = host ? host->total_w : NAN;
+  const DeviceSpec& dev = *item_.device;
+  const auto release = [&] {
+    if (dev.kind == "gpu") cuda_release_device(dev.index);
+  };
+  const auto cycle = [&](double* elapsed_s) {
+    const auto t0 = SteadyClock::now();
+    BackendSetup setup = make_backend_for(dev, cfg_, session_.platform());
+    if (!setup.backend) return false;
+    std::unique_ptr<Workload> wl = item_.parts.front().make(*setup.backend);
+    wl->step();
+    setup.backend->synchronize();
+    if (elapsed_s) *elapsed_s = seconds_since(t0);
+    wl.reset();
+    setup.backend.reset();
+    return true;
+  };
+  if (!cycle(nullptr)) return;  // a device this machine lacks: the item is skipped
+  release();
+  for (const double gap : cfg_.deploy.wake_after_s) {
+    std::vector<double> times, energies;
+    for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
+      session_.pause(tail_s_);
+      double idle_in_s = 0, cold_s = 0;
+      const Window win =
+          windowed("cold/" + report::fmt_double(gap) + "#" + std::to_string(r + 1), [&] {
+            const auto t0 = SteadyClock::now();
+            session_.pause(std::max(0.0, gap - tail_s_));
+            idle_in_s = seconds_since(t0);
+            cycle(&cold_s);
+            release();
+            session_.pause(tail_s_);
+          });
+      times.push_back(cold_s);
+      const double first_j = win.energy_j - host_w * std::max(0.0, win.span_s - cold_s);
+      if (std::isfinite(first_j)) energies.push_back(first_j);
+    }
+    rec_.values[dv::first("cold", gap, "gap_s")] = gap;
+    rec_.values[dv::first("cold", gap, "repeats")] = static_cast<double>(times.size());
+    put_summary(rec_, dv::first("cold", gap, "time_s"), dv::first("cold", gap, "time_s_ci95"),
+                times);
+    put_summary(rec_, dv::first("cold", gap, "energy_j"), dv::first("cold", gap, "energy_j_ci95"),
+                energies);
+  }
+}
+
+// Open-loop runs: requests arrive on their own schedule (Poisson or
+// periodic), a burst serves each batch as soon as it is complete, and one
+// window spans the whole run. The prediction is the model's, from this
+// item's rows as deploy.csv will hold them (report::deploy_candidates), so
+// the check tests exactly what `recommend --rate` uses.
+void DeployPass::checks(Workload& wl) {
+  if (cfg_.deploy.check_rates_hz.empty()) return;
+  const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
+  const std::vector<report::Candidate> candidates =
+      report::deploy_candidates(rows, "the item's own rows");
+  const report::Candidate* keep = nullptr;
+  for (const auto& c : candidates)
+    if (c.policy == "keep") keep = &c;
+  const bool periodic = cfg_.deploy.arrivals == "periodic";
+  const int batch = keep ? keep->batch : 1;
+  for (const double rate : cfg_.deploy.check_rates_hz) {
+    if (keep) {
+      const report::Prediction p = report::predict(
+          *keep, {rate, periodic ? report::Arrivals::periodic : report::Arrivals::poisson});
+      if (p.feasible) {
+        rec_.values[dv::check(rate, "predicted_w")] = p.power_w;
+        rec_.values[dv::check(rate, "predicted_w_ci95")] = p.power_ci95_w;
+      }
+    }
+    const std::vector<double> arrivals =
+        arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
+    std::vector<double> latencies;
+    single_burst(wl);
+    session_.pause(tail_s_);
+    const Window win = windowed("check/" + report::fmt_double(rate), [&] {
+      const auto t0 = SteadyClock::now();
+      for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
+        const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
+        if (due_s > 0) session_.pause(due_s);
+        single_burst(wl);
+        const double done_s = seconds_since(t0);
+        for (size_t j = i; j < i + batch; ++j) latencies.push_back(done_s - arrivals[j]);
+      }
+      const double left_s = cfg_.deploy.check_s - seconds_since(t0);
+      session_.pause(std::max(left_s, tail_s_));
+    });
+    rec_.values[dv::check(rate, "seconds")] = win.span_s;
+    rec_.values[dv::check(rate, "requests")] = static_cast<double>(latencies.size());
+    rec_.values[dv::check(rate, "measured_w")] = win.energy_j / win.span_s;
+    rec_.values[dv::check(rate, "latency_p99_s")] = report::quantile(latencies, 0.99);
+  }
+}
+
+void DeployPass::warm(Backend& be) {
+  be_ = &be;
+  TimedSetup setup = make_timed(item_.parts.front(), be);
+  Workload& wl = *setup.workload;
+  for (int i = 0; i < 3; ++i) single_burst(wl);  // warm: clocks, caches, the pool
+  latency(wl);
+  idle_states(wl);
+  wake_costs(wl);
+  checks(wl);
+}
+
+}  // namespace edp::bench

@@ -1,0 +1,73 @@
+// What the deploy study measures besides the warm burst's energy, on the
+// session's windows (docs/deploy.md, "What is measured"): idle power per
+// device state, single-burst latency, the first burst after each idle gap
+// with the context kept (wake) or released (cold), and open-loop runs that
+// check the model. Results go into the item record's values, named by
+// report/deploy_csv.h, from which deploy.csv's rows are written.
+#pragma once
+
+#include <string>
+
+#include "bench/config.h"
+#include "bench/engine/session.h"
+#include "bench/plan.h"
+#include "platform/platform.h"
+#include "report/records.h"
+#include "workloads/workload.h"
+
+namespace edp::bench {
+
+// The delay after which an idle device enters its gated state, where it was
+// read, or why there is none (report::deploy_values codes).
+struct GateDelay {
+  double delay_s = INFINITY;
+  double source = 0;  // kGateFromBoard, kGateFromSimulated
+  double absent = 0;  // kNoGateOnCpu, kRailgateDisabled, kNoRailgateFile
+};
+// The simulated source's sleep applies to every device; a GPU's rail-gating
+// delay is read from the board (platform/gpu_devfreq.h).
+GateDelay gate_delay(const Config& cfg, const platform::Platform& platform, const DeviceSpec& dev);
+
+// The quiet time kept around a burst inside and outside windows, so that a
+// sensor read only every sampler period books the burst's energy on the
+// right side of a window edge: three sampler periods, at least 20 ms.
+double burst_tail_s(const Config& cfg);
+
+class DeployPass {
+ public:
+  DeployPass(Session& session, const Config& cfg, const PlanItem& item, report::ItemRecord& rec);
+
+  // Before the item's backend exists (no context of its device): cold
+  // starts, each a fresh backend, workload and first burst after an idle
+  // gap in the host state.
+  void cold_starts();
+  // After the item's part, on its backend: latency of single bursts, idle
+  // power per state, wake costs, and the open-loop checks.
+  void warm(Backend& be);
+
+ private:
+  struct Window {
+    double energy_j = NAN, span_s = NAN;
+  };
+  // A window `name` around `body`: its energy over the total rails and its span.
+  template <class Body>
+  Window windowed(const std::string& name, Body body);
+  double single_burst(Workload& wl);
+  void latency(Workload& wl);
+  void idle_states(Workload& wl);
+  void wake_costs(Workload& wl);
+  void checks(Workload& wl);
+  // Idle energy between a gap's offsets a and b (s since the last work).
+  double idle_energy_j(double from_s, double to_s) const;
+
+  Session& session_;
+  const Config& cfg_;
+  const PlanItem& item_;
+  report::ItemRecord& rec_;
+  GateDelay gate_;
+  double tail_s_;
+  Backend* be_ = nullptr;
+  double context_w_ = NAN, gated_w_ = NAN;
+};
+
+}  // namespace edp::bench

@@ -1,0 +1,410 @@
+// The duty-cycle model (see deploy_model.h; the equations, with their
+// assumptions, are in docs/deploy.md).
+#include "report/deploy_model.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "common/text.h"
+
+namespace edp::report {
+namespace {
+
+// Poisson(lambda) probability of i, in logs so that a large lambda neither
+// overflows nor underflows before the terms that matter.
+double poisson_pmf(int i, double lambda) {
+  if (lambda <= 0) return i == 0 ? 1.0 : 0.0;
+  return std::exp(-lambda + i * std::log(lambda) - std::lgamma(i + 1.0));
+}
+
+// P(Poisson(lambda) <= j)
+double poisson_cdf(int j, double lambda) {
+  double sum = 0;
+  for (int i = 0; i <= j; ++i) sum += poisson_pmf(i, lambda);
+  return std::min(1.0, sum);
+}
+
+// E[min(X, x)] for X ~ Erlang(k, rate): the integral of its survival from 0
+// to x, (1/rate) sum_{j<k} P(Poisson(rate x) > j).
+double erlang_mean_min(int k, double rate_hz, double x) {
+  if (std::isinf(x)) return k / rate_hz;
+  double sum = 0;
+  for (int j = 0; j < k; ++j) sum += 1.0 - poisson_cdf(j, rate_hz * x);
+  return sum / rate_hz;
+}
+
+bool known(const Estimate& e) { return std::isfinite(e.value); }
+
+// Every measured input of a candidate, for the CI by perturbation.
+std::vector<Estimate*> inputs(Candidate& c) {
+  std::vector<Estimate*> out{&c.idle.awake_w, &c.burst_j, &c.burst_s};
+  if (std::isfinite(c.idle.gate_delay_s)) out.push_back(&c.idle.gated_w);
+  for (auto& w : c.wake) {
+    out.push_back(&w.energy_j);
+    out.push_back(&w.time_s);
+  }
+  return out;
+}
+
+// What the gaps of a distribution cost: idle energy in the awake and gated
+// states, wake energy and time over the steps, and the share of gaps that
+// gate. `unknown` names a missing input the gaps reach.
+struct GapCosts {
+  double idle_j = 0, wake_j = 0, wake_s = 0, gated_share = 0;
+  // Per step: the probability of a gap in it (of all gaps, the atom included).
+  std::vector<double> step_p;
+  std::string unknown;
+};
+
+GapCosts gap_costs(const Candidate& c, const std::vector<WakeStep>& steps,
+                   const GapDistribution& g) {
+  GapCosts out;
+  const double d = c.idle.gate_delay_s;
+  const double awake_s = g.mean_min(d);
+  out.idle_j = c.idle.awake_w.value * awake_s;
+  const double tail = g.survival(d);
+  if (std::isfinite(d) && tail > 1e-12) {
+    if (!known(c.idle.gated_w))
+      out.unknown = "the gated idle power was not measured";
+    else
+      out.idle_j += c.idle.gated_w.value * (g.mean() - awake_s);
+  }
+  const double first = g.survival(0);
+  out.gated_share = first > 0 && std::isfinite(d) ? tail / first : 0;
+  for (const WakeStep& s : steps) {
+    const double p = g.survival(s.from_s) - (std::isinf(s.to_s) ? 0.0 : g.survival(s.to_s));
+    out.step_p.push_back(p);
+    if (p <= 1e-12) continue;
+    if (!known(s.energy_j) || !known(s.time_s)) {
+      if (out.unknown.empty())
+        out.unknown = "no wake cost was measured after a gap of " + fmt("%.3g", s.from_s) +
+                      " s or more (the gating delay); add a wake_after_s above it";
+      continue;
+    }
+    out.wake_j += p * s.energy_j.value;
+    out.wake_s += p * s.time_s.value;
+  }
+  return out;
+}
+
+// The latency of the slowest class of requests with at least a 1% share:
+// warm bursts at their p99, first bursts after a gap in step j at the warm
+// p99 plus that step's extra time.
+double service_p99(double warm_share, double warm_p99_s, const std::vector<WakeStep>& steps,
+                   const std::vector<double>& step_share) {
+  double worst = warm_share >= 0.01 ? warm_p99_s : 0;
+  for (size_t j = 0; j < steps.size(); ++j)
+    if (step_share[j] >= 0.01 && known(steps[j].time_s))
+      worst = std::max(worst, warm_p99_s + steps[j].time_s.value);
+  return worst;
+}
+
+Prediction unknown_prediction(const std::string& why) {
+  Prediction p;
+  p.why = why;
+  return p;
+}
+
+Prediction poisson_single(const Candidate& c, const Load& load,
+                          const std::vector<WakeStep>& steps) {
+  const double r = load.rate_hz, tw = c.burst_s.value;
+  Prediction p;
+  if (r * tw >= 1)
+    return unknown_prediction("overloaded: a warm burst takes " + fmt("%.3g", tw) +
+                              " s, requests come every " + fmt("%.3g", 1 / r) + " s");
+  GapDistribution g;
+  g.rate_hz = r;
+  g.erlang = {{1, 1.0}};  // M/G/1: every idle period is Exp(rate)
+  const GapCosts costs = gap_costs(c, steps, g);
+  if (!costs.unknown.empty()) return unknown_prediction(costs.unknown);
+  // A busy period starts with a first burst (t_w + wake time), then serves
+  // warm every request that arrived meanwhile: E[busy] = E[S1] / (1 - R t_w),
+  // E[N] = 1 + R E[busy] requests, R / E[N] busy periods per second.
+  const double first_s = tw + costs.wake_s;
+  const double busy_s = first_s / (1 - r * tw);
+  const double per_busy = 1 + r * busy_s;
+  const double periods_hz = r / per_busy;
+  p.idle_w = periods_hz * costs.idle_j;
+  p.wake_w = periods_hz * costs.wake_j;
+  p.burst_w = r * c.burst_j.value;
+  p.power_w = p.idle_w + p.wake_w + p.burst_w;
+  p.utilisation = periods_hz * busy_s;
+  p.gated_share = costs.gated_share;
+  // Latency: the slowest class with a 1% share, plus the mean wait in the
+  // queue (Pollaczek-Khinchine, with the first bursts' longer service).
+  std::vector<double> share;
+  double s2 = (per_busy - 1) * tw * tw;
+  for (size_t j = 0; j < steps.size(); ++j) {
+    share.push_back(costs.step_p[j] / per_busy);
+    if (known(steps[j].time_s)) s2 += costs.step_p[j] * std::pow(tw + steps[j].time_s.value, 2);
+  }
+  s2 /= per_busy;
+  const double rho = p.utilisation;
+  const double wait_s = rho < 1 ? r * s2 / (2 * (1 - rho)) : INFINITY;
+  const double warm_p99 = std::isfinite(c.burst_p99_s) ? c.burst_p99_s : tw;
+  p.latency_p99_s = service_p99((per_busy - 1) / per_busy, warm_p99, steps, share) + wait_s;
+  p.feasible = true;
+  return p;
+}
+
+Prediction poisson_batch(const Candidate& c, const Load& load, const std::vector<WakeStep>& steps) {
+  const double r = load.rate_hz, tw = c.burst_s.value;
+  const int b = c.batch;
+  const GapDistribution g = batch_gaps(r, b, tw);
+  const GapCosts costs = gap_costs(c, steps, g);
+  if (!costs.unknown.empty()) return unknown_prediction(costs.unknown);
+  Prediction p;
+  const double bursts_hz = r / b;
+  p.utilisation = bursts_hz * (tw + costs.wake_s);
+  if (p.utilisation >= 1)
+    return unknown_prediction("overloaded: bursts of " + std::to_string(b) + " take " +
+                              fmt("%.3g", tw) + " s, and come every " + fmt("%.3g", 1 / bursts_hz) +
+                              " s");
+  p.idle_w = bursts_hz * costs.idle_j;
+  p.wake_w = bursts_hz * costs.wake_j;
+  p.burst_w = bursts_hz * c.burst_j.value;
+  p.power_w = p.idle_w + p.wake_w + p.burst_w;
+  p.gated_share = costs.gated_share;
+  const double warm_p99 = std::isfinite(c.burst_p99_s) ? c.burst_p99_s : tw;
+  // The first request of a batch waits for b - 1 more.
+  p.latency_p99_s =
+      erlang_quantile(b - 1, r, 0.99) + service_p99(g.p_zero, warm_p99, steps, costs.step_p);
+  p.feasible = true;
+  return p;
+}
+
+Prediction periodic(const Candidate& c, const Load& load, const std::vector<WakeStep>& steps) {
+  const double tw = c.burst_s.value;
+  const double cycle_s = c.batch / load.rate_hz;
+  if (cycle_s <= tw)
+    return unknown_prediction("overloaded: a warm burst takes " + fmt("%.3g", tw) +
+                              " s, one starts every " + fmt("%.3g", cycle_s) + " s");
+  // The gap is what the cycle leaves after the first burst, whose wake time
+  // depends on the gap: the step whose range holds its own gap.
+  const WakeStep* step = nullptr;
+  double gap = cycle_s - tw;
+  for (const WakeStep& s : steps) {
+    const double g = cycle_s - tw - (known(s.time_s) ? s.time_s.value : 0);
+    if (g >= s.from_s && g < s.to_s) {
+      step = &s;
+      gap = g;
+      break;
+    }
+  }
+  if (!step)  // the wake time moves the gap across a step: the step of t_w alone
+    for (const WakeStep& s : steps)
+      if (gap >= s.from_s && gap < s.to_s) step = &s;
+  if (!step || !known(step->energy_j) || !known(step->time_s))
+    return unknown_prediction("no wake cost was measured for a gap of " + fmt("%.3g", gap) + " s");
+  gap = std::max(0.0, gap);
+  const double d = c.idle.gate_delay_s;
+  double idle_j = c.idle.awake_w.value * std::min(gap, d);
+  if (gap > d) {
+    if (!known(c.idle.gated_w)) return unknown_prediction("the gated idle power was not measured");
+    idle_j += c.idle.gated_w.value * (gap - d);
+  }
+  Prediction p;
+  p.idle_w = idle_j / cycle_s;
+  p.wake_w = step->energy_j.value / cycle_s;
+  p.burst_w = c.burst_j.value / cycle_s;
+  p.power_w = p.idle_w + p.wake_w + p.burst_w;
+  p.utilisation = (tw + step->time_s.value) / cycle_s;
+  p.gated_share = gap >= d ? 1 : 0;
+  const double warm_p99 = std::isfinite(c.burst_p99_s) ? c.burst_p99_s : tw;
+  p.latency_p99_s = (c.batch - 1) / load.rate_hz + warm_p99 + step->time_s.value;
+  p.feasible = true;
+  return p;
+}
+
+// The prediction without its CI or the latency objective.
+Prediction core(const Candidate& c, const Load& load) {
+  if (!(load.rate_hz > 0)) return unknown_prediction("the request rate must be positive");
+  if (c.batch < 1) return unknown_prediction("the batch size must be at least 1");
+  if (!known(c.burst_s) || !(c.burst_s.value > 0) || !known(c.burst_j))
+    return unknown_prediction("the warm burst was not measured");
+  if (!known(c.idle.awake_w)) return unknown_prediction("the idle power was not measured");
+  const std::vector<WakeStep> steps = wake_steps(c.wake, c.idle.gate_delay_s);
+  if (load.arrivals == Arrivals::periodic) return periodic(c, load, steps);
+  return c.batch == 1 ? poisson_single(c, load, steps) : poisson_batch(c, load, steps);
+}
+
+}  // namespace
+
+std::string Candidate::label() const {
+  return device + (point.empty() ? "" : "@" + point) + ", batch " + std::to_string(batch) + ", " +
+         policy;
+}
+
+std::vector<WakeStep> wake_steps(const std::vector<WakeCost>& wake, double gate_delay_s) {
+  std::vector<WakeCost> sorted = wake;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const WakeCost& a, const WakeCost& b) { return a.idle_s < b.idle_s; });
+  std::vector<WakeCost> before, after;
+  for (const auto& w : sorted) (w.idle_s < gate_delay_s ? before : after).push_back(w);
+  std::vector<WakeStep> steps;
+  // One side of the delay, [from, to): each point holds until the next, the
+  // first from the side's start.
+  const auto side = [&](const std::vector<WakeCost>& points, double from, double to,
+                        const Estimate& missing) {
+    if (points.empty()) {
+      steps.push_back({from, to, missing, missing});
+      return;
+    }
+    for (size_t i = 0; i < points.size(); ++i) {
+      const double start = i == 0 ? from : points[i].idle_s;
+      const double end = i + 1 < points.size() ? points[i + 1].idle_s : to;
+      steps.push_back({start, end, points[i].energy_j, points[i].time_s});
+    }
+  };
+  side(before, 0, gate_delay_s, Estimate{0, 0});
+  if (std::isfinite(gate_delay_s)) side(after, gate_delay_s, INFINITY, Estimate{});
+  return steps;
+}
+
+double erlang_survival(int k, double rate_hz, double x) {
+  if (k <= 0) return 0;
+  if (x <= 0) return 1;
+  if (std::isinf(x)) return 0;
+  return poisson_cdf(k - 1, rate_hz * x);  // fewer than k arrivals by x
+}
+
+double erlang_quantile(int k, double rate_hz, double q) {
+  if (k <= 0) return 0;
+  double hi = k / rate_hz;
+  while (1 - erlang_survival(k, rate_hz, hi) < q) hi *= 2;
+  double lo = 0;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (lo + hi) / 2;
+    (1 - erlang_survival(k, rate_hz, mid) < q ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+double GapDistribution::survival(double x) const {
+  double s = 0;
+  for (const auto& [k, w] : erlang) s += w * erlang_survival(k, rate_hz, x);
+  return s;
+}
+
+double GapDistribution::mean_min(double x) const {
+  double m = 0;
+  for (const auto& [k, w] : erlang) m += w * erlang_mean_min(k, rate_hz, x);
+  return m;
+}
+
+double GapDistribution::mean() const { return mean_min(INFINITY); }
+
+GapDistribution batch_gaps(double rate_hz, int batch, double burst_s) {
+  GapDistribution g;
+  g.rate_hz = rate_hz;
+  const double lambda = rate_hz * burst_s;
+  double waiting = 0;
+  for (int q = 0; q < batch; ++q) {
+    const double p = poisson_pmf(q, lambda);
+    g.erlang.push_back({batch - q, p});
+    waiting += p;
+  }
+  g.p_zero = std::max(0.0, 1.0 - waiting);
+  return g;
+}
+
+Prediction predict(const Candidate& c, const Load& load, std::optional<double> latency_s) {
+  Prediction p = core(c, load);
+  if (!p.feasible) return p;
+  // The CI: each measured input moved by its own CI half-width, the changes
+  // in power added in quadrature (the inputs are measured independently).
+  double var = 0;
+  Candidate moved = c;
+  for (Estimate* input : inputs(moved)) {
+    if (!(input->ci95 > 0)) continue;
+    const double keep = input->value;
+    input->value = keep + input->ci95;
+    const Prediction q = core(moved, load);
+    input->value = keep;
+    if (q.feasible) var += std::pow(q.power_w - p.power_w, 2);
+  }
+  p.power_ci95_w = std::sqrt(var);
+  if (latency_s && p.latency_p99_s > *latency_s) {
+    p.feasible = false;
+    p.why = "p99 latency " + fmt("%.3g", p.latency_p99_s * 1e3) + " ms exceeds the objective " +
+            fmt("%.3g", *latency_s * 1e3) + " ms";
+  }
+  return p;
+}
+
+double hours_on_charge(double battery_wh, double power_w) {
+  return power_w > 0 ? battery_wh / power_w : NAN;
+}
+
+Choice choose(const std::vector<Candidate>& candidates, const Load& load,
+              std::optional<double> latency_s) {
+  Choice out;
+  for (const auto& c : candidates) out.standings.push_back({&c, predict(c, load, latency_s)});
+  for (size_t i = 0; i < out.standings.size(); ++i) {
+    const Prediction& p = out.standings[i].prediction;
+    if (!p.feasible) continue;
+    if (!out.chosen || p.power_w < out.standings[*out.chosen].prediction.power_w) {
+      out.runner_up = out.chosen;
+      out.chosen = i;
+    } else if (!out.runner_up || p.power_w < out.standings[*out.runner_up].prediction.power_w) {
+      out.runner_up = i;
+    }
+  }
+  if (out.chosen && out.runner_up) {
+    const Prediction& a = out.standings[*out.chosen].prediction;
+    const Prediction& b = out.standings[*out.runner_up].prediction;
+    out.confident = a.power_w + a.power_ci95_w < b.power_w - b.power_ci95_w;
+  }
+  return out;
+}
+
+Choice choose_on(const std::vector<Candidate>& candidates, const std::string& device,
+                 const Load& load, std::optional<double> latency_s) {
+  std::vector<Candidate> mine;
+  for (const auto& c : candidates)
+    if (c.device == device) mine.push_back(c);
+  Choice out = choose(mine, load, latency_s);
+  // Point the standings back at the caller's candidates.
+  for (auto& s : out.standings)
+    for (const auto& c : candidates)
+      if (c.device == device && c.label() == s.candidate->label()) s.candidate = &c;
+  return out;
+}
+
+std::vector<RateCrossover> rate_crossovers(const std::vector<Candidate>& candidates,
+                                           Arrivals arrivals, std::optional<double> latency_s,
+                                           double lo_hz, double hi_hz) {
+  std::vector<RateCrossover> out;
+  if (!(lo_hz > 0) || !(hi_hz > lo_hz)) return out;
+  const auto best = [&](double rate) -> const Candidate* {
+    const Choice c = choose(candidates, Load{rate, arrivals}, latency_s);
+    return c.chosen ? c.standings[*c.chosen].candidate : nullptr;
+  };
+  const auto name = [](const Candidate* c) { return c ? c->label() : std::string("none"); };
+  const int n = 160;
+  const double step = std::log(hi_hz / lo_hz) / n;
+  double r0 = lo_hz;
+  const Candidate* b0 = best(r0);
+  for (int i = 1; i <= n; ++i) {
+    const double r1 = lo_hz * std::exp(step * i);
+    const Candidate* b1 = best(r1);
+    if (name(b0) != name(b1)) {
+      double lo = r0, hi = r1;  // the choice below is b0's at lo, another at hi
+      while (hi / lo > 1.001) {
+        const double mid = std::sqrt(lo * hi);
+        (name(best(mid)) == name(b0) ? lo : hi) = mid;
+      }
+      RateCrossover x;
+      x.rate_hz = std::sqrt(lo * hi);
+      x.from = name(b0);
+      x.to = name(b1);
+      x.device_changes = b0 && b1 && b0->device != b1->device;
+      out.push_back(x);
+    }
+    r0 = r1;
+    b0 = b1;
+  }
+  return out;
+}
+
+}  // namespace edp::report

@@ -1,0 +1,151 @@
+// The deploy study (bench/studies/deploy, docs/deploy.md): its config section
+// and the simulated source's keys, its plan, where the gating delay comes
+// from (the simulated source, the TX2's railgate_delay, none), and the
+// arrival schedules of its open-loop checks.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <set>
+
+#include "bench/config.h"
+#include "bench/studies/deploy/deploy_arrivals.h"
+#include "bench/studies/deploy/deploy_measure.h"
+#include "bench/study.h"
+#include "common/errors.h"
+#include "platform/platform.h"
+#include "report/deploy_csv.h"
+
+using namespace edp::bench;
+namespace dv = edp::report::deploy_values;
+
+namespace {
+
+const std::string kBase =
+    "studies: [deploy]\n"
+    "workloads: [tensors, autograd]\n"
+    "sizes: {small: {n: 64, d_in: 150, h: 10, d_out: 15}}\n"
+    "devices: [{kind: cpu}, {kind: gpu}]\n";
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_config(yaml, "d.yaml");
+  } catch (const edp::UsageError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+}  // namespace
+
+TEST_CASE("deploy config: defaults, values and refusals", "[deploy][config]") {
+  const Config d = parse_config(kBase, "d.yaml");
+  CHECK(d.deploy.batches == std::vector<int64_t>{1, 4, 16, 64});
+  CHECK(d.deploy.wake_after_s == std::vector<double>{0.1, 1, 10});
+  CHECK(d.deploy.check_rates_hz.empty());
+  const Config c = parse_config(kBase +
+                                    "deploy: {sizes: [small], modes: [infer], batches: [2, 8], "
+                                    "wake_after_s: [0.05, 2], check_rates_hz: [1.5, 20], "
+                                    "arrivals: periodic, release: false}\n",
+                                "d.yaml");
+  CHECK(c.deploy.batches == std::vector<int64_t>{2, 8});
+  CHECK(c.deploy.wake_after_s == std::vector<double>{0.05, 2});
+  CHECK(c.deploy.check_rates_hz == std::vector<double>{1.5, 20});
+  CHECK(c.deploy.arrivals == "periodic");
+  CHECK_FALSE(c.deploy.release);
+  // The section round-trips through config.yaml.
+  const Config again = parse_config(to_yaml(c), "again.yaml");
+  CHECK(again.deploy.wake_after_s == c.deploy.wake_after_s);
+  CHECK(again.deploy.check_rates_hz == c.deploy.check_rates_hz);
+  CHECK_THAT(error_of(kBase + "deploy: {wake_after_s: [0.1, 0.1]}\n"),
+             Catch::Contains("lists 0.1 twice"));
+  CHECK_THAT(error_of(kBase + "deploy: {wake_after_s: []}\n"),
+             Catch::Contains("must name at least one value"));
+  CHECK_THAT(error_of(kBase + "deploy: {bursts: 50}\n"), Catch::Contains("out of range [100"));
+  CHECK_THAT(error_of(kBase + "deploy: {sizes: [huge]}\n"), Catch::Contains("huge"));
+  CHECK_THAT(error_of(kBase + "deploy: {check_rates_hz: 5}\n"),
+             Catch::Contains("must be a list of numbers"));
+}
+
+TEST_CASE("power.simulated: read, checked, and written only for its source", "[deploy][config]") {
+  const Config c = parse_config(kBase +
+                                    "power: {source: simulated, simulated: {idle_w: 3, cpu_w: 5, "
+                                    "sleep_after_s: 0.2, sleep_w: 1, wake_j: 0.4}}\n",
+                                "d.yaml");
+  CHECK(c.power.simulated.sleep_after_s == 0.2);
+  CHECK(c.power.simulated.wake_j == 0.4);
+  CHECK_THAT(to_yaml(c), Catch::Contains("simulated: {idle_w: 3"));
+  const Config plain = parse_config(kBase, "d.yaml");
+  CHECK_THAT(to_yaml(plain), !Catch::Contains("simulated"));
+  CHECK_THAT(error_of(kBase + "power: {simulated: {idle_w: -1}}\n"),
+             Catch::Contains("out of range"));
+}
+
+TEST_CASE("deploy plan: a training step per program, the forward pass per batch", "[deploy]") {
+  const Config c = parse_config(
+      kBase + "deploy: {modes: [train, infer], batches: [1, 4], sizes: [small]}\n", "d.yaml");
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 8);  // (2 programs + 2 batches) x 2 devices
+  std::set<std::string> keys;
+  for (const auto& i : items) keys.insert(i.key);
+  CHECK(keys.size() == items.size());
+  CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
+  const PlanItem& infer4 = items[7];
+  CHECK(infer4.key == "deploy:mode=infer,workload=tensors,size=small,batch=4,device=gpu");
+  CHECK(infer4.values.at("n") == 4);  // the batch is the forward pass's N
+  CHECK(infer4.values.at("d_in") == 150);
+  CHECK(infer4.parts.size() == 1);
+  CHECK(infer4.parts[0].name == "forward");
+  CHECK(make_study("deploy")->commit_file() == "deploy.csv");
+}
+
+TEST_CASE("deploy: the gating delay, from the simulated source or the board", "[deploy]") {
+  Config c = parse_config(kBase, "d.yaml");
+  const DeviceSpec& cpu = c.devices[0];
+  const DeviceSpec& gpu = c.devices[1];
+  const edp::platform::Platform tx2 = edp::platform::probe(EDPBENCH_FIXTURES "/platform/tx2");
+  const edp::platform::Platform x86 = edp::platform::probe(EDPBENCH_FIXTURES "/platform/x86-vm");
+  // A CPU has none; the TX2's GPU is rail-gated after its railgate_delay.
+  CHECK(gate_delay(c, tx2, cpu).absent == dv::kNoGateOnCpu);
+  CHECK(std::isinf(gate_delay(c, tx2, cpu).delay_s));
+  const GateDelay board = gate_delay(c, tx2, gpu);
+  CHECK(board.delay_s == 0.5);
+  CHECK(board.source == dv::kGateFromBoard);
+  CHECK(gate_delay(c, x86, gpu).absent == dv::kNoRailgateFile);
+  edp::platform::Platform off = tx2;
+  off.gpu_railgate_enable = 0;
+  CHECK(gate_delay(c, off, gpu).absent == dv::kRailgateDisabled);
+  // The simulated source sleeps whatever the device.
+  c.power.source = "simulated";
+  c.power.simulated.sleep_after_s = 0.3;
+  CHECK(gate_delay(c, x86, cpu).delay_s == 0.3);
+  CHECK(gate_delay(c, x86, cpu).source == dv::kGateFromSimulated);
+}
+
+TEST_CASE("deploy: open-loop arrivals, Poisson and periodic", "[deploy]") {
+  const auto periodic = arrival_times(4, 10, true, 1);
+  REQUIRE(periodic.size() == 39);  // 0.25, 0.5, ..., 9.75
+  CHECK(periodic.front() == 0.25);
+  CHECK(periodic.back() == Approx(9.75));
+  const auto poisson = arrival_times(50, 200, false, 7);
+  // 10000 expected, sd 100: within 5 sd; the same seed, the same schedule.
+  CHECK(std::fabs(static_cast<double>(poisson.size()) - 10000) < 500);
+  CHECK(poisson == arrival_times(50, 200, false, 7));
+  CHECK(std::is_sorted(poisson.begin(), poisson.end()));
+  double var = 0, prev = 0;
+  for (double t : poisson) {
+    var += (t - prev - 0.02) * (t - prev - 0.02);
+    prev = t;
+  }
+  // Exponential gaps: the sd equals the mean, 20 ms.
+  CHECK(std::sqrt(var / static_cast<double>(poisson.size())) == Approx(0.02).epsilon(0.05));
+}
+
+// configs/deploy-simulated.yaml is the validation docs/deploy.md reports:
+// it must load, and plan the one item whose checks the table shows.
+TEST_CASE("deploy: the shipped validation config loads and plans its item", "[deploy]") {
+  const Config c = load_config(EDPBENCH_CONFIGS "/deploy-simulated.yaml");
+  CHECK(c.power.source == "simulated");
+  CHECK(c.deploy.check_rates_hz == std::vector<double>{0.5, 2, 10});
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 1);
+  CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
+}

@@ -1,0 +1,172 @@
+// Text from files a user or the service user can write (results.csv,
+// context.json, a state file, a config, a trace) reaches the terminal through
+// edp::terminal_text: ECMA-48 control sequences (ESC, and the C1 controls
+// such as CSI 0x9B) are shown as \xNN, valid UTF-8 is kept. The CLI cases are
+// the review's repro 04: each printed ESC raw before.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/text.h"
+#include "report/csv.h"
+
+namespace {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_all(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+CliResult edpbench(const std::string& args) {
+  static int counter = 0;
+  const std::string base =
+      "/tmp/edpbench-terminal-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const std::string cmd = std::string(EDPBENCH_BINARY) + " " + args + " >" + base + ".out 2>" +
+                          base + ".err </dev/null";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_all(base + ".out");
+  r.err = read_all(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+// OSC 0 (set the window title) and SGR 31 (red), as the review's repro used.
+const std::string kPayload = "\x1b]0;PWN\x07\x1b[31mRED";
+
+bool has_control(const std::string& s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) <= 0x9F) return true;
+  }
+  return false;
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string t = "/tmp/edpbench-terminal-XXXXXX";
+    REQUIRE(::mkdtemp(t.data()) != nullptr);
+    path = t;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+// A copy of the TX2 sweep fixture with the payload appended to every
+// workload name (results.csv, runs.csv) and to context.json's power source.
+void tainted_sweep(const std::filesystem::path& dir) {
+  std::filesystem::copy(EDPBENCH_FIXTURES "/report/tx2_sweep", dir);
+  for (const char* name : {"results.csv", "runs.csv"}) {
+    const auto path = (dir / name).string();
+    auto table = edp::report::parse_csv(read_all(path), path);
+    size_t col = 0;
+    while (table.header[col] != "workload") ++col;
+    std::string text = edp::report::csv_line(table.header);
+    for (auto row : table.rows) {
+      row[col] += kPayload;
+      text += edp::report::csv_line(row);
+    }
+    write_all(path, text);
+  }
+  const auto ctx = (dir / "context.json").string();
+  std::string json = read_all(ctx);
+  const std::string key = "\"source\": \"";
+  const size_t at = json.find(key);
+  REQUIRE(at != std::string::npos);
+  json.insert(json.find('"', at + key.size()), "\\u001b]0;PWN\\u0007\\u001b[31mRED");
+  write_all(ctx, json);
+}
+
+}  // namespace
+
+TEST_CASE("terminal_text shows C0, DEL and C1 controls as hex escapes and keeps UTF-8",
+          "[terminal]") {
+  using edp::terminal_text;
+  CHECK(terminal_text("plain ascii") == "plain ascii");
+  CHECK(terminal_text("caf\xc3\xa9 \xe2\x80\x94 J\xc2\xb7s") ==
+        "caf\xc3\xa9 \xe2\x80\x94 J\xc2\xb7s");
+  CHECK(terminal_text(kPayload) == "\\x1b]0;PWN\\x07\\x1b[31mRED");
+  CHECK(terminal_text("a\x7f"
+                      "b") == "a\\x7fb");
+  CHECK(terminal_text("a\tb\rc") == "a\\x09b\\x0dc");
+  CHECK(terminal_text("a\nb") == "a\\x0ab");
+  CHECK(terminal_text("a\nb", true) == "a\nb");
+  // CSI as a raw byte (not UTF-8) and as U+009B (C2 9B); U+00A0 is kept.
+  CHECK(terminal_text("x\x9b"
+                      "31m") == "x\\x9b31m");
+  CHECK(terminal_text("x\xc2\x9b"
+                      "31m") == "x\\xc2\\x9b31m");
+  CHECK(terminal_text("x\xc2\xa0y") == "x\xc2\xa0y");
+  // Invalid UTF-8: a lone continuation byte, an overlong ESC, a cut sequence.
+  CHECK(terminal_text("\x80") == "\\x80");
+  CHECK(terminal_text("\xc0\x9b") == "\\xc0\\x9b");
+  CHECK(terminal_text("\xe2\x80") == "\\xe2\\x80");
+  CHECK(terminal_text(std::string("a\0b", 3)) == "a\\x00b");
+}
+
+TEST_CASE("recommend and compare print names and context values from files escaped",
+          "[terminal][cli]") {
+  TempDir t;
+  const auto s = t.path / "s";
+  tainted_sweep(s);
+  const auto rec = edpbench("recommend " + (s / "results.csv").string());
+  INFO(rec.err);
+  CHECK(rec.exit_code == 0);
+  CHECK(rec.out.find("\\x1b]0;PWN\\x07\\x1b[31mRED") != std::string::npos);
+  CHECK_FALSE(has_control(rec.out));
+  CHECK_FALSE(has_control(rec.err));
+  // The CSV is data: its format escapes it, and it reads back as written.
+  const auto csv = edpbench("recommend " + (s / "results.csv").string() + " --csv -");
+  CHECK(csv.out.find(kPayload) != std::string::npos);
+
+  const auto cmp = edpbench("compare " + s.string() + " " + s.string());
+  INFO(cmp.err);
+  CHECK(cmp.out.find("PWN") != std::string::npos);
+  CHECK_FALSE(has_control(cmp.out));
+  CHECK_FALSE(has_control(cmp.err));
+}
+
+TEST_CASE("restore, config and trace errors do not echo control characters", "[terminal][cli]") {
+  TempDir t;
+  const auto state = (t.path / "clock-state.txt").string();
+  write_all(state, "version=1\x1b[2J\n");
+  const auto restore = edpbench("restore --state " + state);
+  CHECK(restore.exit_code == 2);
+  CHECK(restore.err.find("\\x1b[2J") != std::string::npos);
+  CHECK_FALSE(has_control(restore.err));
+
+  const auto config = (t.path / "c.yaml").string();
+  write_all(config, "name: t\n\"bad" + kPayload + "key\": 1\n");
+  const auto plan = edpbench("plan --config " + config);
+  CHECK(plan.exit_code == 2);
+  CHECK(plan.err.find("unknown key") != std::string::npos);
+  CHECK_FALSE(has_control(plan.err));
+
+  // A rail name is written into CSVs, context.json and the terminal: refused.
+  const auto trace = (t.path / "tr.csv").string();
+  write_all(trace, "t_s,VDD\x1b[31mIN_w\n0,5\n0.1,6\n");
+  const auto measure = edpbench("measure --trace " + trace + " -- true");
+  CHECK(measure.exit_code == 2);
+  CHECK(measure.err.find("control character") != std::string::npos);
+  CHECK_FALSE(has_control(measure.err));
+}
