@@ -32,9 +32,10 @@ run_pkgs=(g++ cmake ninja-build libeigen3-dev libyaml-cpp-dev libcli11-dev nlohm
 # its ELF headers; pkg-config finds the installed monitor library; headless
 # Chromium renders the HTML report (about 100 MB without recommends);
 # prometheus and prometheus-node-exporter scrape the exporter and read the
-# textfile in the end-to-end tests.
+# textfile in the end-to-end tests, curl fetches /metrics in them (a minimal
+# Debian 12 has no curl: the node_exporter and Grafana tests skipped there).
 test_pkgs=(catch2 pybind11-dev python3-dev python3 python3-numpy systemd dpkg-dev fakeroot file
-           pkg-config chromium prometheus prometheus-node-exporter)
+           pkg-config chromium prometheus prometheus-node-exporter curl)
 fuzz_pkgs=(clang libclang-rt-dev)
 # ansible-playbook; sshd, run by the test itself as `sshd -i` in its network
 # namespaces; ip (iproute2) makes those namespaces; python3-apt for the apt

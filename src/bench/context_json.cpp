@@ -34,14 +34,18 @@ EarlierContext earlier_context(const Sweep& s, const std::string& dir) {
                      " is not a JSON object; restore the file, or resume into a new --out "
                      "directory");
   const SessionFacts f = s.session.facts();
-  const std::vector<std::pair<std::initializer_list<const char*>, std::string>> must_agree = {
+  // The key paths are vectors: an initializer_list kept in a container
+  // points at an array that died with the full expression that built it
+  // (ASan: stack-use-after-scope in the resume tests).
+  const std::vector<std::pair<std::vector<const char*>, std::string>> must_agree = {
       {{"board", "model"}, s.session.platform().model},
       {{"edpbench_version"}, EDPBENCH_VERSION},
       {{"power", "source"}, f.source},
       {{"power", "total_rails"}, join(f.total_rails, "+")},
   };
   for (const auto& [keys, now] : must_agree) {
-    const report::JsonValue* v = old.at(keys);
+    const report::JsonValue* v = &old;
+    for (const char* k : keys) v = v ? v->find(k) : nullptr;
     const std::string was = v ? v->to_text() : std::string();
     if (was == now) continue;
     std::string name;

@@ -17,7 +17,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -107,15 +106,6 @@ std::string parse_listen_address(const std::string& spec) {
   return host + ":" + std::to_string(std::atol(port.c_str()));
 }
 
-std::string exporter_option_name(const std::string& path) {
-  static const std::map<std::string, std::string> flags{{"power.source", "--power-source"},
-                                                        {"power.trace.file", "--trace"},
-                                                        {"power.total_rails", "--total-rails"},
-                                                        {"power.rate_hz", "--rate-hz"}};
-  const auto it = flags.find(path);
-  return it == flags.end() ? path : it->second;
-}
-
 int run_exporter(const ExporterOptions& opt) {
   const std::string listen = parse_listen_address(opt.listen);
   if (!(opt.duration_s >= 0)) throw UsageError("--duration-s must not be negative");
@@ -130,7 +120,7 @@ int run_exporter(const ExporterOptions& opt) {
   const int port = std::atoi(listen.c_str() + colon + 1);
   if (host.front() == '[') host = host.substr(1, host.size() - 2);
 
-  Session session(opt.session, exporter_option_name);
+  Session session(opt.session, opt.option_name);
   session.throw_problems();  // a missing source or trace, an unknown --total-rails
   for (const auto& l : session.meter().discovery_log())
     std::cerr << "edpbench: power: " << l << "\n";

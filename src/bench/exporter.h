@@ -22,6 +22,9 @@ struct ExporterOptions {
   // Polled every 50 ms: a signal number ends the exporter with 128 + it.
   // The CLI installs its stop handlers (bench/signals.h) before calling.
   std::function<int()> stop_signal = [] { return 0; };
+  // How the command line names a session option in messages ("--rate-hz"):
+  // the CLI's one namer (cli/power_options.h), not a copy here.
+  OptionNamer option_name;
 };
 
 // A sweep seen from outside (`run --prometheus-textfile DIR`): what
@@ -41,9 +44,6 @@ struct SweepProgress {
 // 0-65535 (0: any free port, printed). Returns it as HOST:PORT, localhost
 // as 127.0.0.1; throws UsageError (exit 2) saying how to write one.
 std::string parse_listen_address(const std::string& spec);
-
-// How the exporter names a session option ("--rate-hz").
-std::string exporter_option_name(const std::string& path);
 
 // Serves until SIGINT/SIGTERM (128 + signal) or duration_s (0). Prints
 // "edpbench: exporter: serving http://ADDR:PORT/metrics" on stderr once it

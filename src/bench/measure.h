@@ -35,8 +35,8 @@ struct MeasureOptions {
   // --timeline FILE: every run's power over time as samples.csv (DESIGN §5;
   // power.timeline_hz, power.timeline_max_rows of `session`); "" = none.
   std::string timeline_path;
-  std::string label;  // "" = the command line
-  bool verbose = false;             // the discovery log (shown anyway without a sensor)
+  std::string label;     // "" = the command line
+  bool verbose = false;  // the discovery log (shown anyway without a sensor)
 };
 
 // How measure's flags name the session's options ("--rate-hz").

@@ -15,7 +15,7 @@ struct RunOptions {
   // --prometheus-textfile DIR: DIR/edpbench.prom, rewritten atomically after
   // every item, for node_exporter's textfile collector ("" none).
   std::string prometheus_textfile_dir;
-  bool verbose = false;    // show the sensors' discovery log (shown anyway when none is found)
+  bool verbose = false;  // show the sensors' discovery log (shown anyway when none is found)
 };
 
 // Returns the process exit code: 0 when at least one configuration was

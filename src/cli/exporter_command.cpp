@@ -5,6 +5,7 @@
 #include "bench/exporter.h"
 #include "bench/signals.h"
 #include "cli/command.h"
+#include "cli/power_options.h"
 
 namespace {
 
@@ -42,6 +43,7 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     // Before the sampler's and the server's threads start.
     edp::bench::install_stop_handlers();
     opt.stop_signal = edp::bench::stop_signal;
+    opt.option_name = edp::cli::power_option_name;
     return edp::bench::run_exporter(opt);
   };
 }

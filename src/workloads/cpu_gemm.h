@@ -16,8 +16,8 @@
 // the step. An M or N part packs the whole other operand for itself, so
 // those parts are kept long enough for that to stay cheap (512 rows or
 // columns where each thread still gets a part: 2 parts at 1024^3 on 2
-// threads, 8 of 2500 rows for the MLP's x^T grad_h). The plan is a pure function of the shape and the thread count,
-// and each part always lands in the same place (partials are added in part
+// threads, 8 of 2500 rows for the MLP's x^T grad_h). The plan is a pure function of the shape and
+// the thread count, and each part always lands in the same place (partials are added in part
 // order), so results depend on the thread count and never on timing.
 #pragma once
 

@@ -122,6 +122,17 @@ TEST_CASE("plan lists the items run measures, in its order, and estimates its du
 #else
   const double band = 3;
 #endif
+  // The band holds for a run the machine left alone; a busy machine stretches
+  // the run (or the plan's calibration) by whatever the neighbours take, so
+  // with any run flagged disturbed (runs.csv) the comparison says nothing.
+  const auto runs = edp::report::read_csv_file(dir + "/out/runs.csv");
+  size_t disturbed = 0;
+  for (size_t i = 0; i < runs.rows.size(); ++i) disturbed += runs.get(i, "disturbed") == "true";
+  if (disturbed > 0) {
+    WARN(disturbed << " of " << runs.rows.size()
+                   << " runs disturbed by other processes: the estimate is not compared");
+    return;
+  }
   CHECK(estimate > wall / band);
   CHECK(estimate < wall * band);
 }

@@ -192,7 +192,13 @@ TEST_CASE("plausible: a sensor file renamed, deleted or replaced is a failure, n
   REQUIRE(std::rename(file2.c_str(), (file2 + ".old").c_str()) == 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const Measurement m = meter.end_window("run");
+  // Every read after the rename fails (read_once above shows it read by
+  // read); how many the sampler made in 200 ms depends on the scheduler (3 in
+  // a fresh root at load 5, where 10 were asked), so the window is checked
+  // for what the fix changes: failures where there were none, and a window
+  // that is not complete.
   for (const auto& rail : m.rails)
-    if (rail.rail == "VDD_IN") CHECK(rail.read_failures >= 10);
-  CHECK(m.read_failures >= 10);
+    if (rail.rail == "VDD_IN") CHECK(rail.read_failures >= 1);
+  CHECK(m.read_failures >= 1);
+  CHECK_FALSE(m.complete);
 }

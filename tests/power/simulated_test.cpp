@@ -117,8 +117,15 @@ TEST_CASE("simulated source: a spinning thread's CPU time on the real clocks", "
   const double joules = read_j(s);
   const double elapsed = now_s() - t0;
   // Known answer: 1 W x elapsed + 10 W x the worker's CPU time; the rest of
-  // the process (the test thread between reads, thread start) is small.
-  CHECK(joules == Approx(1 * elapsed + 10 * spun_s).margin(0.02));
+  // the process (the test thread between reads, thread start) is small. Under
+  // qemu-user the emulator's own threads (code translation) are CPU time of
+  // the process too: 3.5 ms more in the cross stage, 0.035 J at 10 W.
+#if EDPBENCH_EMULATED
+  const double margin = 0.08;
+#else
+  const double margin = 0.02;
+#endif
+  CHECK(joules == Approx(1 * elapsed + 10 * spun_s).margin(margin));
   CHECK(joules > 10 * spun_s);
 }
 

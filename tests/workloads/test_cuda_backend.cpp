@@ -597,7 +597,8 @@ TEST_CASE("cuda shape mismatches throw invalid_argument", "[gpu][cuda]") {
   g->synchronize();
 }
 
-TEST_CASE("cuda device timer times queued work and describe names the paths", "[gpu][cuda][timing]") {
+TEST_CASE("cuda device timer times queued work and describe names the paths",
+          "[gpu][cuda][timing]") {
   REQUIRE_GPU_OR_SKIP();
   auto g = gpu();
   const auto facts = g->describe();
@@ -648,7 +649,8 @@ TEST_CASE("backends without a device timer answer -1", "[cuda]") {
   CHECK(ref->stop_device_timer_s() == -1.0);
 }
 
-TEST_CASE("cuda device timer brackets the steps, not the host work around them", "[gpu][cuda][timing]") {
+TEST_CASE("cuda device timer brackets the steps, not the host work around them",
+          "[gpu][cuda][timing]") {
   REQUIRE_GPU_OR_SKIP();
   using Clock = std::chrono::steady_clock;
   auto g = gpu();
