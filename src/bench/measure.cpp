@@ -12,7 +12,6 @@
 #include "bench/measure_report.h"
 #include "bench/protocol.h"
 #include "bench/signals.h"
-#include "bench/sweep.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -94,7 +93,7 @@ int run_measure(const MeasureOptions& opt) {
   session.stop_on(stop_signal);
   session.advise_short_windows("give the command more work (each run is one execution)");
   const Config cfg;  // the host device's backend reads nothing from it
-  Sweep s(cfg, session);
+  ProtocolHooks hooks(cfg);
   const bool metered = session.measures_energy();
 
   MeasureReport rep;
@@ -148,7 +147,7 @@ int run_measure(const MeasureOptions& opt) {
                                               session_opt.power.timeline_max_rows, false,
                                               [](const std::string&) { return true; });
     timeline->log_to([](const std::string& line) { std::cerr << line << "\n"; });
-    s.timeline = timeline.get();
+    hooks.timeline = timeline.get();
   }
   auto write_outputs = [&] {
     rep.context = session.context();
@@ -189,7 +188,7 @@ int run_measure(const MeasureOptions& opt) {
   // Each measured run is kept (and the files written) as soon as it ends, so
   // an interruption loses only the run in progress.
   auto outcome = std::make_shared<CommandOutcome>();
-  s.on_run = [&](const report::PartRecord& part, const report::RunRecord& run) {
+  hooks.on_run = [&](const report::PartRecord& part, const report::RunRecord& run) {
     rep.part = part;
     rep.runs.push_back(CommandRun{run, outcome->exit_status});
     if (timeline) timeline->commit();
@@ -209,7 +208,7 @@ int run_measure(const MeasureOptions& opt) {
   };
   const PlanItem item = command_item(opt, stops.old_mask(), holds_terminal(), outcome);
   try {
-    measure_item(s, item);
+    measure_item(session, hooks, item);
   } catch (const Interrupted& e) {
     rep.interrupted = true;
     return finish(128 + e.signal);

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "bench/backend_setup.h"
+#include "bench/baseline.h"
 #include "bench/device_clocks.h"
 #include "bench/engine/rules.h"
 #include "bench/run_evidence.h"
@@ -12,6 +14,7 @@
 #include "bench/step_timing.h"
 #include "bench/window.h"
 #include "common/elapsed.h"
+#include "common/text.h"
 #include "platform/peaks.h"
 #include "workloads/cuda_factory.h"
 #include "workloads/step_loop.h"
@@ -51,10 +54,10 @@ PartRules part_rules(const ProtocolSettings& set, double update_interval_s) {
 // enough, later runs repeat the count it found (WindowPolicy::fix_blocks),
 // so every run of a part does the same work and its time and energy are
 // comparable.
-report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int run,
-                            const WindowPolicy& policy, const std::vector<int>& cpus,
-                            double baseline_w, report::PartRecord& rec) {
-  Session& session = s.session;
+report::RunRecord run_trial(Session& session, const ProtocolHooks& h, const PlanItem& item,
+                            Workload& wl, int run, const WindowPolicy& policy,
+                            const std::vector<int>& cpus, double baseline_w,
+                            report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   Backend& be = wl.backend();
   report::RunRecord r;
@@ -77,7 +80,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     return policy.another_block(done.blocks, win.elapsed_s());
   };
   const auto advance = [&](const StepLoopResult& done) {
-    if (s.progress) s.progress->advance(done.blocks == 0 ? progress_units : 0, label);
+    if (h.progress) h.progress->advance(done.blocks == 0 ? progress_units : 0, label);
   };
   const StepLoopResult steps = run_steps(
       be, loop, [&wl] { wl.step(); }, throw_if_stop_requested, advance);
@@ -94,7 +97,7 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
   judging.threads = threads;
   judging.cpus = static_cast<int>(cpus.size());
   const std::string failure = win.close(judging, blocks, r);
-  if (s.timeline) s.timeline->add(item.study, item.key, rec.workload, run, win.measurement());
+  if (h.timeline) h.timeline->add(item.study, item.key, rec.workload, run, win.measurement());
   const platform::Snapshot after = session.prober().snapshot();
   if (device_s > 0) r.gpu_time_s = device_s / blocks;
   r.final_loss = wl.result();
@@ -119,31 +122,35 @@ report::RunRecord run_trial(Sweep& s, const PlanItem& item, Workload& wl, int ru
     // rule's): said once.
     if (r.note.find(failure) == std::string::npos) append(r.note, err);
   }
-  if (s.progress) {
+  if (h.progress) {
     std::string msg =
         "edpbench: " + label + " run " + std::to_string(run) + ": " + fmt("%.4g s", r.time_s);
     if (!std::isnan(r.energy_j)) msg += ", " + fmt("%.4g J", r.energy_j);
     if (!std::isnan(r.final_loss)) msg += ", loss " + fmt("%.6g", r.final_loss);
     if (r.low_confidence) msg += " (low confidence)";
     if (r.disturbed) msg += " (disturbed)";
-    s.progress->status(msg);
+    h.progress->status(msg);
   }
   return r;
 }
 
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
-void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
-                  const std::vector<int>& cpus, double baseline_w, report::PartRecord& rec) {
+void measure_part(Session& session, const ProtocolHooks& h, const PlanItem& item, const Part& part,
+                  Backend& be, const std::vector<int>& cpus, double baseline_w,
+                  report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   TimedSetup setup = make_timed(part, be);
   std::unique_ptr<Workload> wl = std::move(setup.workload);
   rec.setup_s = setup.setup_s;
   rec.flop_per_step = wl->flop_per_step();
   rec.bytes_per_step = wl->bytes_per_step();
-  if (set.gemm_auto) s.gemm_chooser.choose(be, *wl, set.gemm_shape);
+  if (set.gemm_auto) {
+    if (!h.gemm_chooser) throw std::logic_error("measure_item: gemm: auto needs a GEMM chooser");
+    h.gemm_chooser->choose(be, *wl, set.gemm_shape);
+  }
 
   const WarmUp warm = warm_up(*wl, set.warmup_steps, [&] {
-    if (s.progress) s.progress->advance(0, item.label + " warm-up");
+    if (h.progress) h.progress->advance(0, item.label + " warm-up");
   });
   rec.initial_loss = warm.initial_result;
   if (!warm.failure.empty()) {  // a failed step (a command's non-zero exit): nothing runs
@@ -155,14 +162,15 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
 
   // The window's minimum from the sensor's model: its update interval as
   // observed, else as the sensor states it (DESIGN §3).
-  PartRules rules = part_rules(set, s.session.update_interval_s());
+  PartRules rules = part_rules(set, session.update_interval_s());
   const auto t_runs = SteadyClock::now();
   std::string why;
   for (int run = 1;
        !runs_done(*rules.criterion, rules.caps, static_cast<int>(rec.run_records.size()),
                   seconds_since(t_runs), &why);
        ++run) {
-    rec.run_records.push_back(run_trial(s, item, *wl, run, rules.window, cpus, baseline_w, rec));
+    rec.run_records.push_back(
+        run_trial(session, h, item, *wl, run, rules.window, cpus, baseline_w, rec));
     rules.criterion->add(rec.run_records.back());
     if (run == 1) rules.window.fix_blocks(rec.run_records.front().blocks);
     const std::string failed = wl->step_failure();
@@ -172,7 +180,7 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
       append(rec.note, "run " + std::to_string(run) + " failed: " + failed);
       append(rec.run_records.back().note, failed);
     }
-    if (s.on_run) s.on_run(rec, rec.run_records.back());
+    if (h.on_run) h.on_run(rec, rec.run_records.back());
     if (!failed.empty()) break;
   }
   rec.stop_reason = why;
@@ -203,9 +211,9 @@ void measure_part(Sweep& s, const PlanItem& item, const Part& part, Backend& be,
 // The device's nominal ceilings (DESIGN §9.1), for the studies that report
 // against them: FLOP/s at the nominal clock and at the clock read now, and
 // the memory bandwidth of the board table.
-void record_peaks(const Sweep& s, const DeviceSpec& dev, const std::vector<int>& cpus,
+void record_peaks(const Session& session, const DeviceSpec& dev, const std::vector<int>& cpus,
                   report::ItemRecord& rec) {
-  const platform::Platform& p = s.session.platform();
+  const platform::Platform& p = session.platform();
   const platform::Peak peak = dev.kind == "gpu" ? platform::gpu_peak(p, cuda_device_info(dev.index))
                                                 : platform::cpu_peak_now(p, cpus);
   rec.values["peak_flops_nominal"] = peak.flops_nominal;
@@ -233,7 +241,7 @@ WarmUp warm_up(Workload& wl, int steps, const std::function<void()>& after_step)
   return w;
 }
 
-report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
+report::ItemRecord blank_record(const Session& session, const PlanItem& item) {
   report::ItemRecord rec;
   rec.study = item.study;
   rec.key = item.key;
@@ -242,7 +250,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   rec.values = item.values;
   rec.device = item.device->label;
   std::string rails;
-  for (const auto& r : s.session.total_rails()) rails += (rails.empty() ? "" : "+") + r;
+  for (const auto& r : session.total_rails()) rails += (rails.empty() ? "" : "+") + r;
   for (const Part& part : item.parts) {
     report::PartRecord c;
     c.study = item.study;
@@ -252,7 +260,7 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
     c.device = item.device->label;
     c.iterations = item.settings.steps;
     c.runs = item.settings.runs;
-    c.power_source = s.session.meter().source_name();
+    c.power_source = session.meter().source_name();
     c.energy_rails = rails;
     c.operating_point = item.point_name;
     rec.parts.push_back(std::move(c));
@@ -260,14 +268,11 @@ report::ItemRecord blank_record(const Sweep& s, const PlanItem& item) {
   return rec;
 }
 
-report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study) {
-  report::ItemRecord rec = blank_record(s, item);
-  if (study) {
-    static const std::vector<int> no_cpus;
-    study->before_backend(item, PassContext{s.session.platform(), no_cpus, s.session, s.cfg}, rec);
-  }
+report::ItemRecord measure_item(Session& session, const ProtocolHooks& h, const PlanItem& item) {
+  report::ItemRecord rec = blank_record(session, item);
+  if (h.before_backend) h.before_backend(rec);
   // check(): a device this build or machine lacks is skipped with the reason.
-  BackendSetup setup = make_backend_for(*item.device, s.cfg, s.session.platform());
+  BackendSetup setup = make_backend_for(*item.device, h.cfg, session.platform());
   if (!setup.backend) {
     rec.status = "skipped";
     rec.note = setup.skip_reason;
@@ -278,28 +283,29 @@ report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* stu
     return rec;
   }
   Backend& be = *setup.backend;
-  record_peaks(s, *item.device, setup.cpus, rec);
+  record_peaks(session, *item.device, setup.cpus, rec);
   const std::string state = baseline_state(item);
-  const std::optional<Baseline> baseline = s.session.baseline_for(state, item.label);
-  s.session.baseline_used(state);
+  const std::optional<Baseline> baseline = session.baseline_for(state, item.label);
+  session.baseline_used(state);
   const double baseline_w = baseline ? baseline->total_w : NAN;
   for (size_t i = 0; i < item.parts.size(); ++i) {
     report::PartRecord& part = rec.parts[i];
     part.threads = setup.threads;
     if (baseline) part.baseline_w = baseline_w;
-    measure_part(s, item, item.parts[i], be, setup.cpus, baseline_w, part);
+    measure_part(session, h, item, item.parts[i], be, setup.cpus, baseline_w, part);
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }
-  if (study)
-    study->after_parts(be, item, PassContext{s.session.platform(), setup.cpus, s.session, s.cfg},
-                       rec);
+  if (h.after_parts) h.after_parts(be, setup.cpus, rec);
   // The backend's facts, with every GEMM path `gemm: auto` chose for it so
   // far, by shape (the last item's own choice is gemm_choice).
-  auto facts = be.describe();
-  for (const auto& [shape, choice] : s.gemm_chooser.decisions_for(facts))
-    facts["gemm_choice " + shape] = choice;
-  s.backends[item.device->label] = std::move(facts);
+  if (h.backends) {
+    auto facts = be.describe();
+    if (h.gemm_chooser)
+      for (const auto& [shape, choice] : h.gemm_chooser->decisions_for(facts))
+        facts["gemm_choice " + shape] = choice;
+    (*h.backends)[item.device->label] = std::move(facts);
+  }
   return rec;
 }
 

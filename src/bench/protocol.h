@@ -6,23 +6,51 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "bench/config.h"
+#include "bench/engine/session.h"
+#include "bench/gemm_choice.h"
 #include "bench/plan.h"
-#include "bench/study.h"
-#include "bench/sweep.h"
+#include "bench/progress.h"
+#include "bench/timeline_sink.h"
 #include "report/records.h"
 
 namespace edp::bench {
 
-// Measures every part of `item` on one backend. A device this build or
-// machine lacks gives `skipped` with the reason; an energy window that
-// cannot be trusted makes its part `failed` (times kept). Throws
-// Interrupted on SIGINT/SIGTERM, and what the backend throws (out of memory)
-// for the runner to record as `failed`.
-// `study`, when given, runs its extra pass (Study::after_parts) on the
-// item's backend after the timed parts, never inside a window.
-report::ItemRecord measure_item(Sweep& s, const PlanItem& item, const Study* study = nullptr);
+// What the protocol borrows from, and hands back to, whoever runs it (a
+// sweep, `measure`, the overhead bench): everything it needs besides the
+// session, none of it the session's. Only `cfg` is required.
+struct ProtocolHooks {
+  explicit ProtocolHooks(const Config& c) : cfg(c) {}
+
+  // The backend settings make_backend_for reads (gpu:, cpu threads, GEMM).
+  const Config& cfg;
+  Progress* progress = nullptr;         // advanced per block, a line per run; null: silent
+  TimelineSink* timeline = nullptr;     // where each window's samples go (power.timeline)
+  GemmChooser* gemm_chooser = nullptr;  // required by an item with settings.gemm_auto
+  // Called after each measured run, with its part's record so far: a client
+  // that keeps what is complete through an interruption (`measure` writes
+  // its files after every run).
+  std::function<void(const report::PartRecord&, const report::RunRecord&)> on_run;
+  // The study's passes (Study::before_backend and after_parts, bound by the
+  // sweep): before the backend exists, and on the item's backend after the
+  // timed parts with the item's CPUs, never inside a window.
+  std::function<void(report::ItemRecord&)> before_backend;
+  std::function<void(Backend&, const std::vector<int>& cpus, report::ItemRecord&)> after_parts;
+  // Where the backend's facts go, by device label (describe(), with every
+  // GEMM path `gemm: auto` chose for it); null: nowhere.
+  std::map<std::string, std::map<std::string, std::string>>* backends = nullptr;
+};
+
+// Measures every part of `item` on one backend, in windows of `session`.
+// A device this build or machine lacks gives `skipped` with the reason; an
+// energy window that cannot be trusted makes its part `failed` (times kept).
+// Throws Interrupted on SIGINT/SIGTERM, and what the backend throws (out of
+// memory) for the runner to record as `failed`.
+report::ItemRecord measure_item(Session& session, const ProtocolHooks& hooks, const PlanItem& item);
 
 // 2. of the protocol, warm-up: `steps` steps (none for 0), then a
 // synchronise. The first step's result() is the initial one (the MLP's loss
@@ -36,7 +64,7 @@ struct WarmUp {
 WarmUp warm_up(Workload& wl, int steps, const std::function<void()>& after_step = {});
 
 // A record of `item` with nothing measured (for failures the runner catches).
-report::ItemRecord blank_record(const Sweep& s, const PlanItem& item);
+report::ItemRecord blank_record(const Session& session, const PlanItem& item);
 
 // What `plan` knows of the sensor for a dry run.
 struct SensorForecast {

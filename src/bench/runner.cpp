@@ -79,11 +79,11 @@ void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
 report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& study) {
   report::ItemRecord rec;
   try {
-    rec = measure_item(s, item, &study);
+    rec = measure_item(s.session, s.hooks(study, item), item);
   } catch (const Interrupted&) {
     throw;
   } catch (const std::exception& e) {
-    rec = blank_record(s, item);
+    rec = blank_record(s.session, item);
     rec.status = "failed";
     rec.note = e.what();
     for (auto& p : rec.parts) {
@@ -323,7 +323,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
       if (enter_point(s, points.get(), p->item, &current_point, &point_failure)) {
         rec = measure_or_fail(s, p->item, *p->study);
       } else {
-        rec = blank_record(s, p->item);
+        rec = blank_record(s.session, p->item);
         rec.status = "failed";
         rec.note = point_failure;
         for (auto& part : rec.parts) {

@@ -9,6 +9,23 @@
 
 namespace edp::bench {
 
+ProtocolHooks Sweep::hooks(const Study& study, const PlanItem& item) {
+  ProtocolHooks h(cfg);
+  h.progress = progress.get();
+  h.timeline = timeline;
+  h.gemm_chooser = &gemm_chooser;
+  h.backends = &backends;
+  h.before_backend = [this, &study, &item](report::ItemRecord& rec) {
+    static const std::vector<int> no_cpus;
+    study.before_backend(item, PassContext{session.platform(), no_cpus, session, cfg}, rec);
+  };
+  h.after_parts = [this, &study, &item](Backend& be, const std::vector<int>& cpus,
+                                        report::ItemRecord& rec) {
+    study.after_parts(be, item, PassContext{session.platform(), cpus, session, cfg}, rec);
+  };
+  return h;
+}
+
 std::string join_rails(const std::vector<std::string>& rails) {
   return rails.empty() ? "(none)" : join(rails, "+");
 }

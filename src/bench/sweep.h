@@ -2,7 +2,8 @@
 // its measuring session (bench/engine/session.h: the meter, total rails,
 // baselines, cool-down and windows), and the sweep's own bookkeeping: the
 // backends' facts, the GEMM chooser, the operating points applied,
-// progress. Every study's items are measured against one Sweep.
+// progress. Every study's items are measured against one Sweep: the
+// protocol gets its session and hooks() (the protocol knows no Sweep).
 #pragma once
 
 #include <functional>
@@ -17,6 +18,8 @@
 #include "bench/gemm_choice.h"
 #include "bench/plan.h"
 #include "bench/progress.h"
+#include "bench/protocol.h"
+#include "bench/study.h"
 #include "bench/timeline_sink.h"
 #include "common/text.h"
 #include "platform/platform.h"
@@ -33,14 +36,15 @@ struct Sweep {
   GemmChooser gemm_chooser;
   std::vector<std::string> point_log;  // operating points applied and restored
   std::unique_ptr<Progress> progress;
-  // Called after each measured run, with its part's record so far: a client
-  // that keeps what is complete through an interruption (`measure` writes
-  // its files after every run).
-  std::function<void(const report::PartRecord&, const report::RunRecord&)> on_run;
   // Where each window's timeline goes (power.timeline); null: nowhere.
   TimelineSink* timeline = nullptr;
   std::string start_time;
   int measured_ok = 0;
+
+  // The protocol's hooks into this sweep (its config, progress, timeline,
+  // GEMM chooser and backends' facts), with `study`'s passes on `item`
+  // bound; both must outlive the hooks.
+  ProtocolHooks hooks(const Study& study, const PlanItem& item);
 };
 
 // Usage errors a device entry can only reveal on this machine.
