@@ -8,7 +8,7 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/study.h"
+#include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/errors.h"
 #include "common/text.h"

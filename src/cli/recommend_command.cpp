@@ -15,7 +15,7 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/study.h"
+#include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"

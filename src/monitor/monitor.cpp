@@ -18,7 +18,7 @@
 #include <set>
 #include <utility>
 
-#include "bench/window.h"
+#include "bench/engine/window.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"

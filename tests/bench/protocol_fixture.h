@@ -1,4 +1,4 @@
-// Drives the protocol (bench/protocol.h) without hardware: a constant-power
+// Drives the protocol (bench/protocol/protocol.h) without hardware: a constant-power
 // trace meter and a workload whose steps sleep a chosen time per run.
 #pragma once
 
@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/protocol.h"
-#include "bench/sweep.h"
+#include "bench/protocol/protocol.h"
+#include "bench/sweep/sweep.h"
 #include "power/clock.h"
 #include "power/trace.h"
 

@@ -12,9 +12,9 @@
 #include <map>
 #include <thread>
 
-#include "bench/protocol.h"
-#include "bench/study.h"
-#include "bench/sweep_preview.h"
+#include "bench/protocol/protocol.h"
+#include "bench/studies/study.h"
+#include "bench/sweep/sweep_preview.h"
 #include "support/process.h"
 
 using namespace edp;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/measure.h"
-#include "bench/signals.h"
-#include "bench/window.h"
+#include "bench/engine/signals.h"
+#include "bench/engine/window.h"
+#include "bench/measure/measure.h"
 #include "protocol_fixture.h"
 #include "report/csv.h"
 #include "support/process.h"

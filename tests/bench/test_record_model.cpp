@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/context_json.h"
-#include "bench/measure_report.h"
+#include "bench/measure/measure_report.h"
+#include "bench/sweep/context_json.h"
 #include "common/run_context.h"
 #include "edpbench/monitor.h"
 #include "protocol_fixture.h"

@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/run_evidence.h"
+#include "bench/engine/run_evidence.h"
 #include "common/dir_lock.h"
 #include "edpbench/monitor.h"
 #include "power/ina3221_sim.h"
@@ -260,7 +260,7 @@ TEST_CASE("C++ API: no window opens while measure_idle runs in another thread", 
 TEST_CASE("C++ API: threads beyond the CPUs they may use wait for one another, not disturbed",
           "[monitor]") {
   // `run` allows for a team's own wait when it has more threads than CPUs
-  // (1 - cpus/threads, bench/run_evidence.h); the monitor's windows are judged
+  // (1 - cpus/threads, bench/engine/run_evidence.h); the monitor's windows are judged
   // the same way, over the CPUs the calling thread may run on.
   if (!std::filesystem::exists("/proc/self/schedstat")) {
     WARN("no schedstat in this kernel: nothing to judge");

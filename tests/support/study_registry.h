@@ -1,9 +1,9 @@
-// The readers' views of the studies of this build (bench/studies.cpp), as
+// The readers' views of the studies of this build (bench/studies/registry.cpp), as
 // `edpbench report`, `recommend` and `compare` get them: the report's tests
 // read their fixtures with the real registry.
 #pragma once
 
-#include "bench/study.h"
+#include "bench/studies/study.h"
 #include "report/study_view.h"
 
 namespace edp::testing {

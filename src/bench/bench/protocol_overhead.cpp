@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend_setup.h"
-#include "bench/protocol.h"
-#include "bench/study_batch.h"
+#include "bench/protocol/backend_setup.h"
+#include "bench/protocol/protocol.h"
+#include "bench/studies/batch/batch_study.h"
 #include "common/text.h"
 #include "workloads/counting_backend.h"
 #include "workloads/empty_workload.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "bench/board_rails.h"
+#include "bench/engine/board_rails.h"
 #include "bench/engine/interrupted.h"
 #include "common/elapsed.h"
 #include "common/errors.h"

@@ -3,11 +3,11 @@
 // exporter and the deploy study). It owns the energy meter (discovery, the
 // sampler thread), the platform probe, the total rails and why they were
 // chosen, settling, the idle baselines and their cadence, cool-down, and it
-// opens the judged windows (bench/window.h). What it knows about itself is
+// opens the judged windows (bench/engine/window.h). What it knows about itself is
 // one struct, SessionFacts: the session part of context.json.
 //
 // A session knows nothing of plan items, studies, progress or files: the
-// sweep (bench/sweep.h) and the other clients bring those. Its methods may be
+// sweep (bench/sweep/sweep.h) and the other clients bring those. Its methods may be
 // called from several threads (the monitor's windows and measure_idle);
 // baselines are guarded, the meter is thread-safe.
 #pragma once
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "bench/engine/session_options.h"
-#include "bench/window.h"
+#include "bench/engine/window.h"
 #include "common/run_context.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
@@ -124,7 +124,7 @@ class Session {
   // Stop requests: `stop_signal` is polled during every wait (settling,
   // baselines, cool-down); a non-zero signal number ends the wait with
   // Interrupted{signal} (engine/interrupted.h; the CLI's signal handling is
-  // bench/signals.h). Default: never.
+  // bench/engine/signals.h). Default: never.
   void stop_on(std::function<int()> stop_signal);
   // Where the session's status lines go ("edpbench: measuring idle power
   // ..."); nowhere by default.
@@ -166,7 +166,7 @@ class Session {
   // most 10 minutes); a note when it gave up waiting.
   std::string cool_down();
 
-  // Opens a judged window `name` on the meter (bench/window.h).
+  // Opens a judged window `name` on the meter (bench/engine/window.h).
   std::unique_ptr<RunWindow> open_window(const std::string& name, bool probe_activity);
   // How this session's windows are judged: its total rails and sampler
   // rate, and `baseline_total_w` for dynamic energy. The caller sets the

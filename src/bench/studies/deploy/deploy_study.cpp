@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "bench/gemm_choice.h"
+#include "bench/protocol/gemm_choice.h"
 #include "bench/studies/deploy/deploy_measure.h"
-#include "bench/study_mlp.h"
+#include "bench/studies/mlp/mlp_study.h"
 #include "report/deploy_csv.h"
 #include "report/results_csv.h"
 #include "workloads/mlp_stages.h"
