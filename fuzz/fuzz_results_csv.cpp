@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // compare and the cross-board report over the same data: make_sweep either
   // accepts the pair of files or refuses them with a UsageError.
   try {
-    const Sweep s = make_sweep(d);
+    const LoadedSweep s = make_sweep(d);
     CompareOptions copt;
     copt.studies = views();
     const Comparison c = compare_sweeps({s, s}, copt);

@@ -35,7 +35,7 @@ int run_compare(const CompareArgs& a) {
                           "' is unknown; use energy, time, edp or dynamic_energy");
   if (!(a.alpha > 0 && a.alpha < 1))
     throw edp::UsageError("--alpha must lie between 0 and 1 (e.g. 0.05)");
-  std::vector<Sweep> sweeps;
+  std::vector<LoadedSweep> sweeps;
   for (const auto& in : a.inputs) sweeps.push_back(load_sweep(in));
   CompareOptions opt;
   opt.alpha = a.alpha;

@@ -39,7 +39,7 @@ int run_report(const ReportArgs& a) {
     throw edp::UsageError("--objective '" + a.objective + "' is unknown; use energy, time or edp");
   opt.objective = *objective;
   if (a.deadline_s > 0) opt.deadline_s = a.deadline_s;
-  std::vector<Sweep> sweeps;
+  std::vector<LoadedSweep> sweeps;
   for (const auto& d : a.dirs) sweeps.push_back(load_sweep(d));
   const std::string out = a.out.empty() ? "report.html" : a.out;
   edp::write_file_atomic(out, render_boards_report(sweeps, opt));

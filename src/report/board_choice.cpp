@@ -20,10 +20,10 @@ std::string strip(std::string s, const std::string& what) {
 }
 
 // The board model and nvpmodel mode, from context.json through its struct.
-std::string board_model_of(const Sweep& s) {
+std::string board_model_of(const LoadedSweep& s) {
   return s.data.run_context ? s.data.run_context->board_model() : "";
 }
-std::string nvpmodel_mode_of(const Sweep& s) {
+std::string nvpmodel_mode_of(const LoadedSweep& s) {
   return s.data.run_context ? s.data.run_context->nvpmodel_mode() : "";
 }
 
@@ -48,7 +48,7 @@ std::string describe(const BoardOption& o) {
 
 }  // namespace
 
-std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps) {
+std::vector<std::string> board_labels(const std::vector<LoadedSweep>& sweeps) {
   std::vector<std::string> models, labels;
   for (const auto& s : sweeps) {
     std::string m = board_model_of(s);
@@ -71,7 +71,7 @@ std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps) {
   return labels;
 }
 
-std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
+std::vector<BoardChoice> recommend_across_boards(const std::vector<LoadedSweep>& sweeps,
                                                  const RecommendOptions& options) {
   const auto labels = board_labels(sweeps);
   const std::string column = objective_column(options.objective);

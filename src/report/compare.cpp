@@ -99,14 +99,14 @@ std::vector<std::string> droppable_columns(const StudyViews& studies) {
   return cols;
 }
 
-std::string identity_key(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
+std::string identity_key(const LoadedSweep& s, size_t r, const std::vector<std::string>& cols) {
   std::string k;
   for (const auto& c : cols)
     k += (c == "study" ? row_study(s.data.results, r) : s.data.results.get(r, c)) + '\x1f';
   return k;
 }
 
-bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::string>& cols) {
+bool unique_in_all(const std::vector<LoadedSweep>& sweeps, const std::vector<std::string>& cols) {
   for (const auto& s : sweeps) {
     std::set<std::string> seen;
     for (size_t r = 0; r < s.data.results.rows.size(); ++r)
@@ -117,7 +117,7 @@ bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::stri
 
 // "tensors/small/cpu", with the other identity values; the study only when
 // the sweeps hold rows of several (`with_study`).
-std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols,
+std::string config_label(const LoadedSweep& s, size_t r, const std::vector<std::string>& cols,
                          bool with_study) {
   const CsvTable& t = s.data.results;
   std::string label = t.get(r, col::workload) + "/" + t.get(r, col::size);
@@ -135,7 +135,7 @@ std::string config_label(const Sweep& s, size_t r, const std::vector<std::string
 
 }  // namespace
 
-MetricCell metric_cell(const Sweep& s, size_t r, CompareMetric m) {
+MetricCell metric_cell(const LoadedSweep& s, size_t r, CompareMetric m) {
   const CsvTable& t = s.data.results;
   const std::string stem = metric_stem(m);
   MetricCell c;
@@ -162,9 +162,10 @@ MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double
   return d;
 }
 
-Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOptions& options) {
+Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps_in,
+                          const CompareOptions& options) {
   if (sweeps_in.size() < 2) throw UsageError("compare needs two sweeps or more (A B [C...])");
-  std::vector<Sweep> sweeps = sweeps_in;
+  std::vector<LoadedSweep> sweeps = sweeps_in;
   // Labels must tell the sweeps apart: results/a/x and results/b/x are both "x".
   for (size_t i = 0; i < sweeps.size(); ++i) {
     int n = 1;
@@ -231,7 +232,7 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
   std::map<std::string, size_t> index;
   std::vector<std::string> only_in_label;
   for (size_t si = 0; si < sweeps.size(); ++si) {
-    const Sweep& s = sweeps[si];
+    const LoadedSweep& s = sweeps[si];
     for (size_t r = 0; r < s.data.results.rows.size(); ++r) {
       const std::string k = identity_key(s, r, cols);
       auto [it, inserted] = index.emplace(k, c.configs.size());

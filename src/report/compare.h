@@ -29,8 +29,9 @@ std::string metric_stem(CompareMetric m);             // results.csv/runs.csv st
 std::optional<CompareMetric> parse_compare_metric(const std::string& name);
 
 // One input: an `edpbench run` directory, or a results.csv (its directory's
-// runs.csv and context.json are read next to it).
-struct Sweep {
+// runs.csv and context.json are read next to it), as read back. (Not
+// bench::Sweep, the sweep in progress that writes such a directory.)
+struct LoadedSweep {
   std::string label;  // the directory's name, made unique among the inputs
   ReportData data;
   // run_rows[r]: the runs.csv rows of results.csv row r (empty without runs.csv)
@@ -42,9 +43,9 @@ struct Sweep {
 // the same identity, or a runs.csv whose rows do not match results.csv (a run
 // of a configuration results.csv does not have, or another number of runs
 // than its `runs` column says).
-Sweep load_sweep(const std::string& path);
+LoadedSweep load_sweep(const std::string& path);
 // The same checks on data already read (load_sweep = load_report_data + this).
-Sweep make_sweep(ReportData data);
+LoadedSweep make_sweep(ReportData data);
 
 struct MetricCell {
   std::string status;  // results.csv status ("ok", "failed", "skipped")
@@ -62,7 +63,7 @@ struct MetricDelta {
 // `other` against `base` as compare judges it (change, Mann-Whitney U test on
 // the runs, significant when p < alpha). The cross-board recommendation uses
 // these too, so that it names a winner only where compare finds one.
-MetricCell metric_cell(const Sweep& s, size_t row, CompareMetric m);
+MetricCell metric_cell(const LoadedSweep& s, size_t row, CompareMetric m);
 MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double alpha);
 
 struct ComparedConfig {
@@ -107,12 +108,12 @@ struct CompareOptions {
 
 // Needs two sweeps or more; throws edp::UsageError when a sweep has no
 // configuration in common with the first.
-Comparison compare_sweeps(const std::vector<Sweep>& sweeps, const CompareOptions& options);
+Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps, const CompareOptions& options);
 
 // The context lines of `compare_sweeps`, on their own: board, L4T, nvpmodel,
 // clocks, power source, total rails, edpbench version that differ, and the
 // sweeps with low-confidence or throttled runs.
-std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps);
+std::vector<std::string> context_differences(const std::vector<LoadedSweep>& sweeps);
 
 struct Regression {
   std::string config, sweep;

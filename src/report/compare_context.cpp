@@ -52,7 +52,7 @@ size_t rows_with(const CsvTable& t, const char* count_column, const char* flag_c
 
 }  // namespace
 
-std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps) {
+std::vector<std::string> context_differences(const std::vector<LoadedSweep>& sweeps) {
   std::vector<std::string> out;
   std::vector<std::vector<std::pair<std::string, std::string>>> all;
   for (const auto& s : sweeps) {

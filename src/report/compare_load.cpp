@@ -50,7 +50,7 @@ std::string describe(const CsvTable& t, size_t r, const std::vector<std::string>
 
 }  // namespace
 
-Sweep load_sweep(const std::string& path) {
+LoadedSweep load_sweep(const std::string& path) {
   std::string dir = path;
   if (!is_dir(path)) {
     if (base_name(path) != "results.csv")
@@ -63,8 +63,8 @@ Sweep load_sweep(const std::string& path) {
   return make_sweep(load_report_data(dir));  // UsageError: missing or malformed results.csv
 }
 
-Sweep make_sweep(ReportData data) {
-  Sweep s;
+LoadedSweep make_sweep(ReportData data) {
+  LoadedSweep s;
   s.data = std::move(data);
   s.label = s.data.title;
   const std::string dir = s.data.dir.empty() ? s.data.title : s.data.dir;

@@ -38,7 +38,7 @@ Key key_of(const CsvTable& t, size_t r, const StudyViews& studies) {
   return k;
 }
 
-std::vector<Key> config_keys(const std::vector<Sweep>& sweeps, const StudyViews& studies) {
+std::vector<Key> config_keys(const std::vector<LoadedSweep>& sweeps, const StudyViews& studies) {
   std::vector<Key> keys;
   std::map<Key, bool> seen;
   for (const auto& s : sweeps) {
@@ -51,7 +51,7 @@ std::vector<Key> config_keys(const std::vector<Sweep>& sweeps, const StudyViews&
   return keys;
 }
 
-std::optional<size_t> find_row(const Sweep& s, const Key& k, const StudyViews& studies) {
+std::optional<size_t> find_row(const LoadedSweep& s, const Key& k, const StudyViews& studies) {
   const CsvTable& t = s.data.results;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const Key here = key_of(t, r, studies);
@@ -60,7 +60,7 @@ std::optional<size_t> find_row(const Sweep& s, const Key& k, const StudyViews& s
   return std::nullopt;
 }
 
-std::string chart(const std::vector<Sweep>& sweeps, const std::vector<std::string>& labels,
+std::string chart(const std::vector<LoadedSweep>& sweeps, const std::vector<std::string>& labels,
                   const std::vector<Key>& keys, const StudyViews& studies, bool with_study,
                   const std::string& stem, const std::string& title, const std::string& y_label) {
   BarChart c;
@@ -115,7 +115,7 @@ std::string chart(const std::vector<Sweep>& sweeps, const std::vector<std::strin
 
 }  // namespace
 
-std::string render_boards_report(const std::vector<Sweep>& sweeps,
+std::string render_boards_report(const std::vector<LoadedSweep>& sweeps,
                                  const RecommendOptions& options) {
   const auto labels = board_labels(sweeps);
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -130,7 +130,7 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
        "<th>Board</th><th>L4T</th><th>nvpmodel</th><th>Power source</th><th>Total rails</th>"
        "<th>edpbench</th><th>Configurations</th><th>Period</th></tr>\n";
   for (size_t i = 0; i < sweeps.size(); ++i) {
-    const Sweep& s = sweeps[i];
+    const LoadedSweep& s = sweeps[i];
     // context.json through its struct (common/run_context.h); "" without one.
     const RunContext c = s.data.run_context.value_or(RunContext{});
     const std::string& start = c.start_time;
@@ -145,7 +145,7 @@ std::string render_boards_report(const std::vector<Sweep>& sweeps,
          "</td></tr>\n";
   }
   h += "</table></div>\n";
-  std::vector<Sweep> named = sweeps;  // the notes name boards, not directories
+  std::vector<LoadedSweep> named = sweeps;  // the notes name boards, not directories
   for (size_t i = 0; i < named.size(); ++i) named[i].label = labels[i];
   // compare's list: the setting it compares (threads 6 against 8), then the
   // context; the boards' own page said less than compare (issue 35).
