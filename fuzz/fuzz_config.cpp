@@ -2,7 +2,7 @@
 // throws a UsageError "fuzz.yaml:LINE:COL: ..."; anything else is a finding.
 #include <regex>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 #include "common/errors.h"
 #include "fuzz_common.h"
 

@@ -4,6 +4,12 @@
 // throws runtime_error; the recommendation and the HTML page are then built
 // from whatever parsed, as the commands do; then `compare` and the
 // cross-board report over two copies of it.
+//
+// The commands get the studies' views from bench's registry
+// (bench::study_views()); this fuzzer links report alone, so it registers
+// every view report has under the names the registry gives them, and each
+// section's drawing code reads the fuzzed rows (a study named in the input
+// and in none of them gets results_view(), as on a real page).
 #include <stdexcept>
 
 #include "common/errors.h"
@@ -15,6 +21,13 @@
 #include "report/recommend.h"
 
 namespace {
+const edp::report::StudyViews& views() {
+  using namespace edp::report;
+  static const StudyViews v({results_view("mlp"), batch_view("batch"), stages_view("stages"),
+                             ops_view("ops"), deploy_view("deploy")});
+  return v;
+}
+
 std::optional<edp::report::CsvTable> table(const std::string& text, const char* origin) {
   try {
     return edp::report::parse_csv(text, origin);
@@ -35,6 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     opt.objective = o;
     opt.deadline_s = 1.0;
     opt.battery_wh = 10.0;
+    opt.studies = views();
     const auto recs = recommend(*results, opt);
     (void)recommendations_csv(recs);
     (void)recommendations_text(recs, opt);
@@ -49,17 +63,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const std::runtime_error&) {
     }
   }
-  (void)render_html_report(d);
+  (void)render_html_report(d, views());
   // compare and the cross-board report over the same data: make_sweep either
   // accepts the pair of files or refuses them with a UsageError.
   try {
-    const Sweep s = make_sweep(d);
-    const Comparison c = compare_sweeps({s, s}, {});
+    const LoadedSweep s = make_sweep(d);
+    CompareOptions copt;
+    copt.studies = views();
+    const Comparison c = compare_sweeps({s, s}, copt);
     (void)comparison_text(c);
     (void)comparison_csv(c);
     (void)comparison_json(c);
     (void)find_regressions(c, CompareMetric::energy, 1.0);
-    (void)render_boards_report({s, s}, RecommendOptions{});
+    RecommendOptions ropt;
+    ropt.studies = views();
+    (void)render_boards_report({s, s}, ropt);
   } catch (const edp::UsageError&) {
   }
   return 0;

@@ -52,6 +52,13 @@ py::dict rail_dict(const RailResult& r) {
   return d;
 }
 
+py::object field_value(double v, bool measured) { return measured ? num(v) : py::float_(v); }
+py::object field_value(std::uint64_t v, bool) { return py::int_(v); }
+py::object field_value(bool v, bool) { return py::bool_(v); }
+py::object field_value(const std::string& v, bool) { return py::str(v); }
+
+// The window's fields (edpbench/window_fields.h; a measured one that is NaN
+// is None), then its name, the energy per rail, the threads, ok and problem.
 // The window's power over time: {"spacing_s", "t_s": [...], "power_w":
 // {rail: [...]}, "corrected_power_w": {rail: [...]}}, None for NaN; empty
 // lists when the monitor keeps no timeline.
@@ -77,36 +84,16 @@ py::dict timeline_dict(const edpbench::Timeline& t) {
 py::dict window_dict(const WindowResult& w) {
   py::dict d;
   d["name"] = w.name;
-  d["time_s"] = w.time_s;
-  d["energy_j"] = num(w.energy_j);
-  d["power_w_mean"] = num(w.power_w_mean);
-  d["dynamic_energy_j"] = num(w.dynamic_energy_j);
-  d["baseline_w"] = num(w.baseline_w);
-  d["edp_js"] = num(w.edp_js);
+#define EDP_DICT_FIELD(type, field, initial, kind) \
+  d[#field] = field_value(w.field, std::string(#kind) == "measured");
+  EDPBENCH_WINDOW_FIELDS(EDP_DICT_FIELD)
+#undef EDP_DICT_FIELD
   py::dict per_rail;
   for (const auto& r : w.rails) per_rail[py::str(r.rail)] = num(r.energy_j);
   d["energy_j_per_rail"] = per_rail;
-  d["update_interval_s"] = num(w.update_interval_s);
-  d["lag_correction_s"] = w.lag_correction_s;
-  d["low_confidence"] = w.low_confidence;
-  d["frozen"] = w.frozen;
-  d["read_failures"] = w.read_failures;
-  d["missed_deadlines"] = w.missed_deadlines;
-  d["samples"] = w.samples;
-  d["distinct_values"] = w.distinct_values;
-  d["largest_gap_s"] = num(w.largest_gap_s);
-  d["start_unix_s"] = w.start_unix_s;
-  d["end_unix_s"] = w.end_unix_s;
-  d["start_monotonic_s"] = w.start_monotonic_s;
-  d["end_monotonic_s"] = w.end_monotonic_s;
-  d["cpu_share"] = num(w.cpu_share);
-  d["preempted_share"] = num(w.preempted_share);
-  d["others_cpu_share"] = num(w.others_cpu_share);
   d["threads"] = w.threads;
-  d["disturbed"] = w.disturbed;
   d["ok"] = w.ok();
   d["problem"] = w.problem;
-  d["note"] = w.note;
   py::list rails;
   for (const auto& r : w.rails) rails.append(rail_dict(r));
   d["rails"] = rails;
@@ -138,14 +125,13 @@ PYBIND11_MODULE(_edpbench, m) {
         return "<RailMeasurement " + r.rail + " " + std::to_string(r.energy_j) + " J>";
       });
 
-  py::class_<WindowResult>(m, "Measurement")
-      .def_readonly("name", &WindowResult::name)
-      .def_readonly("time_s", &WindowResult::time_s)
-      .def_readonly("energy_j", &WindowResult::energy_j)
-      .def_readonly("power_w_mean", &WindowResult::power_w_mean)
-      .def_readonly("dynamic_energy_j", &WindowResult::dynamic_energy_j)
-      .def_readonly("baseline_w", &WindowResult::baseline_w)
-      .def_readonly("edp_js", &WindowResult::edp_js)
+  py::class_<WindowResult> measurement(m, "Measurement");
+  // The window's fields as attributes (edpbench/window_fields.h).
+#define EDP_ATTRIBUTE(type, field, initial, kind) \
+  measurement.def_readonly(#field, &WindowResult::field);
+  EDPBENCH_WINDOW_FIELDS(EDP_ATTRIBUTE)
+#undef EDP_ATTRIBUTE
+  measurement.def_readonly("name", &WindowResult::name)
       .def_readonly("rails", &WindowResult::rails)
       .def_property_readonly("energy_j_per_rail",
                              [](const WindowResult& w) {
@@ -153,26 +139,8 @@ PYBIND11_MODULE(_edpbench, m) {
                                for (const auto& r : w.rails) d[py::str(r.rail)] = r.energy_j;
                                return d;
                              })
-      .def_readonly("update_interval_s", &WindowResult::update_interval_s)
-      .def_readonly("lag_correction_s", &WindowResult::lag_correction_s)
-      .def_readonly("low_confidence", &WindowResult::low_confidence)
-      .def_readonly("frozen", &WindowResult::frozen)
-      .def_readonly("read_failures", &WindowResult::read_failures)
-      .def_readonly("missed_deadlines", &WindowResult::missed_deadlines)
-      .def_readonly("samples", &WindowResult::samples)
-      .def_readonly("distinct_values", &WindowResult::distinct_values)
-      .def_readonly("largest_gap_s", &WindowResult::largest_gap_s)
-      .def_readonly("start_unix_s", &WindowResult::start_unix_s)
-      .def_readonly("end_unix_s", &WindowResult::end_unix_s)
-      .def_readonly("start_monotonic_s", &WindowResult::start_monotonic_s)
-      .def_readonly("end_monotonic_s", &WindowResult::end_monotonic_s)
-      .def_readonly("cpu_share", &WindowResult::cpu_share)
-      .def_readonly("preempted_share", &WindowResult::preempted_share)
-      .def_readonly("others_cpu_share", &WindowResult::others_cpu_share)
       .def_readonly("threads", &WindowResult::threads)
-      .def_readonly("disturbed", &WindowResult::disturbed)
       .def_readonly("problem", &WindowResult::problem)
-      .def_readonly("note", &WindowResult::note)
       .def_property_readonly("ok", &WindowResult::ok)
       .def_property_readonly("timeline",
                              [](const WindowResult& w) { return timeline_dict(w.timeline); })

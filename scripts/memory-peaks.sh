@@ -6,7 +6,7 @@
 # its peak resident size (wait4's ru_maxrss), and the estimate: the item's
 # tensors and host copies (the arithmetic of mlp_memory_computed,
 # src/workloads/mlp_stages.cpp, the host copies once) plus the run's
-# allowance (run_allowance_bytes, src/bench/memory_check.h: 72 MiB, or 24 MiB
+# allowance (run_allowance_bytes, src/bench/studies/memory_check.h: 72 MiB, or 24 MiB
 # when a tensor is larger than 32 MiB). Prints one markdown row per item; the last
 # column is (resident + estimate) / peak, which the check keeps in 1.0..1.1.
 # Usage: scripts/memory-peaks.sh [EDPBENCH] [NxD_INxHxD_OUT,...] [workload,...]

@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include <edpbench/window_fields.h>  // installed beside this header
+
 // The library is built with hidden visibility; this marks its interface.
 #if defined(__GNUC__)
 #define EDPBENCH_API __attribute__((visibility("default")))
@@ -118,39 +120,21 @@ struct Timeline {
   bool empty() const { return t_s.empty(); }
 };
 
-// One closed window. NaN means "not measured".
+// One closed window. NaN means "not measured". Its measurement and evidence
+// are the fields of edpbench/window_fields.h (time_s, energy_j, power_w_mean,
+// dynamic_energy_j, baseline_w, edp_js, samples, the edges on both clocks,
+// update_interval_s, distinct_values, largest_gap_s, lag_correction_s,
+// read_failures, missed_deadlines, anomalies, low_confidence, frozen,
+// cpu_share, preempted_share, others_cpu_share, disturbed, note): the same
+// table `edpbench run` writes runs.csv from.
 struct WindowResult {
   std::string name;
-  double time_s = 0;              // the window's span
-  double energy_j = 0;            // sum over the total rails; NaN when not trustworthy
-  double power_w_mean = 0;        // mean power of the total rails
-  double dynamic_energy_j = 0;    // energy_j - baseline_w x time_s; NaN without a baseline
-  double baseline_w = 0;          // idle power of the total rails it used; NaN if none
-  double edp_js = 0;              // energy_j x time_s
+  EDPBENCH_WINDOW_FIELDS(EDPBENCH_WINDOW_MEMBER)
   std::vector<RailResult> rails;  // every rail, total or not
-  // Evidence (DESIGN §3, §4.2).
-  double update_interval_s = 0;  // of the total rails; NaN when unknown
-  double lag_correction_s = 0;   // largest shift applied; 0 = none
-  bool low_confidence = false;   // < 10 updates, unknown period, frozen or anomalies
-  bool frozen = false;
-  std::size_t read_failures = 0, missed_deadlines = 0, samples = 0;
-  std::size_t distinct_values = 0;
-  double largest_gap_s = 0;
-  double start_unix_s = 0, end_unix_s = 0;            // CLOCK_REALTIME
-  double start_monotonic_s = 0, end_monotonic_s = 0;  // CLOCK_MONOTONIC
-  // Interference (MonitorOptions::interference; NaN when not read or the
-  // kernel has no schedstat): the measured threads' CPU time and run-queue
-  // wait per thread and second of the window, and other processes' share of
-  // the machine's CPUs.
-  double cpu_share = std::numeric_limits<double>::quiet_NaN();
-  double preempted_share = std::numeric_limits<double>::quiet_NaN();
-  double others_cpu_share = std::numeric_limits<double>::quiet_NaN();
-  int threads = 0;         // the threads the shares are over
-  bool disturbed = false;  // preempted > 5%, or the sampler late; why in `note`
+  int threads = 0;                // the threads cpu_share and preempted_share are over
   // Why energy_j could not be trusted ("" when it can): a failed read or a
   // frozen total rail. Times are kept.
   std::string problem;
-  std::string note;   // further remarks (anomalies, rails outside the total)
   Timeline timeline;  // empty unless MonitorOptions::timeline
   bool ok() const { return problem.empty(); }
 };

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -34,10 +35,11 @@ int run_compare(const CompareArgs& a) {
                           "' is unknown; use energy, time, edp or dynamic_energy");
   if (!(a.alpha > 0 && a.alpha < 1))
     throw edp::UsageError("--alpha must lie between 0 and 1 (e.g. 0.05)");
-  std::vector<Sweep> sweeps;
+  std::vector<LoadedSweep> sweeps;
   for (const auto& in : a.inputs) sweeps.push_back(load_sweep(in));
   CompareOptions opt;
   opt.alpha = a.alpha;
+  opt.studies = edp::bench::study_views();
   const Comparison c = compare_sweeps(sweeps, opt);
   if (a.csv || a.json) {
     std::cout << (a.csv ? comparison_csv(c) : comparison_json(c));

@@ -1,6 +1,6 @@
 // `edpbench dump`: initial tensors (.npy) and the loss trajectory (loss.csv).
-#include "bench/config.h"
-#include "bench/dump.h"
+#include "bench/config/config.h"
+#include "bench/dump/dump.h"
 #include "cli/command.h"
 
 namespace {

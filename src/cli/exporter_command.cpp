@@ -2,8 +2,8 @@
 // arguments and hands over to bench::run_exporter (DESIGN §6, §12).
 #include <memory>
 
-#include "bench/exporter.h"
-#include "bench/signals.h"
+#include "bench/engine/signals.h"
+#include "bench/exporter/exporter.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
 

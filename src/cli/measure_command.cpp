@@ -2,7 +2,7 @@
 // hands over to bench::run_measure (DESIGN §6).
 #include <memory>
 
-#include "bench/measure.h"
+#include "bench/measure/measure.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
 

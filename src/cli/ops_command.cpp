@@ -1,7 +1,7 @@
 // `edpbench ops`: the operator study (DESIGN §9.1) with its defaults, or a
 // config's devices and power settings, without writing a config.
-#include "bench/config.h"
-#include "bench/runner.h"
+#include "bench/config/config.h"
+#include "bench/sweep/runner.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
 #include "common/errors.h"

@@ -5,9 +5,9 @@
 
 #include <iostream>
 
-#include "bench/config.h"
-#include "bench/run_evidence.h"
-#include "bench/sweep_preview.h"
+#include "bench/config/config.h"
+#include "bench/engine/run_evidence.h"
+#include "bench/sweep/sweep_preview.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
 #include "cli/sweep_filters.h"

@@ -2,7 +2,7 @@
 // `ops`, `plan` (its dry run), `measure` and `sensors` add them to their
 // subcommand with one call, so that each has the same names, value ranges
 // and messages. Values are kept as the user typed them and set through the
-// config's key table (bench/config_keys.h), as a config file's `power:`
+// config's key table (bench/config/config_keys.h), as a config file's `power:`
 // values are: "--rate-hz 0.5: 'rate_hz' = 0.5 is out of range [1, 10000]"
 // on every command, as in a config. The monitor's constructor takes the same
 // options under their Python names (docs/cli.md lists both).
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 #include "bench/engine/session_options.h"
 
 namespace edp::cli {

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
@@ -137,6 +138,7 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   if (!objective)
     throw edp::UsageError("unknown objective '" + a.objective + "'; valid: edp, energy, time");
   options.objective = *objective;
+  options.studies = edp::bench::study_views();
   if (sub.count("--deadline-s")) {
     if (!(a.deadline_s > 0))
       throw edp::UsageError("--deadline-s must be a positive number of seconds");
@@ -171,8 +173,12 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   }
   if (a.json) return 0;
   std::cout << edp::terminal_text(recommendations_text(recs, options), true);
-  const std::string crossovers = crossovers_text(batch_crossovers(results, options));
-  if (!crossovers.empty()) std::cout << "\n" << edp::terminal_text(crossovers, true);
+  // What each study adds for its rows (the batch study's crossover N).
+  for (const StudyView& v : options.studies.on_page(results)) {
+    if (!v.recommend_notes) continue;
+    const std::string notes = v.recommend_notes(rows_of_study(results, v.study), options);
+    if (!notes.empty()) std::cout << "\n" << edp::terminal_text(notes, true);
+  }
   return 0;
 }
 

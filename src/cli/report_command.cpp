@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
@@ -25,19 +26,20 @@ int run_report(const ReportArgs& a) {
   using namespace edp::report;
   if (a.dirs.size() == 1) {
     const std::string out = a.out.empty() ? a.dirs[0] + "/report.html" : a.out;
-    const auto summary = write_html_report(a.dirs[0], out);
+    const auto summary = write_html_report(a.dirs[0], out, edp::bench::study_views());
     for (const auto& w : summary.warnings) std::cerr << "edpbench: warning: " << w << "\n";
     std::cerr << "edpbench: wrote " << out << " (" << summary.configurations
               << " configurations)\n";
     return 0;
   }
   RecommendOptions opt;
+  opt.studies = edp::bench::study_views();
   const auto objective = parse_objective(a.objective);
   if (!objective)
     throw edp::UsageError("--objective '" + a.objective + "' is unknown; use energy, time or edp");
   opt.objective = *objective;
   if (a.deadline_s > 0) opt.deadline_s = a.deadline_s;
-  std::vector<Sweep> sweeps;
+  std::vector<LoadedSweep> sweeps;
   for (const auto& d : a.dirs) sweeps.push_back(load_sweep(d));
   const std::string out = a.out.empty() ? "report.html" : a.out;
   edp::write_file_atomic(out, render_boards_report(sweeps, opt));

@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "bench/signals.h"
+#include "bench/engine/signals.h"
 #include "cli/command.h"
 #include "common/text.h"
 #include "platform/operating_point.h"

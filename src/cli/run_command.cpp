@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "bench/config.h"
-#include "bench/runner.h"
-#include "bench/signals.h"
+#include "bench/config/config.h"
+#include "bench/engine/signals.h"
+#include "bench/sweep/runner.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
 #include "cli/sweep_filters.h"

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "bench/engine/session.h"
-#include "bench/signals.h"
+#include "bench/engine/signals.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
 #include "common/errors.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 #include "common/text.h"
 
 namespace edp::cli {

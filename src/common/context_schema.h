@@ -1,5 +1,5 @@
 // The keys of context.json (DESIGN §5), as one table: the writer
-// (src/bench/context_json.cpp) emits exactly these, and the HTML report
+// (src/bench/sweep/context_json.cpp) emits exactly these, and the HTML report
 // (src/report/html_report.cpp) shows each of them, reading no other key. A
 // test builds a real context.json and checks both directions, so a key
 // added on one side only fails it. `path` is dot-separated ("power.source");
@@ -61,6 +61,9 @@ inline const std::vector<ContextField>& context_fields() {
       {"backends", "Backends"},
       {"gpu", "GPU"},
       {"operating_points", "Operating points applied", true},
+      // What the monitor API wrote into the directory (its configurations
+      // and idle baseline).
+      {"monitor", "Monitor API", true},
   };
   return fields;
 }

@@ -18,7 +18,7 @@
 #include <set>
 #include <utility>
 
-#include "bench/window.h"
+#include "bench/engine/window.h"
 #include "common/errors.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
@@ -84,15 +84,13 @@ auto guarded(F&& f) -> decltype(f()) {
 
 WindowResult to_result(const std::string& name, const edp::power::Measurement& m,
                        const edp::report::RunRecord& r, const std::string& problem,
-                       const std::vector<std::string>& total, double baseline_w) {
+                       const std::vector<std::string>& total) {
   WindowResult w;
   w.name = name;
-  w.time_s = r.time_s;
-  w.energy_j = r.energy_j;
-  w.power_w_mean = r.power_w_mean;
-  w.dynamic_energy_j = r.dynamic_energy_j;
-  w.baseline_w = baseline_w;
-  w.edp_js = r.edp_js;
+  // The window's fields, one table for both (edpbench/window_fields.h).
+#define EDP_COPY_FIELD(type, field, initial, kind) w.field = r.field;
+  EDPBENCH_WINDOW_FIELDS(EDP_COPY_FIELD)
+#undef EDP_COPY_FIELD
   for (const auto& rail : m.rails) {
     RailResult x;
     x.rail = rail.rail;
@@ -109,25 +107,7 @@ WindowResult to_result(const std::string& name, const edp::power::Measurement& m
     x.read_failures = rail.read_failures;
     w.rails.push_back(x);
   }
-  w.update_interval_s = r.update_interval_s;
-  w.lag_correction_s = r.lag_correction_s;
-  w.low_confidence = r.low_confidence;
-  w.frozen = r.frozen;
-  w.read_failures = r.read_failures;
-  w.missed_deadlines = r.missed_deadlines;
-  w.samples = r.samples;
-  w.distinct_values = r.distinct_values;
-  w.largest_gap_s = r.largest_gap_s;
-  w.start_unix_s = r.start_unix_s;
-  w.end_unix_s = r.end_unix_s;
-  w.start_monotonic_s = r.start_monotonic_s;
-  w.end_monotonic_s = r.end_monotonic_s;
-  w.cpu_share = r.cpu_share;
-  w.preempted_share = r.preempted_share;
-  w.others_cpu_share = r.others_cpu_share;
-  w.disturbed = r.disturbed;
   w.problem = problem;
-  w.note = r.note;
   const edp::power::Timeline& tl = m.timeline;
   if (!tl.empty()) {
     w.timeline.spacing_s = tl.spacing_s;
@@ -232,8 +212,7 @@ WindowResult Monitor::end_window(const std::string& name) {
   // silence (issue 35).
   const std::string why =
       impl_->session.measures_energy() ? problem : no_energy_why(impl_->options.source);
-  WindowResult out =
-      to_result(name, w->measurement(), r, why, impl_->session.total_rails(), baseline_w);
+  WindowResult out = to_result(name, w->measurement(), r, why, impl_->session.total_rails());
   out.threads = w->threads_judged();  // 0 when the probe is off
   return out;
 }

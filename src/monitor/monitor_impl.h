@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/engine/session.h"
-#include "bench/window.h"
+#include "bench/engine/window.h"
 #include "edpbench/monitor.h"
 #include "report/records.h"
 #include "report/samples_csv.h"

@@ -19,11 +19,12 @@
 
 #include "common/atomic_file.h"
 #include "common/dir_lock.h"
-#include "common/json.h"
+#include "common/run_context.h"
 #include "common/safe_file.h"
 #include "common/text.h"
 #include "edpbench/config.h"
 #include "monitor/monitor_impl.h"
+#include "report/columns.h"
 #include "report/csv.h"
 #include "report/json_read.h"
 #include "report/results_csv.h"
@@ -55,39 +56,12 @@ void check_label(const char* what, const std::string& v) {
                 "(monitor/<workload>/<size>/<device>); use '_' or '-' instead");
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 edp::report::RunRecord run_record(const WindowResult& w, double final_loss) {
   edp::report::RunRecord r;
-  r.time_s = w.time_s;
-  r.energy_j = w.energy_j;
-  r.dynamic_energy_j = w.dynamic_energy_j;
-  r.power_w_mean = w.power_w_mean;
-  r.edp_js = w.edp_js;
-  r.samples = w.samples;
-  r.start_unix_s = w.start_unix_s;
-  r.end_unix_s = w.end_unix_s;
-  r.start_monotonic_s = w.start_monotonic_s;
-  r.end_monotonic_s = w.end_monotonic_s;
-  r.update_interval_s = w.update_interval_s;
-  r.distinct_values = w.distinct_values;
-  r.largest_gap_s = w.largest_gap_s;
-  r.lag_correction_s = w.lag_correction_s;
-  r.read_failures = w.read_failures;
-  r.missed_deadlines = w.missed_deadlines;
-  r.frozen = w.frozen;
-  r.low_confidence = w.low_confidence;
-  r.cpu_share = w.cpu_share;
-  r.preempted_share = w.preempted_share;
-  r.others_cpu_share = w.others_cpu_share;
-  r.disturbed = w.disturbed;
+  // The window's fields, one table for both (edpbench/window_fields.h).
+#define EDP_COPY_FIELD(type, field, initial, kind) r.field = w.field;
+  EDPBENCH_WINDOW_FIELDS(EDP_COPY_FIELD)
+#undef EDP_COPY_FIELD
   r.final_loss = final_loss;
   for (const auto& rail : w.rails) r.rails.push_back({rail.rail, rail.energy_j, rail.power_w_mean});
   r.note = w.problem.empty() ? w.note : w.problem + (w.note.empty() ? "" : "; " + w.note);
@@ -118,7 +92,7 @@ std::string merged_csv(const std::string& path, const std::vector<std::string>& 
                   std::to_string(t.header.size()) + " against " + std::to_string(columns.size()) +
                   "); write the monitor's results into a new directory");
   }
-  const int key = t.column("key");
+  const int key = t.column(edp::report::col::key);
   std::string out = edp::report::csv_line(t.header);
   for (const auto& row : t.rows)
     if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) out += edp::report::csv_line(row);
@@ -128,24 +102,12 @@ std::string merged_csv(const std::string& path, const std::vector<std::string>& 
 
 // Watts and seconds to the microunit: more digits than any sensor resolves
 // would only be noise in context.json and the report (1.999998317125005).
-nlohmann::json micro(double v) {
-  return std::isfinite(v) ? nlohmann::json(std::round(v * 1e6) / 1e6) : nlohmann::json();
-}
+double micro(double v) { return std::isfinite(v) ? std::round(v * 1e6) / 1e6 : v; }
 
-nlohmann::json rails_w_json(const std::map<std::string, double>& rails_w) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [rail, w] : rails_w) j[rail] = micro(w);
-  return j;
-}
-
-nlohmann::json idle_json(const IdleResult& i) {
-  nlohmann::json j;
-  j["total_w"] = micro(i.power_w);
-  j["rails_w"] = rails_w_json(i.rails_w);
-  j["duration_s"] = micro(i.duration_s);
-  j["settle_s"] = micro(i.settle_s);
-  j["start_unix_s"] = micro(i.start_unix_s);
-  return j;
+std::map<std::string, double> micro(const std::map<std::string, double>& rails_w) {
+  std::map<std::string, double> out;
+  for (const auto& [rail, w] : rails_w) out[rail] = micro(w);
+  return out;
 }
 
 // The configurations `dir` already holds that this monitor did not write
@@ -153,7 +115,8 @@ nlohmann::json idle_json(const IdleResult& i) {
 // "monitor/w/s/cpu (5 runs, by host:1234:...)". A key with rows but no
 // writer (a file from an older version) is someone else's too.
 std::vector<std::string> foreign_rows(const std::string& dir, const std::set<std::string>& keys,
-                                      const nlohmann::json& writers, const std::string& me) {
+                                      const std::map<std::string, std::string>& writers,
+                                      const std::string& me) {
   const std::string path = dir + "/results.csv";
   if (std::filesystem::is_symlink(path) || !std::filesystem::exists(path)) return {};
   edp::report::CsvTable t;
@@ -167,12 +130,11 @@ std::vector<std::string> foreign_rows(const std::string& dir, const std::set<std
   for (const auto& row : t.rows) {
     if (key < 0 || !keys.count(row[static_cast<size_t>(key)])) continue;
     const std::string& k = row[static_cast<size_t>(key)];
-    const bool known = writers.is_object() && writers.contains(k) && writers[k].is_string();
-    if (known && writers[k].get<std::string>() == me) continue;
+    const auto w = writers.find(k);
+    const bool known = w != writers.end();
+    if (known && w->second == me) continue;
     out.push_back(k + " (" + (runs >= 0 ? row[static_cast<size_t>(runs)] : "?") + " runs, " +
-                  (known ? "written by monitor " + writers[k].get<std::string>()
-                         : "written by another monitor") +
-                  ")");
+                  (known ? "written by monitor " + w->second : "written by another monitor") + ")");
   }
   return out;
 }
@@ -314,7 +276,6 @@ void Monitor::write(const std::string& dir) const {
   // The interval windows were judged by (observed, else stated); null while
   // unknown.
   const double interval = impl_->session.update_interval_s();
-  const nlohmann::json interval_s = interval > 0 ? micro(interval) : nlohmann::json();
   guarded_io([&] {
     if (std::filesystem::is_symlink(dir + "/context.json"))
       throw Error(dir +
@@ -324,33 +285,44 @@ void Monitor::write(const std::string& dir) const {
     const std::string path = dir + "/context.json";
     const auto context_text =
         edp::read_untrusted_file_if_present(path, edp::file_kind::context_json);
-    // context.json: the monitor's own section; a context.json of `edpbench
-    // run` already there keeps everything else it says.
-    nlohmann::json ctx = nlohmann::json::object();
-    const bool had_context = context_text.has_value();
-    if (had_context) {
+    // context.json (common/run_context.h), as `run` writes it: in a new
+    // directory the session's part (version, board, build, power); in one
+    // with a context.json (`run`'s, an earlier monitor's) everything it says
+    // is kept. It is parsed before any file is rewritten, too.
+    edp::RunContext ctx;
+    if (context_text) {
       // First by the report's reader, whose depth limit (200) keeps
-      // nlohmann's recursive parse and dump off a hostile nesting (a
-      // 100000-deep context.json crashed write() after the CSVs were
-      // rewritten).
+      // nlohmann's recursive parse off a hostile nesting (a 100000-deep
+      // context.json crashed write() after the CSVs were rewritten).
       try {
         edp::report::parse_json(*context_text, path);
       } catch (const std::runtime_error& e) {
         throw Error(std::string(e.what()) + "; write the monitor's results into a new directory");
       }
-      ctx = nlohmann::json::parse(*context_text, nullptr, false);
-      if (ctx.is_discarded() || !ctx.is_object())
+      try {
+        ctx = edp::run_context_from_json(*context_text);
+      } catch (const std::exception&) {
         throw Error(path +
                     " is not a JSON object; write the monitor's results into a new directory");
+      }
+    } else {
+      ctx = impl_->session.context();
+      ctx.power.baseline_s.reset();            // the monitor's idle baselines are measure_idle's
+      ctx.power.total_rails_why = impl_->why;  // with the settling note, if any
+      // The interval windows were judged by (observed, else stated).
+      ctx.power.update_interval_s = interval > 0 ? micro(interval) : 0;
+      // The idle baseline as `run` writes it: per rail and total, so the
+      // report shows one, not "no idle baseline" beside its total.
+      if (have_idle && !idle.rails_w.empty()) ctx.power.baseline_w = micro(idle.rails_w);
+      if (have_idle && !std::isnan(idle.power_w)) ctx.power.baseline_total_w = micro(idle.power_w);
+      ctx.complete = true;
+      ctx.start_time = edp::utc_now();
     }
     // Rows of the same configuration that another monitor wrote (another
     // process, an earlier script) are kept, never replaced: refuse, and say
     // how to keep both.
-    nlohmann::json writers =
-        ctx.contains("monitor") && ctx["monitor"].is_object() && ctx["monitor"].contains("writers")
-            ? ctx["monitor"]["writers"]
-            : nlohmann::json::object();
-    if (!writers.is_object()) writers = nlohmann::json::object();
+    std::map<std::string, std::string> writers;
+    if (ctx.monitor) writers = ctx.monitor->writers;
     const std::vector<std::string> foreign = foreign_rows(dir, keys, writers, impl_->writer);
     if (!foreign.empty())
       throw Error("write: " + dir + "/results.csv already holds " + edp::join(foreign, "; ") +
@@ -380,46 +352,22 @@ void Monitor::write(const std::string& dir) const {
     if (write_samples) edp::write_file_atomic(dir + "/samples.csv", samples_text);
     edp::write_file_atomic(dir + "/results.csv", results_text);
 
-    if (!had_context) {
-      ctx["edpbench_version"] = EDPBENCH_VERSION;
-      ctx["complete"] = true;
-      ctx["start_time"] = utc_now();
-      nlohmann::json pw;
-      pw["source"] = impl_->session.meter().source_name();
-      pw["rails"] = edp::join(impl_->session.meter().rail_names(), ",");
-      pw["total_rails"] = edp::join(impl_->session.total_rails(), "+");
-      pw["total_rails_why"] = impl_->why;
-      pw["update_interval_s"] = interval_s;
-      pw["rate_hz"] = impl_->options.rate_hz;
-      // The idle baseline as `run` writes it: per rail and total, so the
-      // report shows one, not "no idle baseline" beside its total.
-      if (have_idle && !idle.rails_w.empty()) pw["baseline_w"] = rails_w_json(idle.rails_w);
-      if (have_idle && !std::isnan(idle.power_w)) pw["baseline_total_w"] = micro(idle.power_w);
-      ctx["power"] = pw;
-    }
-    ctx["end_time"] = utc_now();
-    nlohmann::json mon;
-    mon["source"] = impl_->session.meter().source_name();
-    mon["total_rails"] = impl_->session.total_rails();
-    mon["total_rails_why"] = impl_->why;
-    mon["discovery_log"] = impl_->session.meter().discovery_log();
-    mon["rate_hz"] = impl_->options.rate_hz;
-    mon["update_interval_s"] = interval_s;
-    if (have_idle) mon["idle_baseline"] = idle_json(idle);
-    nlohmann::json cfgs = ctx.contains("monitor") && ctx["monitor"].is_object() &&
-                                  ctx["monitor"].contains("configurations") &&
-                                  ctx["monitor"]["configurations"].is_array()
-                              ? ctx["monitor"]["configurations"]
-                              : nlohmann::json::array();
-    nlohmann::json kept = nlohmann::json::array();
-    for (const auto& k : cfgs)
-      if (!k.is_string() || !keys.count(k.get<std::string>())) kept.push_back(k);
-    for (const auto& k : keys) kept.push_back(k);
-    mon["configurations"] = kept;
+    // The monitor's own section lists its configurations, who wrote each,
+    // and its idle baseline.
+    ctx.end_time = edp::utc_now();
+    edp::MonitorContext mon;
+    if (ctx.monitor)
+      for (const auto& k : ctx.monitor->configurations)
+        if (!keys.count(k)) mon.configurations.push_back(k);
+    for (const auto& k : keys) mon.configurations.push_back(k);
     for (const auto& k : keys) writers[k] = impl_->writer;
-    mon["writers"] = writers;
-    ctx["monitor"] = mon;
-    edp::write_file_atomic(path, ctx.dump(2) + "\n");
+    mon.writers = writers;
+    if (have_idle)
+      mon.idle_baseline =
+          edp::IdleContext{micro(idle.power_w), micro(idle.rails_w), micro(idle.duration_s),
+                           micro(idle.settle_s), micro(idle.start_unix_s)};
+    ctx.monitor = mon;
+    edp::write_file_atomic(path, edp::to_context_json(ctx));
   });
 }
 

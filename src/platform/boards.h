@@ -6,7 +6,7 @@
 //
 // `power` does not depend on `platform`: bench hands the rail roles of the
 // identified board to power::choose_total_rails as plain data
-// (bench/board_rails.h).
+// (bench/engine/board_rails.h).
 #pragma once
 
 #include <string>

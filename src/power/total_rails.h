@@ -53,7 +53,7 @@ struct TotalRails {
 };
 
 // `rails` is EnergyMeter::rails(); `roles` the board table's rail roles and
-// the board identified (bench/board_rails.h builds it from the platform);
+// the board identified (bench/engine/board_rails.h builds it from the platform);
 // `requested` the config's power.total_rails (empty = auto).
 //
 // Auto: the module input of a Jetson board in the table (VDD_IN on a TX2,

@@ -1,8 +1,10 @@
 #include "report/board_choice.h"
+#include "report/columns.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "report/html_util.h"
 #include "report/svg_chart.h"
@@ -17,10 +19,12 @@ std::string strip(std::string s, const std::string& what) {
   return s;
 }
 
-std::string context_text(const Sweep& s, std::initializer_list<const char*> keys) {
-  if (!s.data.context) return "";
-  const JsonValue* v = s.data.context->at(keys);
-  return v && !v->is_null() ? v->to_text() : "";
+// The board model and nvpmodel mode, from context.json through its struct.
+std::string board_model_of(const LoadedSweep& s) {
+  return s.data.run_context ? s.data.run_context->board_model() : "";
+}
+std::string nvpmodel_mode_of(const LoadedSweep& s) {
+  return s.data.run_context ? s.data.run_context->nvpmodel_mode() : "";
 }
 
 std::string unit_of(Objective o) {
@@ -44,10 +48,10 @@ std::string describe(const BoardOption& o) {
 
 }  // namespace
 
-std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps) {
+std::vector<std::string> board_labels(const std::vector<LoadedSweep>& sweeps) {
   std::vector<std::string> models, labels;
   for (const auto& s : sweeps) {
-    std::string m = context_text(s, {"board", "model"});
+    std::string m = board_model_of(s);
     for (const char* w : {"NVIDIA ", " Engineering Reference", " Developer Kit"}) m = strip(m, w);
     models.push_back(m);
   }
@@ -56,7 +60,7 @@ std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps) {
     const bool shared =
         !models[i].empty() && std::count(models.begin(), models.end(), models[i]) > 1;
     if (shared) {
-      const std::string mode = context_text(sweeps[i], {"board", "nvpmodel", "mode"});
+      const std::string mode = nvpmodel_mode_of(sweeps[i]);
       l += mode.empty() ? " (" + sweeps[i].label + ")" : " " + mode;
     }
     labels.push_back(l);
@@ -67,24 +71,28 @@ std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps) {
   return labels;
 }
 
-std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
+std::vector<BoardChoice> recommend_across_boards(const std::vector<LoadedSweep>& sweeps,
                                                  const RecommendOptions& options) {
   const auto labels = board_labels(sweeps);
   const std::string column = objective_column(options.objective);
   std::vector<BoardChoice> out;
-  std::map<std::pair<std::string, std::string>, size_t> index;
+  using Extra = std::vector<std::pair<std::string, std::string>>;
+  std::map<std::tuple<std::string, std::string, Extra>, size_t> index;
   std::map<size_t, std::set<size_t>> boards_of;
   for (size_t si = 0; si < sweeps.size(); ++si) {
     const CsvTable& t = sweeps[si].data.results;
-    const std::string mode = context_text(sweeps[si], {"board", "nvpmodel", "mode"});
+    const std::string mode = nvpmodel_mode_of(sweeps[si]);
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      if (html::study_of(t, r) != "mlp" || t.get(r, "status") != "ok") continue;
-      const std::string device = t.get(r, "device");
+      if (t.get(r, col::status) != "ok") continue;
+      const std::string device = t.get(r, col::device);
       const std::string kind = device_kind(device);
       if (kind != "cpu" && kind != "gpu") continue;
-      const auto key = std::make_pair(t.get(r, "workload"), t.get(r, "size"));
+      Extra extra;
+      for (const auto& c : options.studies.extra_identity(t, r)) extra.emplace_back(c, t.get(r, c));
+      const auto key = std::make_tuple(t.get(r, col::workload), t.get(r, col::size), extra);
       auto [it, inserted] = index.emplace(key, out.size());
-      if (inserted) out.push_back({key.first, key.second, {}, {}, {}, {}, 0});
+      if (inserted)
+        out.push_back({t.get(r, col::workload), t.get(r, col::size), extra, {}, {}, {}, {}, 0});
       BoardChoice& c = out[it->second];
       boards_of[it->second].insert(si);
       c.boards = boards_of[it->second].size();
@@ -95,10 +103,10 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweep
       o.row = r;
       o.board = labels[si];
       o.device = device;
-      o.point = t.get(r, "operating_point");
+      o.point = t.get(r, col::operating_point);
       if (o.point.empty()) o.point = mode;
       o.value = *value;
-      o.time_s = html::number(t.get(r, "time_s_mean"));
+      o.time_s = html::number(t.get(r, col::time_s_mean));
       o.meets_deadline = !options.deadline_s || (o.time_s && *o.time_s <= *options.deadline_s);
       if (!c.fastest || (o.time_s && (!c.fastest->time_s || *o.time_s < *c.fastest->time_s)))
         c.fastest = o;
@@ -139,6 +147,7 @@ CompareMetric compare_metric_of(Objective o) {
 
 std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& options) {
   std::string s = "for " + c.workload + "/" + c.size;
+  for (const auto& [column, value] : c.extra_identity) s += "/" + column + "=" + value;
   if (options.deadline_s) s += " under a " + format_number(*options.deadline_s) + " s deadline";
   const std::string what =
       options.objective == Objective::edp ? "EDP" : objective_label(options.objective);

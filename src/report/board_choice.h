@@ -16,7 +16,7 @@ namespace edp::report {
 // A sweep's name for people: the board model without "NVIDIA " and
 // " Developer Kit" ("Jetson TX2"), with the nvpmodel mode when two sweeps are
 // of one board, else the directory's name. One label per sweep, distinct.
-std::vector<std::string> board_labels(const std::vector<Sweep>& sweeps);
+std::vector<std::string> board_labels(const std::vector<LoadedSweep>& sweeps);
 
 struct BoardOption {
   size_t sweep = 0;
@@ -31,6 +31,9 @@ struct BoardOption {
 
 struct BoardChoice {
   std::string workload, size;
+  // The rows' identity beyond workload and size (their study's view: the
+  // batch study's N), e.g. {"n", "16"}.
+  std::vector<std::pair<std::string, std::string>> extra_identity;
   std::optional<BoardOption> best;       // nullopt: nothing measured, or none meets the deadline
   std::optional<BoardOption> runner_up;  // the best on another board
   std::optional<BoardOption> fastest;    // when none meets the deadline
@@ -44,9 +47,10 @@ struct BoardChoice {
 // `compare`'s metric for a recommendation's objective.
 CompareMetric compare_metric_of(Objective o);
 
-// Rows of the mlp study (no `study` column, or study = mlp), status ok, device
-// kinds cpu and gpu; grouped in order of first appearance.
-std::vector<BoardChoice> recommend_across_boards(const std::vector<Sweep>& sweeps,
+// Rows of every study with status ok and device kinds cpu and gpu, grouped
+// by (workload, size) and the identity options.studies gives their study
+// beyond them, in order of first appearance.
+std::vector<BoardChoice> recommend_across_boards(const std::vector<LoadedSweep>& sweeps,
                                                  const RecommendOptions& options);
 // "the lowest energy is A (1.2 J); next: B, 2.3x more (p = 0.0001)" when the
 // difference is significant, else "the boards tie on energy: A (1.2 J) and

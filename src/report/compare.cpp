@@ -2,6 +2,7 @@
 // the geometric means and the regressions (the statistics live in
 // mann_whitney.cpp and geomean.cpp).
 #include "report/compare.h"
+#include "report/columns.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,13 +54,13 @@ std::string metric_title(CompareMetric m) {
 std::string metric_stem(CompareMetric m) {
   switch (m) {
     case CompareMetric::time:
-      return "time_s";
+      return col::time_s;
     case CompareMetric::energy:
-      return "energy_j";
+      return col::energy_j;
     case CompareMetric::dynamic_energy:
-      return "dynamic_energy_j";
+      return col::dynamic_energy_j;
     case CompareMetric::edp:
-      return "edp_js";
+      return col::edp_js;
   }
   return "";
 }
@@ -76,26 +77,36 @@ bool ComparedConfig::in_all() const {
 
 namespace {
 
-// The identity columns, in label order. workload, size and study always
-// pair; the others only where a sweep needs them to tell its rows apart.
-const std::vector<std::string> kIdentity{"workload", "size",    "study", "n",
-                                         "device",   "threads", "key",   "operating_point"};
-const std::set<std::string> kAlwaysPaired{"workload", "size", "study"};
+// The identity columns, in label order: workload, size and study always
+// pair; the studies' own identity (study_view.h: the batch study's N), the
+// device, threads, key and operating point only where a sweep needs them to
+// tell its rows apart.
+std::vector<std::string> identity_columns(const StudyViews& studies) {
+  std::vector<std::string> cols{col::workload, col::size, col::study};
+  for (const auto& c : studies.identity_columns())
+    if (c != col::workload && c != col::size) cols.push_back(c);
+  for (const char* c : {col::device, col::threads, col::key, col::operating_point})
+    cols.push_back(c);
+  return cols;
+}
 // Tried in this order: key first (it repeats the others), then the settings
-// a user varies between two sweeps.
-const std::vector<std::string> kDroppable{"key", "threads", "operating_point", "n", "device"};
+// a user varies between two sweeps, then the studies' own identity.
+std::vector<std::string> droppable_columns(const StudyViews& studies) {
+  std::vector<std::string> cols{col::key, col::threads, col::operating_point};
+  for (const auto& c : studies.identity_columns())
+    if (c != col::workload && c != col::size) cols.push_back(c);
+  cols.push_back(col::device);
+  return cols;
+}
 
-std::string identity_key(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
+std::string identity_key(const LoadedSweep& s, size_t r, const std::vector<std::string>& cols) {
   std::string k;
-  for (const auto& c : cols) {
-    std::string v = s.data.results.get(r, c);
-    if (c == "study" && v.empty()) v = "mlp";
-    k += v + '\x1f';
-  }
+  for (const auto& c : cols)
+    k += (c == "study" ? row_study(s.data.results, r) : s.data.results.get(r, c)) + '\x1f';
   return k;
 }
 
-bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::string>& cols) {
+bool unique_in_all(const std::vector<LoadedSweep>& sweeps, const std::vector<std::string>& cols) {
   for (const auto& s : sweeps) {
     std::set<std::string> seen;
     for (size_t r = 0; r < s.data.results.rows.size(); ++r)
@@ -104,27 +115,31 @@ bool unique_in_all(const std::vector<Sweep>& sweeps, const std::vector<std::stri
   return true;
 }
 
-std::string config_label(const Sweep& s, size_t r, const std::vector<std::string>& cols) {
+// "tensors/small/cpu", with the other identity values; the study only when
+// the sweeps hold rows of several (`with_study`).
+std::string config_label(const LoadedSweep& s, size_t r, const std::vector<std::string>& cols,
+                         bool with_study) {
   const CsvTable& t = s.data.results;
-  std::string label = t.get(r, "workload") + "/" + t.get(r, "size");
+  std::string label = t.get(r, col::workload) + "/" + t.get(r, col::size);
   // The device always shows, also when it is the setting under comparison.
-  label += "/" + t.get(r, "device");
+  label += "/" + t.get(r, col::device);
   for (const auto& c : cols) {
-    if (c == "workload" || c == "size" || c == "device" || c == "key") continue;
-    const std::string v = t.get(r, c);
-    if (v.empty() || (c == "study" && v == "mlp")) continue;
-    label += " " + (c == "operating_point" ? std::string("point") : c) + "=" + v;
+    if (c == col::workload || c == col::size || c == col::device || c == col::key) continue;
+    if (c == col::study && !with_study) continue;
+    const std::string v = c == col::study ? row_study(t, r) : t.get(r, c);
+    if (v.empty()) continue;
+    label += " " + (c == col::operating_point ? std::string("point") : c) + "=" + v;
   }
   return label;
 }
 
 }  // namespace
 
-MetricCell metric_cell(const Sweep& s, size_t r, CompareMetric m) {
+MetricCell metric_cell(const LoadedSweep& s, size_t r, CompareMetric m) {
   const CsvTable& t = s.data.results;
   const std::string stem = metric_stem(m);
   MetricCell c;
-  c.status = t.get(r, "status");
+  c.status = t.get(r, col::status);
   if (c.status != "ok") return c;
   c.mean = html::number(t.get(r, stem + "_mean"));
   if (c.mean) c.ci95 = row_ci95(t, r, stem);
@@ -147,9 +162,10 @@ MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double
   return d;
 }
 
-Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOptions& options) {
+Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps_in,
+                          const CompareOptions& options) {
   if (sweeps_in.size() < 2) throw UsageError("compare needs two sweeps or more (A B [C...])");
-  std::vector<Sweep> sweeps = sweeps_in;
+  std::vector<LoadedSweep> sweeps = sweeps_in;
   // Labels must tell the sweeps apart: results/a/x and results/b/x are both "x".
   for (size_t i = 0; i < sweeps.size(); ++i) {
     int n = 1;
@@ -162,8 +178,13 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
   c.alpha = options.alpha;
   for (const auto& s : sweeps) c.sweeps.push_back(s.label);
 
+  std::set<std::string> studies;
+  for (const auto& s : sweeps)
+    for (size_t r = 0; r < s.data.results.rows.size(); ++r)
+      studies.insert(row_study(s.data.results, r));
+  const bool with_study = studies.size() > 1;
   std::vector<std::string> cols;
-  for (const auto& col : kIdentity)
+  for (const auto& col : identity_columns(options.studies))
     for (const auto& s : sweeps)
       if (s.data.results.column(col) >= 0) {
         cols.push_back(col);
@@ -175,12 +196,13 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
         for (size_t q = 0; q < r; ++q)
           if (identity_key(s, q, cols) == identity_key(s, r, cols))
             throw UsageError(s.data.dir + "/results.csv lines " + std::to_string(q + 2) + " and " +
-                             std::to_string(r + 2) + ": two rows for " + config_label(s, r, cols) +
+                             std::to_string(r + 2) + ": two rows for " +
+                             config_label(s, r, cols, with_study) +
                              "; a results.csv has one row per configuration");
     }
   }
   std::vector<std::string> dropped;
-  for (const auto& d : kDroppable) {
+  for (const auto& d : droppable_columns(options.studies)) {
     auto it = std::find(cols.begin(), cols.end(), d);
     if (it == cols.end()) continue;
     std::vector<std::string> fewer = cols;
@@ -210,13 +232,13 @@ Comparison compare_sweeps(const std::vector<Sweep>& sweeps_in, const CompareOpti
   std::map<std::string, size_t> index;
   std::vector<std::string> only_in_label;
   for (size_t si = 0; si < sweeps.size(); ++si) {
-    const Sweep& s = sweeps[si];
+    const LoadedSweep& s = sweeps[si];
     for (size_t r = 0; r < s.data.results.rows.size(); ++r) {
       const std::string k = identity_key(s, r, cols);
       auto [it, inserted] = index.emplace(k, c.configs.size());
       if (inserted) {
         ComparedConfig cc;
-        cc.label = config_label(s, r, cols);
+        cc.label = config_label(s, r, cols, with_study);
         for (const auto& col : cols) cc.identity.push_back(s.data.results.get(r, col));
         cc.row.assign(sweeps.size(), std::nullopt);
         c.configs.push_back(std::move(cc));

@@ -1,6 +1,7 @@
 // `edpbench compare A B [C...]`: sweeps side by side, as benchstat does for Go
 // benchmarks. Configurations are paired by their identity columns, read by
-// name (workload, size, n, device, threads, operating_point, study, key); a
+// name (workload, size, study, the studies' own identity columns such as the
+// batch study's n, device, threads, key, operating_point); a
 // column that is constant within every sweep and differs between them (the
 // threads of two one-device sweeps, their operating point) is the setting
 // under comparison: it is left out of the pairing and printed. Per pair:
@@ -16,6 +17,7 @@
 
 #include "report/html_report.h"
 #include "report/mann_whitney.h"
+#include "report/study_view.h"
 
 namespace edp::report {
 
@@ -27,8 +29,9 @@ std::string metric_stem(CompareMetric m);             // results.csv/runs.csv st
 std::optional<CompareMetric> parse_compare_metric(const std::string& name);
 
 // One input: an `edpbench run` directory, or a results.csv (its directory's
-// runs.csv and context.json are read next to it).
-struct Sweep {
+// runs.csv and context.json are read next to it), as read back. (Not
+// bench::Sweep, the sweep in progress that writes such a directory.)
+struct LoadedSweep {
   std::string label;  // the directory's name, made unique among the inputs
   ReportData data;
   // run_rows[r]: the runs.csv rows of results.csv row r (empty without runs.csv)
@@ -40,9 +43,9 @@ struct Sweep {
 // the same identity, or a runs.csv whose rows do not match results.csv (a run
 // of a configuration results.csv does not have, or another number of runs
 // than its `runs` column says).
-Sweep load_sweep(const std::string& path);
+LoadedSweep load_sweep(const std::string& path);
 // The same checks on data already read (load_sweep = load_report_data + this).
-Sweep make_sweep(ReportData data);
+LoadedSweep make_sweep(ReportData data);
 
 struct MetricCell {
   std::string status;  // results.csv status ("ok", "failed", "skipped")
@@ -60,7 +63,7 @@ struct MetricDelta {
 // `other` against `base` as compare judges it (change, Mann-Whitney U test on
 // the runs, significant when p < alpha). The cross-board recommendation uses
 // these too, so that it names a winner only where compare finds one.
-MetricCell metric_cell(const Sweep& s, size_t row, CompareMetric m);
+MetricCell metric_cell(const LoadedSweep& s, size_t row, CompareMetric m);
 MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double alpha);
 
 struct ComparedConfig {
@@ -97,16 +100,20 @@ struct Comparison {
 
 struct CompareOptions {
   double alpha = 0.05;
+  // What names a configuration of each study beyond workload, size and
+  // device (study_view.h: the batch study's N); `edpbench` passes the
+  // registry's (bench::study_views()).
+  StudyViews studies;
 };
 
 // Needs two sweeps or more; throws edp::UsageError when a sweep has no
 // configuration in common with the first.
-Comparison compare_sweeps(const std::vector<Sweep>& sweeps, const CompareOptions& options);
+Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps, const CompareOptions& options);
 
 // The context lines of `compare_sweeps`, on their own: board, L4T, nvpmodel,
 // clocks, power source, total rails, edpbench version that differ, and the
 // sweeps with low-confidence or throttled runs.
-std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps);
+std::vector<std::string> context_differences(const std::vector<LoadedSweep>& sweeps);
 
 struct Regression {
   std::string config, sweep;

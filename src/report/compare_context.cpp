@@ -3,9 +3,9 @@
 // mode, clocks, power source, total rails or edpbench version, and runs that
 // were flagged low-confidence, throttled or frozen.
 #include <cmath>
-#include <initializer_list>
 #include <set>
 
+#include "report/columns.h"
 #include "report/compare.h"
 #include "report/html_util.h"
 
@@ -13,67 +13,31 @@ namespace edp::report {
 
 namespace {
 
-const JsonValue* first_of(const JsonValue& c,
-                          std::initializer_list<std::initializer_list<const char*>> paths) {
-  for (const auto& p : paths) {
-    const JsonValue* v = &c;
-    for (const char* k : p) {
-      v = v->find(k);
-      if (!v) break;
-    }
-    if (v && !v->is_null()) return v;
-  }
-  return nullptr;
-}
-
-std::string text_of(const JsonValue* v) {
-  if (!v) return "";
-  if (v->is_array()) {
-    std::vector<std::string> parts;
-    for (const auto& e : v->array) parts.push_back(e.to_text());
-    return html::join(parts, "+");
-  }
-  return v->to_text();
-}
-
 std::string mhz_list(std::vector<double> hz) {
   std::set<long> mhz;
-  for (double h : hz) mhz.insert(std::lround(h / 1e6));
+  for (double h : hz)
+    if (std::isfinite(h)) mhz.insert(std::lround(h / 1e6));
   std::vector<std::string> parts;
   for (long m : mhz) parts.push_back(std::to_string(m));
   return parts.empty() ? "" : html::join(parts, "/") + " MHz";
 }
 
-// The facts compared, as (name, value) for one sweep; "" when unknown.
-std::vector<std::pair<std::string, std::string>> facts(const JsonValue& c) {
+// The facts compared, as (name, value) for one sweep; "" when unknown. Read
+// through context.json's struct (common/run_context.h), which also
+// understands the looser layouts of older versions.
+std::vector<std::pair<std::string, std::string>> facts(const RunContext& c) {
   std::vector<std::pair<std::string, std::string>> f;
-  f.emplace_back("board", text_of(first_of(c, {{"board", "model"}, {"board_model"}})));
-  f.emplace_back("L4T",
-                 text_of(first_of(c, {{"board", "l4t_release"}, {"board", "l4t"}, {"l4t"}})));
-  std::string nv;
-  if (const JsonValue* m =
-          first_of(c, {{"board", "nvpmodel", "mode"}, {"board", "nvpmodel", "name"}}))
-    nv = m->to_text();
-  f.emplace_back("nvpmodel mode", nv);
+  f.emplace_back("board", c.board_model());
+  f.emplace_back("L4T", c.l4t_release());
+  f.emplace_back("nvpmodel mode", c.nvpmodel_mode());
   std::vector<double> cpu_hz;
-  if (const JsonValue* cpus = first_of(c, {{"board", "cpus"}}); cpus && cpus->is_array())
-    for (const auto& cpu : cpus->array)
-      if (const JsonValue* k = cpu.find("max_khz"); k && k->type == JsonValue::Type::number)
-        cpu_hz.push_back(k->number * 1e3);
+  for (double khz : c.cpu_max_khz()) cpu_hz.push_back(khz * 1e3);
   f.emplace_back("CPU max clocks", mhz_list(cpu_hz));
-  std::string gpu;
-  if (const JsonValue* g = first_of(c, {{"board", "gpu", "max_hz"}});
-      g && g->type == JsonValue::Type::number)
-    gpu = mhz_list({g->number});
-  f.emplace_back("GPU max clock", gpu);
-  std::string emc;
-  if (const JsonValue* e = first_of(c, {{"board", "emc_hz"}});
-      e && e->type == JsonValue::Type::number)
-    emc = mhz_list({e->number});
-  f.emplace_back("EMC clock", emc);
-  f.emplace_back("power source", text_of(first_of(c, {{"power", "source"}, {"power_source"}})));
-  f.emplace_back("total rails", text_of(first_of(c, {{"power", "total_rails"}})));
-  f.emplace_back("edpbench version", text_of(first_of(c, {{"edpbench_version"}, {"version"}})));
+  f.emplace_back("GPU max clock", mhz_list({c.gpu_max_hz()}));
+  f.emplace_back("EMC clock", mhz_list({c.emc_hz()}));
+  f.emplace_back("power source", c.power.source);
+  f.emplace_back("total rails", html::join(c.power.total_rails, "+"));
+  f.emplace_back("edpbench version", c.edpbench_version);
   return f;
 }
 
@@ -88,17 +52,17 @@ size_t rows_with(const CsvTable& t, const char* count_column, const char* flag_c
 
 }  // namespace
 
-std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps) {
+std::vector<std::string> context_differences(const std::vector<LoadedSweep>& sweeps) {
   std::vector<std::string> out;
   std::vector<std::vector<std::pair<std::string, std::string>>> all;
   for (const auto& s : sweeps) {
-    if (!s.data.context) {
+    if (!s.data.run_context) {
       out.push_back(s.label +
                     " has no readable context.json: its board, clocks and sensors "
                     "cannot be checked against the others");
       all.emplace_back();
     } else {
-      all.push_back(facts(*s.data.context));
+      all.push_back(facts(*s.data.run_context));
     }
   }
   // The facts every sweep with a context has, compared field by field.
@@ -121,23 +85,21 @@ std::vector<std::string> context_differences(const std::vector<Sweep>& sweeps) {
   for (const auto& s : sweeps) {
     const CsvTable& t = s.data.results;
     const size_t total = t.rows.size();
-    if (size_t n = rows_with(t, "low_confidence_runs", "low_confidence"))
+    if (size_t n = rows_with(t, col::low_confidence_runs, col::low_confidence))
       out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
                     " configurations have low-confidence runs (a run shorter than 10 sensor "
                     "updates): their energy rests on few samples");
-    if (size_t n = rows_with(t, "throttled_runs", "throttled"))
+    if (size_t n = rows_with(t, col::throttled_runs, col::throttled))
       out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
                     " configurations have throttled runs (clocks fell below nominal)");
-    if (size_t n = rows_with(t, "disturbed_runs", "disturbed"))
+    if (size_t n = rows_with(t, col::disturbed_runs, col::disturbed))
       out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
                     " configurations have disturbed runs (other processes took the CPU)");
-    if (size_t n = rows_with(t, "frozen_runs", "frozen"))
+    if (size_t n = rows_with(t, col::frozen_runs, col::frozen))
       out.push_back(s.label + ": " + std::to_string(n) + " of " + std::to_string(total) +
                     " configurations have runs with a frozen sensor");
-    if (s.data.context)
-      if (const JsonValue* v = s.data.context->find("complete");
-          v && v->type == JsonValue::Type::boolean && !v->boolean)
-        out.push_back(s.label + ": the sweep did not complete (continue it with --resume)");
+    if (s.data.run_context && !s.data.run_context->complete)
+      out.push_back(s.label + ": the sweep did not complete (continue it with --resume)");
     if (!s.data.runs)
       out.push_back(s.label + " has no runs.csv: no significance test for its configurations");
   }

@@ -1,11 +1,14 @@
 // Loading one sweep for `compare`: results.csv through the report's reader,
-// runs.csv matched to it row by row, by column name.
+// runs.csv matched to it row by row, by column name (the runs of studies
+// with files of their own, ops and stages, are not compared).
 #include <sys/stat.h>
 
 #include <map>
+#include <set>
 #include <utility>
 
 #include "common/errors.h"
+#include "report/columns.h"
 #include "report/compare.h"
 #include "report/html_util.h"
 
@@ -27,8 +30,8 @@ std::string base_name(std::string path) {
 // The columns a runs.csv row and its results.csv row share, by name: runs.csv
 // has no threads or n; two devices of one kind differ in their label (cpu,
 // cpu#2), a batch row's N is in its key.
-const std::vector<std::string> kRunMatchColumns{"workload",        "size",  "device",
-                                                "operating_point", "study", "key"};
+const std::vector<std::string> kRunMatchColumns{col::workload,        col::size,  col::device,
+                                                col::operating_point, col::study, col::key};
 
 std::string join_key(const CsvTable& t, size_t r, const std::vector<std::string>& cols) {
   std::string k;
@@ -47,7 +50,7 @@ std::string describe(const CsvTable& t, size_t r, const std::vector<std::string>
 
 }  // namespace
 
-Sweep load_sweep(const std::string& path) {
+LoadedSweep load_sweep(const std::string& path) {
   std::string dir = path;
   if (!is_dir(path)) {
     if (base_name(path) != "results.csv")
@@ -60,8 +63,8 @@ Sweep load_sweep(const std::string& path) {
   return make_sweep(load_report_data(dir));  // UsageError: missing or malformed results.csv
 }
 
-Sweep make_sweep(ReportData data) {
-  Sweep s;
+LoadedSweep make_sweep(ReportData data) {
+  LoadedSweep s;
   s.data = std::move(data);
   s.label = s.data.title;
   const std::string dir = s.data.dir.empty() ? s.data.title : s.data.dir;
@@ -78,14 +81,22 @@ Sweep make_sweep(ReportData data) {
   std::vector<std::string> cols;
   for (const auto& c : kRunMatchColumns)
     if (res.column(c) >= 0 && runs.column(c) >= 0) cols.push_back(c);
-  for (const char* c : {"workload", "size", "device"})
+  for (const char* c : {col::workload, col::size, col::device})
     if (runs.column(c) < 0)
       throw UsageError(dir + "/runs.csv has no column '" + c +
                        "'; it does not belong to this results.csv (header: workload,size,device,"
                        "run,...)");
   std::map<std::string, size_t> by_key;
-  for (size_t r = 0; r < res.rows.size(); ++r) by_key.emplace(join_key(res, r, cols), r);
+  std::set<std::string> studies;  // those whose results are in results.csv
+  for (size_t r = 0; r < res.rows.size(); ++r) {
+    by_key.emplace(join_key(res, r, cols), r);
+    studies.insert(row_study(res, r));
+  }
+  const bool by_study = res.column(col::study) >= 0 && runs.column(col::study) >= 0;
   for (size_t r = 0; r < runs.rows.size(); ++r) {
+    // The runs of a study that keeps its results in a file of its own (ops.csv,
+    // stages.csv) have no results.csv row to match.
+    if (by_study && !studies.count(row_study(runs, r))) continue;
     const auto it = by_key.find(join_key(runs, r, cols));
     if (it == by_key.end())
       throw UsageError(dir + "/runs.csv line " + std::to_string(r + 2) + ": a run of (" +
@@ -95,8 +106,8 @@ Sweep make_sweep(ReportData data) {
     s.run_rows[it->second].push_back(r);
   }
   for (size_t r = 0; r < res.rows.size(); ++r) {
-    if (res.get(r, "status") != "ok") continue;
-    const auto expected = parse_count(res.get(r, "runs"));
+    if (res.get(r, col::status) != "ok") continue;
+    const auto expected = parse_count(res.get(r, col::runs));
     if (expected && static_cast<size_t>(*expected) != s.run_rows[r].size())
       throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
                        describe(res, r, cols) + ") has runs=" + std::to_string(*expected) +

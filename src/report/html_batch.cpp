@@ -4,6 +4,7 @@
 // per-sample values in a pivot (per workload and size, N × device).
 #include <map>
 
+#include "report/columns.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pivot_table.h"
@@ -36,25 +37,25 @@ std::optional<VerticalMarker> marker_of(const Crossover& c) {
 
 }  // namespace
 
-std::string render_batch_section(const ReportData& data) {
-  const CsvTable& all = data.results;
-  const CsvTable t = filter_rows(all, [&](size_t r) { return all.get(r, "study") == "batch"; });
+std::string render_batch_section(const ReportData& rows) {
+  const CsvTable& t = rows.results;
   if (t.rows.empty()) return "";
 
   bool energy = false;
   std::vector<std::pair<std::string, std::string>> groups;  // (workload, size)
   std::vector<std::string> devices;
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    const auto g = std::make_pair(t.get(r, "workload"), t.get(r, "size"));
+    const auto g = std::make_pair(t.get(r, col::workload), t.get(r, col::size));
     if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
-    add_unique(devices, t.get(r, "device"));
-    if (t.get(r, "status") == "ok" && number(t.get(r, "energy_per_sample_j_mean"))) energy = true;
+    add_unique(devices, t.get(r, col::device));
+    if (t.get(r, col::status) == "ok" && number(t.get(r, col::energy_per_sample_j_mean)))
+      energy = true;
   }
   std::vector<PerSample> metrics{{"time_per_sample_s", "Time per sample", "s"}};
   if (energy) metrics.push_back({"energy_per_sample_j", "Energy per sample", "J"});
 
   RecommendOptions options;
-  const auto crossovers = batch_crossovers(all, options);
+  const auto crossovers = batch_crossovers(t, options);
   auto crossover_of = [&](const std::string& w, const std::string& s) -> const BatchCrossover* {
     for (const auto& c : crossovers)
       if (c.workload == w && c.size == s) return &c;
@@ -92,10 +93,10 @@ std::string render_batch_section(const ReportData& data) {
         LineSeries series;
         series.name = dev;
         for (size_t r = 0; r < t.rows.size(); ++r) {
-          if (t.get(r, "workload") != w || t.get(r, "size") != s || t.get(r, "device") != dev ||
-              t.get(r, "status") != "ok")
+          if (t.get(r, col::workload) != w || t.get(r, col::size) != s ||
+              t.get(r, col::device) != dev || t.get(r, col::status) != "ok")
             continue;
-          const auto n = number(t.get(r, "n"));
+          const auto n = number(t.get(r, col::n));
           const auto y = number(t.get(r, m.stem + "_mean"));
           if (!n || !y) continue;
           series.points.push_back({*n, *y, number(t.get(r, m.stem + "_ci95")), ""});
@@ -119,7 +120,8 @@ std::string render_batch_section(const ReportData& data) {
   // The numbers: per workload and size, N × device.
   h += "<details><summary>Per-sample values (mean \xC2\xB1 95% CI)</summary>\n";
   for (const auto& m : metrics) {
-    PivotSpec spec{{"workload", "size"}, {"n"}, "device", m.stem + "_mean", m.stem + "_ci95"};
+    PivotSpec spec{
+        {col::workload, col::size}, {col::n}, col::device, m.stem + "_mean", m.stem + "_ci95"};
     for (const auto& p : make_pivots(t, spec)) {
       Pivot named = p;
       named.label = m.title + ": " + p.label;

@@ -13,6 +13,7 @@
 
 namespace edp::report {
 
-std::string render_boards_report(const std::vector<Sweep>& sweeps, const RecommendOptions& options);
+std::string render_boards_report(const std::vector<LoadedSweep>& sweeps,
+                                 const RecommendOptions& options);
 
 }  // namespace edp::report

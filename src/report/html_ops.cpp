@@ -8,6 +8,7 @@
 
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "report/columns.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pivot_table.h"
@@ -23,13 +24,13 @@ using namespace html;
 
 // "64 MiB", "1 GiB", "n = 1024", "" (fma_peak).
 std::string size_label(const CsvTable& t, size_t r) {
-  if (auto b = number(t.get(r, "bytes")); b && *b > 0) {
+  if (auto b = number(t.get(r, col::bytes)); b && *b > 0) {
     const double gib = 1024.0 * 1024 * 1024, mib = 1024.0 * 1024;
     if (*b >= gib && std::fmod(*b, gib) == 0) return fmt("%.0f", *b / gib) + " GiB";
     if (*b >= mib && std::fmod(*b, mib) == 0) return fmt("%.0f", *b / mib) + " MiB";
     return format_number(*b / 1e6, 3) + " MB";
   }
-  if (auto n = number(t.get(r, "n")); n && *n > 0) return "n = " + fmt("%.0f", *n);
+  if (auto n = number(t.get(r, col::n)); n && *n > 0) return "n = " + fmt("%.0f", *n);
   return "";
 }
 
@@ -38,17 +39,17 @@ std::string size_label(const CsvTable& t, size_t r) {
 bool compute_op(const std::string& op) { return op == "gemm" || op == "fma_peak"; }
 
 std::string series_name(const CsvTable& t, size_t r) {
-  const std::string v = t.get(r, "variant");
-  return t.get(r, "device") + (v == "cold" ? " (cold)" : "");
+  const std::string v = t.get(r, col::variant);
+  return t.get(r, col::device) + (v == "cold" ? " (cold)" : "");
 }
 
 class OpsSection {
  public:
   explicit OpsSection(CsvTable t) : t_(std::move(t)) {
     for (size_t r = 0; r < t_.rows.size(); ++r) {
-      add_unique(ops_, t_.get(r, "op"));
-      add_unique(devices_, t_.get(r, "device"));
-      if (t_.get(r, "status") == "ok" && number(t_.get(r, "energy_per_op_j"))) energy_ = true;
+      add_unique(ops_, t_.get(r, col::op));
+      add_unique(devices_, t_.get(r, col::device));
+      if (t_.get(r, col::status) == "ok" && number(t_.get(r, col::energy_per_op_j))) energy_ = true;
     }
   }
 
@@ -63,7 +64,7 @@ class OpsSection {
   }
 
  private:
-  bool ok(size_t r) const { return t_.get(r, "status") == "ok"; }
+  bool ok(size_t r) const { return t_.get(r, col::status) == "ok"; }
 
   std::string rooflines() {
     std::string h = "<h3>Roofline</h3>\n<div class=\"pair\">\n";
@@ -77,18 +78,18 @@ class OpsSection {
       double ai_lo = HUGE_VAL, ai_hi = 0;
       std::map<std::string, LineSeries> by_op;
       for (size_t r = 0; r < t_.rows.size(); ++r) {
-        if (t_.get(r, "device") != dev || !ok(r)) continue;
-        peak_gflops = std::max(peak_gflops, number(t_.get(r, "peak_gflops")).value_or(0));
-        peak_gbs = std::max(peak_gbs, number(t_.get(r, "peak_gbs")).value_or(0));
-        const std::string op = t_.get(r, "op");
-        const auto gflops = number(t_.get(r, "gflops"));
+        if (t_.get(r, col::device) != dev || !ok(r)) continue;
+        peak_gflops = std::max(peak_gflops, number(t_.get(r, col::peak_gflops)).value_or(0));
+        peak_gbs = std::max(peak_gbs, number(t_.get(r, col::peak_gbs)).value_or(0));
+        const std::string op = t_.get(r, col::op);
+        const auto gflops = number(t_.get(r, col::gflops));
         if (op == "fma_peak" && gflops) fma_gflops = std::max(fma_gflops, *gflops);
-        if (op == "copy" && t_.get(r, "variant") != "cold")
-          copy_gbs = std::max(copy_gbs, number(t_.get(r, "gbs")).value_or(0));
+        if (op == "copy" && t_.get(r, col::variant) != "cold")
+          copy_gbs = std::max(copy_gbs, number(t_.get(r, col::gbs)).value_or(0));
         // fma_peak is the measured ceiling, not a point under it.
-        if (t_.get(r, "variant") == "cold" || op == "fma_peak") continue;
-        const auto flop = number(t_.get(r, "flop"));
-        const auto bytes = number(t_.get(r, "bytes_moved"));
+        if (t_.get(r, col::variant) == "cold" || op == "fma_peak") continue;
+        const auto flop = number(t_.get(r, col::flop));
+        const auto bytes = number(t_.get(r, col::bytes_moved));
         if (!flop || !bytes || *flop <= 0 || *bytes <= 0 || !gflops || *gflops <= 0) continue;
         const double ai = *flop / *bytes;
         ai_lo = std::min(ai_lo, ai);
@@ -142,9 +143,9 @@ class OpsSection {
       chart.y_label = compute ? "GFLOP/s" : "GB/s";
       std::vector<LineSeries> series;
       for (size_t r = 0; r < t_.rows.size(); ++r) {
-        if (t_.get(r, "op") != op || !ok(r)) continue;
-        const auto x = number(t_.get(r, compute ? "n" : "bytes"));
-        const auto y = number(t_.get(r, compute ? "gflops" : "gbs"));
+        if (t_.get(r, col::op) != op || !ok(r)) continue;
+        const auto x = number(t_.get(r, compute ? col::n : col::bytes));
+        const auto y = number(t_.get(r, compute ? col::gflops : col::gbs));
         if (!x || !y) continue;
         const std::string name = series_name(t_, r);
         auto it = std::find_if(series.begin(), series.end(),
@@ -153,8 +154,8 @@ class OpsSection {
           series.push_back(LineSeries{});
           it = series.end() - 1;
           it->name = name;
-          it->dashed = t_.get(r, "variant") == "cold";
-          it->color = series_color(t_.get(r, "device"), series.size() - 1);
+          it->dashed = t_.get(r, col::variant) == "cold";
+          it->color = series_color(t_.get(r, col::device), series.size() - 1);
         }
         it->points.push_back({*x, *y, std::nullopt, ""});
       }
@@ -169,8 +170,8 @@ class OpsSection {
   }
 
   std::string table() {
-    const bool has_variant = t_.column("variant") >= 0;
-    const bool has_measured = t_.column("percent_of_measured_peak") >= 0;
+    const bool has_variant = t_.column(col::variant) >= 0;
+    const bool has_measured = t_.column(col::percent_of_measured_peak) >= 0;
     std::string h = "<h3>Every operation</h3>\n<div class=\"wide\"><table class=\"ops\">\n<tr>";
     std::vector<std::string> head{"Op", "Size"};
     if (has_variant) head.push_back("Variant");
@@ -194,23 +195,25 @@ class OpsSection {
         const auto v = number(t_.get(r, col));
         return cell(v ? format_quantity(*v, col) : "");
       };
-      const std::string status = t_.get(r, "status");
-      h += "<tr class=\"" + html_escape(status) + "\"><td>" + html_escape(t_.get(r, "op")) +
+      const std::string status = t_.get(r, col::status);
+      h += "<tr class=\"" + html_escape(status) + "\"><td>" + html_escape(t_.get(r, col::op)) +
            "</td><td class=\"nowrap\">" + html_escape(size_label(t_, r)) + "</td>";
-      if (has_variant) h += "<td>" + html_escape(t_.get(r, "variant")) + "</td>";
-      h += "<td>" + html_escape(t_.get(r, "device")) + "</td><td>" + html_escape(status) + "</td>";
+      if (has_variant) h += "<td>" + html_escape(t_.get(r, col::variant)) + "</td>";
+      h += "<td>" + html_escape(t_.get(r, col::device)) + "</td><td>" + html_escape(status) +
+           "</td>";
       PivotCell c;
       c.status = status;
       if (status == "ok") {
-        c.mean = number(t_.get(r, "time_s_median"));
-        c.ci95 = number(t_.get(r, "time_s_ci95"));
+        c.mean = number(t_.get(r, col::time_s_median));
+        c.ci95 = number(t_.get(r, col::time_s_ci95));
       }
-      h += cell(format_cell(c, "time_s_median")) + plain("gflops") + plain("gbs") +
-           plain("percent_of_peak");
-      if (has_measured) h += plain("percent_of_measured_peak");
-      h += "<td>" + html_escape(t_.get(r, "bound")) + "</td>";
-      if (energy_) h += unit("energy_per_op_j") + plain("pj_per_flop") + unit("power_w_mean");
-      h += "<td class=\"note\">" + html_escape(t_.get(r, "note")) + "</td></tr>\n";
+      h += cell(format_cell(c, col::time_s_median)) + plain(col::gflops) + plain(col::gbs) +
+           plain(col::percent_of_peak);
+      if (has_measured) h += plain(col::percent_of_measured_peak);
+      h += "<td>" + html_escape(t_.get(r, col::bound)) + "</td>";
+      if (energy_)
+        h += unit(col::energy_per_op_j) + plain(col::pj_per_flop) + unit(col::power_w_mean);
+      h += "<td class=\"note\">" + html_escape(t_.get(r, col::note)) + "</td></tr>\n";
     }
     return h + "</table></div>\n";
   }
@@ -219,13 +222,13 @@ class OpsSection {
     std::vector<SpeedupRow> rows;
     for (size_t r = 0; r < t_.rows.size(); ++r) {
       if (!ok(r)) continue;
-      const auto time = number(t_.get(r, "time_s_median"));
+      const auto time = number(t_.get(r, col::time_s_median));
       if (!time) continue;
-      std::string label = t_.get(r, "op");
+      std::string label = t_.get(r, col::op);
       const std::string size = size_label(t_, r);
       if (!size.empty()) label += " " + size;
-      if (!t_.get(r, "variant").empty()) label += " " + t_.get(r, "variant");
-      rows.push_back({label, device_kind(t_.get(r, "device")), *time});
+      if (!t_.get(r, col::variant).empty()) label += " " + t_.get(r, col::variant);
+      rows.push_back({label, device_kind(t_.get(r, col::device)), *time});
     }
     const SpeedupTable table = speedup_table(rows);
     if (table.pairs.empty()) return "";

@@ -1,10 +1,12 @@
-// Operating points in the MLP study: per workload and size, time against
-// energy for every (device, point), with the Pareto front joined, so the
-// settings worth considering (faster or more frugal than every other) stand
-// out. Shown only when results.csv has more than one operating point.
+// Operating points in one study's results.csv rows (the results section,
+// study_view.h): per workload and size, time against energy for every
+// (device, point), with the Pareto front joined, so the settings worth
+// considering (faster or more frugal than every other) stand out. Shown only
+// when the rows have more than one operating point.
 #include <map>
 #include <tuple>
 
+#include "report/columns.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pareto.h"
@@ -24,30 +26,31 @@ struct Measured {
 
 }  // namespace
 
-std::string render_points_section(const ReportData& data) {
-  const CsvTable& t = data.results;
+std::string render_points_section(const ReportData& rows, const std::string& tag) {
+  const CsvTable& t = rows.results;
   std::vector<std::string> points, devices;
   using Group = std::pair<std::string, std::string>;
   std::vector<Group> order;
   std::map<Group, std::vector<Measured>> groups;
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    if (study_of(t, r) != "mlp") continue;
-    const std::string point = t.get(r, "operating_point");
+    const std::string point = t.get(r, col::operating_point);
     add_unique(points, point);
-    if (point.empty() || t.get(r, "status") != "ok") continue;
-    const auto time = number(t.get(r, "time_s_mean"));
-    const auto energy = number(t.get(r, "energy_j_mean"));
+    if (point.empty() || t.get(r, col::status) != "ok") continue;
+    const auto time = number(t.get(r, col::time_s_mean));
+    const auto energy = number(t.get(r, col::energy_j_mean));
     if (!time || !energy || *time <= 0 || *energy <= 0) continue;
-    const Group g{t.get(r, "workload"), t.get(r, "size")};
+    const Group g{t.get(r, col::workload), t.get(r, col::size)};
     auto [it, fresh] = groups.try_emplace(g);
     if (fresh) order.push_back(g);
-    it->second.push_back({t.get(r, "device"), point, *time, *energy});
-    add_unique(devices, t.get(r, "device"));
+    it->second.push_back({t.get(r, col::device), point, *time, *energy});
+    add_unique(devices, t.get(r, col::device));
   }
   if (points.size() < 2 || groups.empty()) return "";
 
+  const std::string title = "Operating points: time against energy";
   std::string h =
-      "<h2>Operating points: time against energy</h2>\n<p>Every (device, operating point) "
+      "<h2>" + html_escape(tag.empty() ? title : title + " (" + tag + ")") +
+      "</h2>\n<p>Every (device, operating point) "
       "of the sweep (" +
       html_escape(join(points)) +
       "), one chart per workload and size. The dashed line joins the <b>Pareto front</b>: the "
@@ -57,7 +60,7 @@ std::string render_points_section(const ReportData& data) {
   for (const auto& g : order) {
     const auto& ms = groups[g];
     LineChart chart;
-    chart.id = "fig-points-" + g.first + "-" + g.second;
+    chart.id = "fig-points-" + g.first + "-" + g.second + (tag.empty() ? "" : "-" + tag);
     chart.title = g.first + " / " + g.second;
     chart.x_label = "time per run (s)";
     chart.y_label = "energy per run (J)";

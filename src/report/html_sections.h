@@ -1,8 +1,9 @@
 // The sections of the HTML report, one file each (DESIGN §9, "Report"). The
-// page shell (html_report.cpp) calls them in a fixed order. A section reads
-// only the files of the results directory, never runner structs, and returns
-// "" when its file (or its study's rows) is absent, so `report` works on old
-// and partial directories.
+// page shell (html_report.cpp) calls the section of each study, in the
+// registry's order (study_view.h). A section reads only the files of the
+// results directory, never runner structs, and returns "" when its file (or
+// its study's rows) is absent, so `report` works on old and partial
+// directories.
 #pragma once
 
 #include <string>
@@ -11,17 +12,18 @@
 
 namespace edp::report {
 
-// results.csv rows of the mlp study (and of files without a `study` column):
-// time, energy and EDP figures, the recommendation, every configuration, and
-// the speed-up between backend modes.
-std::string render_mlp_section(const ReportData& data);
-// results.csv rows of the mlp study with more than one operating point: time
-// against energy per (device, point), per workload and size, the Pareto front
-// drawn ("" with fewer than two points).
-std::string render_points_section(const ReportData& data);
-// results.csv rows of the batch study: per-sample time and energy against N,
+// One study's results.csv rows (`rows`: study_view.h): time, energy and EDP
+// figures, the recommendation, every configuration, and the speed-up
+// between backend modes. `tag` ("" or the study's name) marks the headings
+// and figure ids when the page has several such sections.
+std::string render_results_section(const ReportData& rows, const std::string& tag);
+// The same rows with more than one operating point: time against energy per
+// (device, point), per workload and size, the Pareto front drawn ("" with
+// fewer than two points).
+std::string render_points_section(const ReportData& rows, const std::string& tag);
+// The batch study's results.csv rows: per-sample time and energy against N,
 // CPU against GPU, the crossover marked.
-std::string render_batch_section(const ReportData& data);
+std::string render_batch_section(const ReportData& rows);
 // DIR/stages.csv and DIR/memory.csv (the stages study).
 std::string render_stages_section(const std::string& dir);
 // DIR/ops.csv (the ops study): roofline, throughput against size, table,

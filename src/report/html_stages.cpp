@@ -2,6 +2,7 @@
 // the time share per stage (inline SVG), a table of time, energy with its
 // 95% CI, GFLOP/s and compute efficiency, and the memory per tensor.
 #include "report/html_stages.h"
+#include "report/columns.h"
 
 #include <map>
 #include <sstream>
@@ -44,7 +45,7 @@ std::vector<std::pair<std::string, std::vector<size_t>>> by_key(const CsvTable& 
   std::vector<std::pair<std::string, std::vector<size_t>>> groups;
   std::map<std::string, size_t> index;
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    const std::string k = t.get(r, "key");
+    const std::string k = t.get(r, col::key);
     auto it = index.find(k);
     if (it == index.end()) {
       index[k] = groups.size();
@@ -57,8 +58,9 @@ std::vector<std::pair<std::string, std::vector<size_t>>> by_key(const CsvTable& 
 }
 
 std::string label(const CsvTable& t, size_t r) {
-  std::string l = t.get(r, "workload") + " / " + t.get(r, "size") + " / " + t.get(r, "device");
-  if (!t.get(r, "relu").empty()) l += " / relu " + t.get(r, "relu");
+  std::string l =
+      t.get(r, col::workload) + " / " + t.get(r, col::size) + " / " + t.get(r, col::device);
+  if (!t.get(r, col::relu).empty()) l += " / relu " + t.get(r, col::relu);
   return l;
 }
 
@@ -84,8 +86,8 @@ std::string share_chart(const CsvTable& t,
     double x = label_w;
     for (int i = 0; i < 4; ++i)
       for (size_t r : rows) {
-        if (t.get(r, "stage") != kStages[i]) continue;
-        auto share = parse_double(t.get(r, "share"));
+        if (t.get(r, col::stage) != kStages[i]) continue;
+        auto share = parse_double(t.get(r, col::share));
         if (!share || *share <= 0) continue;
         const double w = *share * bar_w;
         o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\""
@@ -121,18 +123,18 @@ std::string render_stages_section(const std::string& dir) {
       << "(s)</th><th>share</th><th>energy (J)</th><th>GFLOP/s</th><th>CE</th><th>note</th>"
       << "</tr>\n";
     for (size_t r : rows) {
-      std::string energy = num(t.get(r, "energy_j"));
-      if (!energy.empty() && !t.get(r, "energy_j_ci95").empty())
-        energy += " ± " + num(t.get(r, "energy_j_ci95"), 2);
-      std::string time = num(t.get(r, "time_s"));
-      if (t.get(r, "stage") == "step" && !t.get(r, "time_s_profiled").empty())
-        time += " (profiled " + num(t.get(r, "time_s_profiled")) + ")";
-      auto share = parse_double(t.get(r, "share"));
-      auto ce = parse_double(t.get(r, "compute_efficiency"));
-      o << "<tr><td>" << esc(t.get(r, "stage")) << "</td><td>" << time << "</td><td>"
+      std::string energy = num(t.get(r, col::energy_j));
+      if (!energy.empty() && !t.get(r, col::energy_j_ci95).empty())
+        energy += " ± " + num(t.get(r, col::energy_j_ci95), 2);
+      std::string time = num(t.get(r, col::time_s));
+      if (t.get(r, col::stage) == "step" && !t.get(r, col::time_s_profiled).empty())
+        time += " (profiled " + num(t.get(r, col::time_s_profiled)) + ")";
+      auto share = parse_double(t.get(r, col::share));
+      auto ce = parse_double(t.get(r, col::compute_efficiency));
+      o << "<tr><td>" << esc(t.get(r, col::stage)) << "</td><td>" << time << "</td><td>"
         << (share ? format_number(100 * *share) + "%" : "") << "</td><td>" << energy << "</td><td>"
-        << num(t.get(r, "gflops")) << "</td><td>" << (ce ? format_number(100 * *ce) + "%" : "")
-        << "</td><td>" << esc(t.get(r, "note")) << "</td></tr>\n";
+        << num(t.get(r, col::gflops)) << "</td><td>" << (ce ? format_number(100 * *ce) + "%" : "")
+        << "</td><td>" << esc(t.get(r, col::note)) << "</td></tr>\n";
     }
     o << "</table>\n";
   }
@@ -142,9 +144,9 @@ std::string render_stages_section(const std::string& dir) {
       o << "<h3>Memory: " << esc(label(m, rows.front())) << "</h3>\n<table>\n<tr><th>tensor</th>"
         << "<th>kind</th><th>bytes (computed)</th><th>bytes (measured)</th><th>note</th></tr>\n";
       for (size_t r : rows)
-        o << "<tr><td>" << esc(m.get(r, "tensor")) << "</td><td>" << esc(m.get(r, "kind"))
-          << "</td><td>" << esc(m.get(r, "bytes_computed")) << "</td><td>"
-          << esc(m.get(r, "bytes_measured")) << "</td><td>" << esc(m.get(r, "note"))
+        o << "<tr><td>" << esc(m.get(r, col::tensor)) << "</td><td>" << esc(m.get(r, col::kind))
+          << "</td><td>" << esc(m.get(r, col::bytes_computed)) << "</td><td>"
+          << esc(m.get(r, col::bytes_measured)) << "</td><td>" << esc(m.get(r, col::note))
           << "</td></tr>\n";
       o << "</table>\n";
     }

@@ -37,21 +37,4 @@ inline std::string upper(std::string s) {
   return s;
 }
 
-// The rows of `t` for which keep(row) holds, with the same header.
-template <class Pred>
-CsvTable filter_rows(const CsvTable& t, Pred keep) {
-  CsvTable out;
-  out.header = t.header;
-  for (size_t r = 0; r < t.rows.size(); ++r)
-    if (keep(r)) out.rows.push_back(t.rows[r]);
-  return out;
-}
-
-// The study a results.csv/runs.csv row belongs to: its `study` column, or
-// "mlp" for files written before there were studies.
-inline std::string study_of(const CsvTable& t, size_t r) {
-  const std::string s = t.get(r, "study");
-  return s.empty() ? "mlp" : s;
-}
-
 }  // namespace edp::report::html

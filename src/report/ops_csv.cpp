@@ -1,5 +1,6 @@
 // ops.csv rows (see ops_csv.h).
 #include "report/ops_csv.h"
+#include "report/columns.h"
 
 #include <algorithm>
 #include <cmath>
@@ -116,53 +117,53 @@ const CsvSchema<OpsRow>& ops_schema() {
   using R = OpsRow;
   static const CsvSchema<R> schema{
       {
-          {"op", [](const R& x) { return x.rec.param("op"); }},
-          {"bytes",
+          {col::op, [](const R& x) { return x.rec.param("op"); }},
+          {col::bytes,
            [](const R& x) {
              return x.op && x.op->bytes_per_step > 0 ? num(x.op->bytes_per_step) : "";
            }},
-          {"n", [](const R& x) { return x.rec.param("n"); }},
-          {"device", [](const R& x) { return x.rec.device; }},
-          {"threads", [](const R& x) { return x.op ? std::to_string(x.op->threads) : ""; }},
-          {"runs",
+          {col::n, [](const R& x) { return x.rec.param("n"); }},
+          {col::device, [](const R& x) { return x.rec.device; }},
+          {col::threads, [](const R& x) { return x.op ? std::to_string(x.op->threads) : ""; }},
+          {col::runs,
            [](const R& x) { return x.op ? std::to_string(x.op->run_records.size()) : "0"; }},
-          {"status", [](const R& x) { return x.rec.status; }},
-          {"time_s_median", [](const R& x) { return num(x.f.time_s_median); }},
-          {"time_s_ci95", [](const R& x) { return num(x.f.time_s_ci95); }},
-          {"flop", [](const R& x) { return num(x.f.flop); }},
-          {"bytes_moved", [](const R& x) { return num(x.f.bytes); }},
-          {"gflops", [](const R& x) { return num(x.f.gflops); }},
-          {"gbs", [](const R& x) { return num(x.f.gbs); }},
-          {"peak_gflops", [](const R& x) { return num(x.peak_gflops); }},
-          {"peak_gbs", [](const R& x) { return num(x.peak_gbs); }},
-          {"percent_of_peak",
+          {col::status, [](const R& x) { return x.rec.status; }},
+          {col::time_s_median, [](const R& x) { return num(x.f.time_s_median); }},
+          {col::time_s_ci95, [](const R& x) { return num(x.f.time_s_ci95); }},
+          {col::flop, [](const R& x) { return num(x.f.flop); }},
+          {col::bytes_moved, [](const R& x) { return num(x.f.bytes); }},
+          {col::gflops, [](const R& x) { return num(x.f.gflops); }},
+          {col::gbs, [](const R& x) { return num(x.f.gbs); }},
+          {col::peak_gflops, [](const R& x) { return num(x.peak_gflops); }},
+          {col::peak_gbs, [](const R& x) { return num(x.peak_gbs); }},
+          {col::percent_of_peak,
            [](const R& x) { return x.timed ? num(percent(x.f.gflops, x.attainable)) : ""; }},
-          {"bound",
+          {col::bound,
            [](const R& x) {
              return x.timed ? bound(x.f.flop, x.f.bytes, x.peak_gflops, x.peak_gbs) : "";
            }},
-          {"energy_per_op_j", [](const R& x) { return num(x.f.energy_j); }},
-          {"pj_per_flop",
+          {col::energy_per_op_j, [](const R& x) { return num(x.f.energy_j); }},
+          {col::pj_per_flop,
            [](const R& x) { return x.f.flop > 0 ? num(x.f.energy_j / x.f.flop * 1e12) : ""; }},
-          {"power_w_mean", [](const R& x) { return num(x.f.power_w_mean); }},
-          {"note", [](const R& x) { return x.rec.note; }},
+          {col::power_w_mean, [](const R& x) { return num(x.f.power_w_mean); }},
+          {col::note, [](const R& x) { return x.rec.note; }},
       },
       {
-          {"variant", [](const R& x) { return x.rec.param("variant"); }},
-          {"shape", [](const R& x) { return x.rec.param("shape"); }},
-          {"percent_of_measured_peak",
+          {col::variant, [](const R& x) { return x.rec.param("variant"); }},
+          {col::shape, [](const R& x) { return x.rec.param("shape"); }},
+          {col::percent_of_measured_peak,
            [](const R& x) {
              return x.timed ? num(percent(x.f.gflops, x.measured_attainable)) : "";
            }},
-          {"measured_peak_gflops", [](const R& x) { return num(x.measured_gflops); }},
-          {"measured_peak_gbs", [](const R& x) { return num(x.measured_gbs); }},
-          {"peak_gflops_nominal",
+          {col::measured_peak_gflops, [](const R& x) { return num(x.measured_gflops); }},
+          {col::measured_peak_gbs, [](const R& x) { return num(x.measured_gbs); }},
+          {col::peak_gflops_nominal,
            [](const R& x) { return num(x.rec.value("peak_flops_nominal") / 1e9); }},
-          {"energy_per_op_j_ci95", [](const R& x) { return num(x.f.energy_j_ci95); }},
-          {"steps", [](const R& x) { return x.op ? std::to_string(x.op->iterations) : ""; }},
-          {"stop_reason", [](const R& x) { return x.op ? x.op->stop_reason : ""; }},
-          {"study", [](const R& x) { return x.rec.study; }},
-          {"key", [](const R& x) { return x.rec.key; }},
+          {col::energy_per_op_j_ci95, [](const R& x) { return num(x.f.energy_j_ci95); }},
+          {col::steps, [](const R& x) { return x.op ? std::to_string(x.op->iterations) : ""; }},
+          {col::stop_reason, [](const R& x) { return x.op ? x.op->stop_reason : ""; }},
+          {col::study, [](const R& x) { return x.rec.study; }},
+          {col::key, [](const R& x) { return x.rec.key; }},
       }};
   return schema;
 }

@@ -1,4 +1,5 @@
 #include "report/pivot_table.h"
+#include "report/columns.h"
 
 #include <cmath>
 
@@ -56,7 +57,7 @@ std::vector<Pivot> make_pivots(const CsvTable& table, const PivotSpec& spec,
     add_unique(p->rows, row);
     add_unique(p->columns, col);
     PivotCell cell;
-    cell.status = table.get(r, "status");
+    cell.status = table.get(r, col::status);
     if (cell.status.empty() || cell.status == "ok") {
       cell.mean = finite(table.get(r, spec.value_column));
       if (!spec.ci_column.empty()) cell.ci95 = finite(table.get(r, spec.ci_column));

@@ -2,6 +2,7 @@
 // objective was not measured (no power sensor) leaves the row undecided rather
 // than being compared on a number it does not have.
 #include "report/recommend.h"
+#include "report/columns.h"
 
 #include "report/results_csv.h"
 
@@ -45,11 +46,11 @@ std::string objective_label(Objective o) { return o == Objective::edp ? "EDP" : 
 std::string objective_column(Objective o) {
   switch (o) {
     case Objective::energy:
-      return "energy_j_mean";
+      return col::energy_j_mean;
     case Objective::time:
-      return "time_s_mean";
+      return col::time_s_mean;
     default:
-      return "edp_js_mean";
+      return col::edp_js_mean;
   }
 }
 
@@ -58,11 +59,11 @@ namespace {
 std::string objective_stem(Objective o) {
   switch (o) {
     case Objective::energy:
-      return "energy_j";
+      return col::energy_j;
     case Objective::time:
-      return "time_s";
+      return col::time_s;
     default:
-      return "edp_js";
+      return col::edp_js;
   }
 }
 
@@ -107,14 +108,24 @@ std::optional<double> number_at(const CsvTable& t, size_t r, const std::string& 
   return std::nullopt;
 }
 
-// N of a batch-study row, "" for the other studies.
-std::string batch_of(const CsvTable& t, size_t r) {
-  return t.get(r, "study") == "batch" ? t.get(r, "n") : std::string();
+// The row's identity beyond workload and size (its study's view: the batch
+// study's N), as (column, value) pairs.
+std::vector<std::pair<std::string, std::string>> extra_identity_of(const CsvTable& t, size_t r,
+                                                                   const StudyViews& studies) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& c : studies.extra_identity(t, r)) out.emplace_back(c, t.get(r, c));
+  return out;
+}
+
+std::string joined_values(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string out;
+  for (const auto& [column, value] : pairs) out += (out.empty() ? "" : ",") + value;
+  return out;
 }
 
 std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) {
   for (size_t r : rows) {
-    const std::string s = t.get(r, "power_source");
+    const std::string s = t.get(r, col::power_source);
     if (!s.empty()) return s;
   }
   return "";
@@ -155,7 +166,7 @@ CsvTable load_results_csv(const std::string& path) {
 std::string device_kind(const std::string& label) { return label.substr(0, label.find('#')); }
 
 std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::string& stem) {
-  const auto runs = parse_count(results.get(r, "runs"));
+  const auto runs = parse_count(results.get(r, col::runs));
   if (!runs || *runs < 2 || *runs > 1000000) return std::nullopt;
   if (auto ci = number_at(results, r, stem + "_ci95")) return ci;
   const auto sd = number_at(results, r, stem + "_std");
@@ -165,13 +176,15 @@ std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::str
 }
 
 std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options) {
-  // Group the rows by (workload, size), keeping the order of first appearance.
-  using GroupKey = std::tuple<std::string, std::string, std::string>;
+  // Group the rows by (workload, size) and whatever else their study's view
+  // says names a configuration, keeping the order of first appearance.
+  using Extra = std::vector<std::pair<std::string, std::string>>;
+  using GroupKey = std::tuple<std::string, std::string, Extra>;
   std::vector<GroupKey> order;
   std::map<GroupKey, std::vector<size_t>> groups;
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    const auto key =
-        GroupKey(results.get(r, "workload"), results.get(r, "size"), batch_of(results, r));
+    const auto key = GroupKey(results.get(r, col::workload), results.get(r, col::size),
+                              extra_identity_of(results, r, options.studies));
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) order.push_back(key);
     it->second.push_back(r);
@@ -188,7 +201,8 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
     Recommendation rec;
     rec.workload = std::get<0>(key);
     rec.size = std::get<1>(key);
-    rec.batch = std::get<2>(key);
+    rec.extra_identity = std::get<2>(key);
+    rec.batch = joined_values(rec.extra_identity);
     rec.objective = options.objective;
 
     // The standing of each kind: its best row that meets the deadline (the
@@ -197,36 +211,36 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
       std::optional<DeviceStanding> best;
       std::vector<DeviceStanding> missed;  // points that miss the deadline
       for (size_t r : rows) {
-        if (device_kind(results.get(r, "device")) != kind) continue;
-        const std::string point = results.get(r, "operating_point");
-        const std::string who = results.get(r, "device") + (point.empty() ? "" : " at " + point);
-        if (results.get(r, "status") != "ok") {
-          std::string why = who + " " + results.get(r, "status");
-          const std::string note = results.get(r, "note");
+        if (device_kind(results.get(r, col::device)) != kind) continue;
+        const std::string point = results.get(r, col::operating_point);
+        const std::string who = results.get(r, col::device) + (point.empty() ? "" : " at " + point);
+        if (results.get(r, col::status) != "ok") {
+          std::string why = who + " " + results.get(r, col::status);
+          const std::string note = results.get(r, col::note);
           if (!note.empty()) why += ": " + note;
           rec.notes.push_back(why);
           continue;
         }
         DeviceStanding s;
-        s.label = results.get(r, "device");
+        s.label = results.get(r, col::device);
         s.point = point;
         // Time, energy and EDP are positive: zero, a negative value or NaN in
         // the file is not a measurement (a 0 J GPU made "confident" with no
         // ratio; an EDP of -1 won).
-        auto measured = [&](const std::string& col) -> std::optional<double> {
-          const std::string text = results.get(r, col);
+        auto measured = [&](const std::string& name) -> std::optional<double> {
+          const std::string text = results.get(r, name);
           const auto v = parse_double(text);
           if (v && std::isfinite(*v) && *v > 0) return v;
           if (!text.empty())
-            rec.notes.push_back(who + ": " + col + " " + escaped_excerpt(text) +
+            rec.notes.push_back(who + ": " + name + " " + escaped_excerpt(text) +
                                 " is not a measurement (must be a positive number); taken as "
                                 "not measured");
           return std::nullopt;
         };
         s.value = measured(column);
         s.ci95 = row_ci95(results, r, stem);
-        s.time_s = column == "time_s_mean" ? s.value : measured("time_s_mean");
-        s.energy_j = column == "energy_j_mean" ? s.value : measured("energy_j_mean");
+        s.time_s = column == col::time_s_mean ? s.value : measured(col::time_s_mean);
+        s.energy_j = column == col::energy_j_mean ? s.value : measured(col::energy_j_mean);
         s.meets_deadline = !options.deadline_s || (s.time_s && *s.time_s <= *options.deadline_s);
         auto better = [](const DeviceStanding& a, const DeviceStanding& b) {
           if (a.meets_deadline != b.meets_deadline) return a.meets_deadline;
@@ -351,8 +365,9 @@ std::string recommendations_csv(const std::vector<Recommendation>& recs) {
 }
 
 std::string recommendation_sentence(const Recommendation& rec, const RecommendOptions& options) {
-  std::string s =
-      rec.workload + "/" + rec.size + (rec.batch.empty() ? "" : "/n=" + rec.batch) + ": ";
+  std::string s = rec.workload + "/" + rec.size;
+  for (const auto& [column, value] : rec.extra_identity) s += "/" + column + "=" + value;
+  s += ": ";
   const std::string label = objective_label(rec.objective);
   auto describe = [&](const std::optional<DeviceStanding>& d) {
     std::string t = upper(d->label);
@@ -441,18 +456,17 @@ std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
     if (v && (!slot || *v < *slot)) slot = v;
   };
   for (size_t r = 0; r < results.rows.size(); ++r) {
-    if (results.get(r, "study") != "batch") continue;
-    const auto key = std::make_pair(results.get(r, "workload"), results.get(r, "size"));
+    const auto key = std::make_pair(results.get(r, col::workload), results.get(r, col::size));
     auto [git, fresh] = groups.try_emplace(key);
     if (fresh) order.push_back(key);
-    const auto n = parse_count(results.get(r, "n"));
+    const auto n = parse_count(results.get(r, col::n));
     if (!n || *n <= 0) continue;
     Best& best = git->second[*n];
-    const std::string kind = device_kind(results.get(r, "device"));
-    if (results.get(r, "status") != "ok" || (kind != "cpu" && kind != "gpu")) continue;
-    const auto time_s = number_at(results, r, "time_s_mean");
+    const std::string kind = device_kind(results.get(r, col::device));
+    if (results.get(r, col::status) != "ok" || (kind != "cpu" && kind != "gpu")) continue;
+    const auto time_s = number_at(results, r, col::time_s_mean);
     if (options.deadline_s && !(time_s && *time_s <= *options.deadline_s)) continue;
-    const auto iterations = number_at(results, r, "iterations");
+    const auto iterations = number_at(results, r, col::iterations);
     // A time or an energy of zero or less is not a measurement (a damaged or
     // hand-edited file): it would be the best of its N and move the crossover.
     auto per_sample = [&](const std::string& column, const std::string& total) {
@@ -464,8 +478,8 @@ std::vector<BatchCrossover> batch_crossovers(const CsvTable& results,
       if (v && *v > 0) return v;
       return std::optional<double>();
     };
-    const auto time = per_sample("time_per_sample_s_mean", "time_s_mean");
-    const auto energy = per_sample("energy_per_sample_j_mean", "energy_j_mean");
+    const auto time = per_sample(col::time_per_sample_s_mean, col::time_s_mean);
+    const auto energy = per_sample(col::energy_per_sample_j_mean, col::energy_j_mean);
     if (energy) energy_measured = true;
     keep_min(kind == "cpu" ? best.cpu_time : best.gpu_time, time);
     keep_min(kind == "cpu" ? best.cpu_energy : best.gpu_energy, energy);

@@ -12,6 +12,7 @@
 #include "report/crossover.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
+#include "report/study_view.h"
 
 namespace edp::report {
 
@@ -26,6 +27,10 @@ std::string objective_column(Objective o);
 
 struct RecommendOptions {
   Objective objective = Objective::edp;
+  // What names a configuration of each study (its identity columns beyond
+  // workload and size: the batch study's N); a study without a view has
+  // none. `edpbench` passes the registry's (bench::study_views()).
+  StudyViews studies;
   std::optional<double> deadline_s;  // a device qualifies when time_s_mean <= deadline_s
   std::optional<double> battery_wh;  // enables runs_per_charge
 };
@@ -43,7 +48,11 @@ struct DeviceStanding {
 
 struct Recommendation {
   std::string workload, size;
-  std::string batch;  // N of a batch-study row ("16"); "" for the other studies
+  // The identity beyond workload and size, from the rows' study view
+  // ({"n", "16"} for the batch study), and its values joined: the `batch`
+  // column of the CSV ("16"); empty for the other studies.
+  std::vector<std::pair<std::string, std::string>> extra_identity;
+  std::string batch;
   Objective objective = Objective::edp;
   // "cpu" or "gpu"; "none" when no device meets the deadline; "" when it cannot
   // be decided (no successful run, objective not measured).
@@ -76,9 +85,9 @@ CsvTable load_results_csv(const std::string& path);
 std::string device_kind(const std::string& label);
 
 // One Recommendation per (workload, size[, batch]) with at least one row, in
-// the order of first appearance; rows of the batch study (study = batch) are
-// grouped by their N as well. Only status=ok rows of cpu- and gpu-kind devices count;
-// when a kind has several labels (cpu, cpu#2) or operating points, its best
+// the order of first appearance; rows whose study's view names more identity
+// columns (the batch study's N) are grouped by those as well. Only status=ok rows of cpu- and
+// gpu-kind devices count; when a kind has several labels (cpu, cpu#2) or operating points, its best
 // qualifying row stands, so the choice is the best (device, point) pair.
 std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOptions& options);
 
@@ -96,7 +105,8 @@ std::string recommendations_text(const std::vector<Recommendation>& recs,
                                  const RecommendOptions& options);
 bool any_decided(const std::vector<Recommendation>& recs);
 
-// Per (workload, size) of the batch study: the crossover N by time and by
+// Per (workload, size) of `results`, the batch study's rows (its view's
+// recommend_notes passes them): the crossover N by time and by
 // energy per sample (time_per_sample_s_mean, energy_per_sample_j_mean, else
 // the per-run means / (n x iterations)). A device qualifies at an N with an ok
 // row that meets options.deadline_s; several labels of a kind: the best.

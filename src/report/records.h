@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "edpbench/window_fields.h"
+
 namespace edp::report {
 
 struct RailEnergy {
@@ -17,45 +19,25 @@ struct RailEnergy {
   double power_w_mean = NAN;
 };
 
+// One window of a run (runs.csv). Its measurement and evidence are the
+// window's field table (edpbench/window_fields.h: time, energy, dynamic
+// energy, EDP, mean power, the baseline, the edges on both clocks, what the
+// sensor did, interference, note), which the monitor's WindowResult, the
+// runs.csv columns and `measure --json` share; the rest is the protocol's.
 struct RunRecord {
-  int run = 0;                    // 1-based
-  double time_s = NAN;            // wall time of `iterations` steps, device synchronised
-  double gpu_time_s = NAN;        // CUDA-event time of the same steps, if any
-  double energy_j = NAN;          // on the total rails
-  double dynamic_energy_j = NAN;  // energy - idle power x time
-  double power_w_mean = NAN;
-  double edp_js = NAN;   // energy_j * time_s
-  uint64_t samples = 0;  // sampler ticks inside the window
-  // The window's evidence (DESIGN §5): its edges on both clocks, so an
-  // external meter's log can be aligned with it, and what the sensor did.
-  double start_unix_s = NAN, end_unix_s = NAN;
-  double start_monotonic_s = NAN, end_monotonic_s = NAN;
-  double update_interval_s = NAN;  // of the total rails; NaN when unknown
-  uint64_t distinct_values = 0;    // least over the total rails
-  double largest_gap_s = NAN;      // largest over the total rails
-  double lag_correction_s = 0;     // averaging period the lag correction shifted by (0 = none)
-  uint64_t read_failures = 0, missed_deadlines = 0;
+  int run = 0;  // 1-based
+  EDPBENCH_WINDOW_FIELDS(EDPBENCH_WINDOW_MEMBER)
+  double gpu_time_s = NAN;  // CUDA-event time of the same steps, if any
   // Of missed_deadlines, those a slow sensor read used up (the thread started
   // on time): not written to runs.csv, used to judge interference.
   uint64_t missed_in_slow_reads = 0;
-  bool frozen = false;     // a total rail did not change over >= 3 expected updates
-  uint64_t anomalies = 0;  // readings a sensor flagged (counter glitch, INA226 overflow)
   double final_loss = NAN;
-  int blocks = 1;  // iteration blocks repeated to reach min_run_s
-  // Window shorter than 10 sensor updates, update interval unknown for an
-  // averaging total rail, a frozen total rail, or a sensor anomaly.
-  bool low_confidence = false;
+  int blocks = 1;                                 // iteration blocks repeated to reach min_run_s
   bool throttled = false;                         // a clock fell below nominal during the run
   double start_temp_c = NAN, end_temp_c = NAN;    // hottest thermal zone
   double start_cpu_mhz = NAN, end_cpu_mhz = NAN;  // mean clock of the run's CPUs
   double start_gpu_mhz = NAN, end_gpu_mhz = NAN;
-  // Interference (DESIGN §3): the CPU time the workload's threads got and
-  // the time they waited for a CPU, each over wall time x threads, and the
-  // share of the machine other processes used; NaN where procfs lacks them.
-  double cpu_share = NAN, preempted_share = NAN, others_cpu_share = NAN;
-  bool disturbed = false;  // preempted or the sampler late beyond the limits of run_evidence.h
   std::vector<RailEnergy> rails;
-  std::string note;
 };
 
 // One part of a plan item measured with the full protocol (DESIGN §3): the

@@ -1,7 +1,10 @@
 #include "report/results_csv.h"
+#include "report/columns.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <stdexcept>
 
 #include "report/csv.h"
 #include "report/csv_schema.h"
@@ -87,91 +90,92 @@ const CsvSchema<RF>& results_schema() {
   // DESIGN §5: the required columns first, in this order; then the extras.
   static const CsvSchema<RF> schema{
       {
-          {"workload", [](const RF& f) { return f.c.workload; }},
-          {"size", [](const RF& f) { return f.c.size; }},
-          {"n", [](const RF& f) { return whole(f.item.value("n")); }},
-          {"d_in", [](const RF& f) { return whole(f.item.value("d_in")); }},
-          {"h", [](const RF& f) { return whole(f.item.value("h")); }},
-          {"d_out", [](const RF& f) { return whole(f.item.value("d_out")); }},
-          {"device", [](const RF& f) { return f.c.device; }},
-          {"threads", [](const RF& f) { return count(f.c.threads); }},
-          {"iterations", [](const RF& f) { return count(f.c.iterations); }},
-          {"runs", [](const RF& f) { return count(static_cast<int64_t>(f.c.run_records.size())); }},
-          {"status", [](const RF& f) { return f.c.status; }},
-          {"time_s_mean", [](const RF& f) { return when(f.timed, f.time.mean); }},
-          {"time_s_std", [](const RF& f) { return when(f.timed, f.time.std); }},
-          {"time_s_ci95", [](const RF& f) { return when(f.timed, f.time.ci95); }},
-          {"energy_j_mean", [](const RF& f) { return when(f.have_energy, f.energy.mean); }},
-          {"energy_j_std", [](const RF& f) { return when(f.have_energy, f.energy.std); }},
-          {"energy_j_ci95", [](const RF& f) { return when(f.have_energy, f.energy.ci95); }},
-          {"dynamic_energy_j_mean", [](const RF& f) { return when(f.dyn_ok, f.dyn.mean); }},
-          {"power_w_mean", [](const RF& f) { return when(f.have_energy, f.power.mean); }},
-          {"edp_js_mean", [](const RF& f) { return when(f.have_energy, f.edp.mean); }},
-          {"edp_js_std", [](const RF& f) { return when(f.have_energy, f.edp.std); }},
-          {"power_source", [](const RF& f) { return f.c.power_source; }},
-          {"energy_rails", [](const RF& f) { return f.c.energy_rails; }},
-          {"samples_per_run",
+          {col::workload, [](const RF& f) { return f.c.workload; }},
+          {col::size, [](const RF& f) { return f.c.size; }},
+          {col::n, [](const RF& f) { return whole(f.item.value("n")); }},
+          {col::d_in, [](const RF& f) { return whole(f.item.value("d_in")); }},
+          {col::h, [](const RF& f) { return whole(f.item.value("h")); }},
+          {col::d_out, [](const RF& f) { return whole(f.item.value("d_out")); }},
+          {col::device, [](const RF& f) { return f.c.device; }},
+          {col::threads, [](const RF& f) { return count(f.c.threads); }},
+          {col::iterations, [](const RF& f) { return count(f.c.iterations); }},
+          {col::runs,
+           [](const RF& f) { return count(static_cast<int64_t>(f.c.run_records.size())); }},
+          {col::status, [](const RF& f) { return f.c.status; }},
+          {col::time_s_mean, [](const RF& f) { return when(f.timed, f.time.mean); }},
+          {col::time_s_std, [](const RF& f) { return when(f.timed, f.time.std); }},
+          {col::time_s_ci95, [](const RF& f) { return when(f.timed, f.time.ci95); }},
+          {col::energy_j_mean, [](const RF& f) { return when(f.have_energy, f.energy.mean); }},
+          {col::energy_j_std, [](const RF& f) { return when(f.have_energy, f.energy.std); }},
+          {col::energy_j_ci95, [](const RF& f) { return when(f.have_energy, f.energy.ci95); }},
+          {col::dynamic_energy_j_mean, [](const RF& f) { return when(f.dyn_ok, f.dyn.mean); }},
+          {col::power_w_mean, [](const RF& f) { return when(f.have_energy, f.power.mean); }},
+          {col::edp_js_mean, [](const RF& f) { return when(f.have_energy, f.edp.mean); }},
+          {col::edp_js_std, [](const RF& f) { return when(f.have_energy, f.edp.std); }},
+          {col::power_source, [](const RF& f) { return f.c.power_source; }},
+          {col::energy_rails, [](const RF& f) { return f.c.energy_rails; }},
+          {col::samples_per_run,
            [](const RF& f) {
              return f.samples.empty() || !f.have_energy ? "" : fmt_double(mean(f.samples));
            }},
-          {"final_loss",
+          {col::final_loss,
            [](const RF& f) {
              return fmt_double(f.c.run_records.empty() ? NAN : f.c.run_records.back().final_loss);
            }},
-          {"diverged", [](const RF& f) { return f.timed ? b(f.c.diverged) : ""; }},
-          {"note", [](const RF& f) { return f.c.note; }},
+          {col::diverged, [](const RF& f) { return f.timed ? b(f.c.diverged) : ""; }},
+          {col::note, [](const RF& f) { return f.c.note; }},
       },
       {
-          {"time_s_median", [](const RF& f) { return when(f.timed, f.time.median); }},
-          {"time_s_min", [](const RF& f) { return when(f.timed, f.time.min); }},
-          {"energy_j_median", [](const RF& f) { return when(f.have_energy, f.energy.median); }},
-          {"energy_j_min", [](const RF& f) { return when(f.have_energy, f.energy.min); }},
-          {"dynamic_energy_j_std", [](const RF& f) { return when(f.dyn_ok, f.dyn.std); }},
-          {"dynamic_energy_j_ci95", [](const RF& f) { return when(f.dyn_ok, f.dyn.ci95); }},
-          {"dynamic_energy_j_median", [](const RF& f) { return when(f.dyn_ok, f.dyn.median); }},
-          {"dynamic_energy_j_min", [](const RF& f) { return when(f.dyn_ok, f.dyn.min); }},
-          {"edp_js_ci95", [](const RF& f) { return when(f.have_energy, f.edp.ci95); }},
-          {"edp_js_median", [](const RF& f) { return when(f.have_energy, f.edp.median); }},
-          {"edp_js_min", [](const RF& f) { return when(f.have_energy, f.edp.min); }},
-          {"ed2p_js2_mean", [](const RF& f) { return when(f.have_energy, f.ed2p.mean); }},
-          {"gpu_time_s_mean",
+          {col::time_s_median, [](const RF& f) { return when(f.timed, f.time.median); }},
+          {col::time_s_min, [](const RF& f) { return when(f.timed, f.time.min); }},
+          {col::energy_j_median, [](const RF& f) { return when(f.have_energy, f.energy.median); }},
+          {col::energy_j_min, [](const RF& f) { return when(f.have_energy, f.energy.min); }},
+          {col::dynamic_energy_j_std, [](const RF& f) { return when(f.dyn_ok, f.dyn.std); }},
+          {col::dynamic_energy_j_ci95, [](const RF& f) { return when(f.dyn_ok, f.dyn.ci95); }},
+          {col::dynamic_energy_j_median, [](const RF& f) { return when(f.dyn_ok, f.dyn.median); }},
+          {col::dynamic_energy_j_min, [](const RF& f) { return when(f.dyn_ok, f.dyn.min); }},
+          {col::edp_js_ci95, [](const RF& f) { return when(f.have_energy, f.edp.ci95); }},
+          {col::edp_js_median, [](const RF& f) { return when(f.have_energy, f.edp.median); }},
+          {col::edp_js_min, [](const RF& f) { return when(f.have_energy, f.edp.min); }},
+          {col::ed2p_js2_mean, [](const RF& f) { return when(f.have_energy, f.ed2p.mean); }},
+          {col::gpu_time_s_mean,
            [](const RF& f) { return f.gpu.empty() ? "" : fmt_double(mean(f.gpu)); }},
-          {"time_per_iteration_s_mean",
+          {col::time_per_iteration_s_mean,
            [](const RF& f) { return when(f.timed, f.time.mean / f.c.iterations); }},
-          {"gflops_mean",
+          {col::gflops_mean,
            [](const RF& f) {
              return when(f.timed,
                          f.item.value("gflop_per_iteration") * f.c.iterations / f.time.mean);
            }},
-          {"setup_s", [](const RF& f) { return fmt_double(f.c.setup_s); }},
-          {"initial_loss", [](const RF& f) { return fmt_double(f.c.initial_loss); }},
-          {"low_confidence_runs", [](const RF& f) { return f.timed ? count(f.low) : ""; }},
-          {"throttled_runs", [](const RF& f) { return f.timed ? count(f.throttled) : ""; }},
-          {"baseline_w", [](const RF& f) { return fmt_double(f.c.baseline_w); }},
-          {"frozen_runs", [](const RF& f) { return f.timed ? count(f.frozen) : ""; }},
-          {"lag_correction_s",
+          {col::setup_s, [](const RF& f) { return fmt_double(f.c.setup_s); }},
+          {col::initial_loss, [](const RF& f) { return fmt_double(f.c.initial_loss); }},
+          {col::low_confidence_runs, [](const RF& f) { return f.timed ? count(f.low) : ""; }},
+          {col::throttled_runs, [](const RF& f) { return f.timed ? count(f.throttled) : ""; }},
+          {col::baseline_w, [](const RF& f) { return fmt_double(f.c.baseline_w); }},
+          {col::frozen_runs, [](const RF& f) { return f.timed ? count(f.frozen) : ""; }},
+          {col::lag_correction_s,
            [](const RF& f) { return f.timed && f.have_energy ? fmt_double(f.lag_s) : ""; }},
-          {"time_per_sample_s_mean",
+          {col::time_per_sample_s_mean,
            [](const RF& f) {
              return when(f.timed && f.per_sample > 0, f.time.mean / f.per_sample);
            }},
-          {"time_per_sample_s_ci95",
+          {col::time_per_sample_s_ci95,
            [](const RF& f) {
              return when(f.timed && f.per_sample > 0, f.time.ci95 / f.per_sample);
            }},
-          {"energy_per_sample_j_mean",
+          {col::energy_per_sample_j_mean,
            [](const RF& f) {
              return when(f.have_energy && f.per_sample > 0, f.energy.mean / f.per_sample);
            }},
-          {"energy_per_sample_j_ci95",
+          {col::energy_per_sample_j_ci95,
            [](const RF& f) {
              return when(f.have_energy && f.per_sample > 0, f.energy.ci95 / f.per_sample);
            }},
-          {"operating_point", [](const RF& f) { return f.c.operating_point; }},
-          {"stop_reason", [](const RF& f) { return f.c.stop_reason; }},
-          {"study", [](const RF& f) { return f.c.study; }},
-          {"key", [](const RF& f) { return f.c.key; }},
-          {"disturbed_runs", [](const RF& f) { return count(f.disturbed); }},
+          {col::operating_point, [](const RF& f) { return f.c.operating_point; }},
+          {col::stop_reason, [](const RF& f) { return f.c.stop_reason; }},
+          {col::study, [](const RF& f) { return f.c.study; }},
+          {col::key, [](const RF& f) { return f.c.key; }},
+          {col::disturbed_runs, [](const RF& f) { return count(f.disturbed); }},
       }};
   return schema;
 }
@@ -182,57 +186,88 @@ struct RunRow {
   const RunRecord& r;
 };
 
+// A window field's text in a CSV cell, by its kind (edpbench/window_fields.h):
+// clocks with microseconds, NaN as "", counts and flags as written.
+enum class FieldKind { value, measured, clock, text };
+std::string field_text(double v, FieldKind kind) {
+  return kind == FieldKind::clock ? fmt_fixed(v, 6) : fmt_double(v);
+}
+std::string field_text(uint64_t v, FieldKind) { return count(static_cast<int64_t>(v)); }
+std::string field_text(bool v, FieldKind) { return b(v); }
+std::string field_text(const std::string& v, FieldKind) { return v; }
+
+// The runs.csv column of each window field, named and formatted by the
+// table; runs_schema() lists which of them runs.csv has, in its order.
+const std::map<std::string, Column<RunRow>>& window_columns() {
+  static const std::map<std::string, Column<RunRow>> columns = [] {
+    std::map<std::string, Column<RunRow>> m;
+#define EDP_WINDOW_COLUMN(type, field, initial, kind)                               \
+  m.emplace(#field, Column<RunRow>{#field, [](const RunRow& x) {                    \
+                                     return field_text(x.r.field, FieldKind::kind); \
+                                   }});
+    EDPBENCH_WINDOW_FIELDS(EDP_WINDOW_COLUMN)
+#undef EDP_WINDOW_COLUMN
+    return m;
+  }();
+  return columns;
+}
+
+// Throws std::logic_error for a name the window's table does not have.
+Column<RunRow> window_column(const std::string& name) {
+  const auto it = window_columns().find(name);
+  if (it == window_columns().end())
+    throw std::logic_error("runs.csv names '" + name + "', which is no window field");
+  return it->second;
+}
+
 const CsvSchema<RunRow>& runs_schema() {
   // DESIGN §5: the required columns first, in this order, then extras.
   using R = RunRow;
   static const CsvSchema<R> schema{
       {
-          {"workload", [](const R& x) { return x.c.workload; }},
-          {"size", [](const R& x) { return x.c.size; }},
-          {"device", [](const R& x) { return x.c.device; }},
-          {"run", [](const R& x) { return count(x.r.run); }},
-          {"time_s", [](const R& x) { return fmt_double(x.r.time_s); }},
-          {"energy_j", [](const R& x) { return fmt_double(x.r.energy_j); }},
-          {"dynamic_energy_j", [](const R& x) { return fmt_double(x.r.dynamic_energy_j); }},
-          {"edp_js", [](const R& x) { return fmt_double(x.r.edp_js); }},
-          {"power_w_mean", [](const R& x) { return fmt_double(x.r.power_w_mean); }},
-          {"samples", [](const R& x) { return count(static_cast<int64_t>(x.r.samples)); }},
-          {"final_loss", [](const R& x) { return fmt_double(x.r.final_loss); }},
-          {"start_unix_s", [](const R& x) { return fmt_fixed(x.r.start_unix_s, 6); }},
-          {"end_unix_s", [](const R& x) { return fmt_fixed(x.r.end_unix_s, 6); }},
-          {"start_monotonic_s", [](const R& x) { return fmt_fixed(x.r.start_monotonic_s, 6); }},
-          {"end_monotonic_s", [](const R& x) { return fmt_fixed(x.r.end_monotonic_s, 6); }},
-          {"update_interval_s", [](const R& x) { return fmt_double(x.r.update_interval_s); }},
-          {"distinct_values",
-           [](const R& x) { return count(static_cast<int64_t>(x.r.distinct_values)); }},
-          {"largest_gap_s", [](const R& x) { return fmt_double(x.r.largest_gap_s); }},
-          {"lag_correction_s", [](const R& x) { return fmt_double(x.r.lag_correction_s); }},
-          {"read_failures",
-           [](const R& x) { return count(static_cast<int64_t>(x.r.read_failures)); }},
-          {"missed_deadlines",
-           [](const R& x) { return count(static_cast<int64_t>(x.r.missed_deadlines)); }},
-          {"low_confidence", [](const R& x) { return b(x.r.low_confidence); }},
+          {col::workload, [](const R& x) { return x.c.workload; }},
+          {col::size, [](const R& x) { return x.c.size; }},
+          {col::device, [](const R& x) { return x.c.device; }},
+          {col::run, [](const R& x) { return count(x.r.run); }},
+          window_column(col::time_s),
+          window_column(col::energy_j),
+          window_column(col::dynamic_energy_j),
+          window_column(col::edp_js),
+          window_column(col::power_w_mean),
+          window_column(col::samples),
+          {col::final_loss, [](const R& x) { return fmt_double(x.r.final_loss); }},
+          window_column(col::start_unix_s),
+          window_column(col::end_unix_s),
+          window_column(col::start_monotonic_s),
+          window_column(col::end_monotonic_s),
+          window_column(col::update_interval_s),
+          window_column(col::distinct_values),
+          window_column(col::largest_gap_s),
+          window_column(col::lag_correction_s),
+          window_column(col::read_failures),
+          window_column(col::missed_deadlines),
+          window_column(col::low_confidence),
       },
       {
-          {"frozen", [](const R& x) { return b(x.r.frozen); }},
-          {"anomalies", [](const R& x) { return count(static_cast<int64_t>(x.r.anomalies)); }},
-          {"gpu_time_s", [](const R& x) { return fmt_double(x.r.gpu_time_s); }},
-          {"blocks", [](const R& x) { return count(x.r.blocks); }},
-          {"throttled", [](const R& x) { return b(x.r.throttled); }},
-          {"start_temp_c", [](const R& x) { return fmt_double(x.r.start_temp_c); }},
-          {"end_temp_c", [](const R& x) { return fmt_double(x.r.end_temp_c); }},
-          {"start_cpu_mhz", [](const R& x) { return fmt_double(x.r.start_cpu_mhz); }},
-          {"end_cpu_mhz", [](const R& x) { return fmt_double(x.r.end_cpu_mhz); }},
-          {"start_gpu_mhz", [](const R& x) { return fmt_double(x.r.start_gpu_mhz); }},
-          {"end_gpu_mhz", [](const R& x) { return fmt_double(x.r.end_gpu_mhz); }},
-          {"note", [](const R& x) { return x.r.note; }},
-          {"operating_point", [](const R& x) { return x.c.operating_point; }},
-          {"study", [](const R& x) { return x.c.study; }},
-          {"key", [](const R& x) { return x.c.key; }},
-          {"cpu_share", [](const R& x) { return fmt_double(x.r.cpu_share); }},
-          {"preempted_share", [](const R& x) { return fmt_double(x.r.preempted_share); }},
-          {"others_cpu_share", [](const R& x) { return fmt_double(x.r.others_cpu_share); }},
-          {"disturbed", [](const R& x) { return b(x.r.disturbed); }},
+          window_column(col::frozen),
+          window_column(col::anomalies),
+          {col::gpu_time_s, [](const R& x) { return fmt_double(x.r.gpu_time_s); }},
+          {col::blocks, [](const R& x) { return count(x.r.blocks); }},
+          {col::throttled, [](const R& x) { return b(x.r.throttled); }},
+          {col::start_temp_c, [](const R& x) { return fmt_double(x.r.start_temp_c); }},
+          {col::end_temp_c, [](const R& x) { return fmt_double(x.r.end_temp_c); }},
+          {col::start_cpu_mhz, [](const R& x) { return fmt_double(x.r.start_cpu_mhz); }},
+          {col::end_cpu_mhz, [](const R& x) { return fmt_double(x.r.end_cpu_mhz); }},
+          {col::start_gpu_mhz, [](const R& x) { return fmt_double(x.r.start_gpu_mhz); }},
+          {col::end_gpu_mhz, [](const R& x) { return fmt_double(x.r.end_gpu_mhz); }},
+          window_column(col::note),
+          {col::operating_point, [](const R& x) { return x.c.operating_point; }},
+          {col::study, [](const R& x) { return x.c.study; }},
+          {col::key, [](const R& x) { return x.c.key; }},
+          window_column(col::cpu_share),
+          window_column(col::preempted_share),
+          window_column(col::others_cpu_share),
+          window_column(col::disturbed),
       }};
   return schema;
 }
@@ -248,17 +283,17 @@ const CsvSchema<RailRow>& rails_schema() {
   using R = RailRow;
   static const CsvSchema<R> schema{
       {
-          {"workload", [](const R& x) { return x.c.workload; }},
-          {"size", [](const R& x) { return x.c.size; }},
-          {"device", [](const R& x) { return x.c.device; }},
-          {"run", [](const R& x) { return count(x.r.run); }},
-          {"rail", [](const R& x) { return x.e.rail; }},
-          {"energy_j", [](const R& x) { return fmt_double(x.e.energy_j); }},
-          {"power_w_mean", [](const R& x) { return fmt_double(x.e.power_w_mean); }},
+          {col::workload, [](const R& x) { return x.c.workload; }},
+          {col::size, [](const R& x) { return x.c.size; }},
+          {col::device, [](const R& x) { return x.c.device; }},
+          {col::run, [](const R& x) { return count(x.r.run); }},
+          {col::rail, [](const R& x) { return x.e.rail; }},
+          {col::energy_j, [](const R& x) { return fmt_double(x.e.energy_j); }},
+          {col::power_w_mean, [](const R& x) { return fmt_double(x.e.power_w_mean); }},
       },
       {
-          {"study", [](const R& x) { return x.c.study; }},
-          {"key", [](const R& x) { return x.c.key; }},
+          {col::study, [](const R& x) { return x.c.study; }},
+          {col::key, [](const R& x) { return x.c.key; }},
       }};
   return schema;
 }

@@ -1,5 +1,6 @@
 // stages.csv and memory.csv rows (see stages_csv.h and docs/stages.md).
 #include "report/stages_csv.h"
+#include "report/columns.h"
 
 #include <cstdio>
 #include <map>
@@ -72,28 +73,28 @@ const CsvSchema<StageRow>& stages_schema() {
   using R = StageRow;
   static const CsvSchema<R> schema{
       {
-          {"workload", [](const R& x) { return x.rec.param("workload"); }},
-          {"size", [](const R& x) { return x.rec.param("size"); }},
-          {"device", [](const R& x) { return x.rec.param("device"); }},
-          {"stage", [](const R& x) { return x.stage; }},
-          {"time_s", [](const R& x) { return fmt_double(x.time_s); }},
-          {"share", [](const R& x) { return fmt_double(x.share); }},
-          {"energy_j", [](const R& x) { return fmt_double(x.energy.value); }},
-          {"gflops", [](const R& x) { return fmt_double(x.rate_flops / 1e9); }},
-          {"compute_efficiency", [](const R& x) { return fmt_double(x.ce); }},
-          {"note", [](const R& x) { return x.note; }},
+          {col::workload, [](const R& x) { return x.rec.param("workload"); }},
+          {col::size, [](const R& x) { return x.rec.param("size"); }},
+          {col::device, [](const R& x) { return x.rec.param("device"); }},
+          {col::stage, [](const R& x) { return x.stage; }},
+          {col::time_s, [](const R& x) { return fmt_double(x.time_s); }},
+          {col::share, [](const R& x) { return fmt_double(x.share); }},
+          {col::energy_j, [](const R& x) { return fmt_double(x.energy.value); }},
+          {col::gflops, [](const R& x) { return fmt_double(x.rate_flops / 1e9); }},
+          {col::compute_efficiency, [](const R& x) { return fmt_double(x.ce); }},
+          {col::note, [](const R& x) { return x.note; }},
       },
       {
-          {"energy_j_ci95", [](const R& x) { return fmt_double(x.energy.ci95); }},
-          {"time_s_profiled", [](const R& x) { return fmt_double(x.time_s_profiled); }},
-          {"compute_efficiency_measured", [](const R& x) { return fmt_double(x.ce_measured); }},
-          {"peak_gflops", [](const R& x) { return fmt_double(x.peak_flops / 1e9); }},
-          {"relu", [](const R& x) { return x.rec.param("relu"); }},
-          {"status", [](const R& x) { return x.rec.status; }},
-          {"study", [](const R& x) { return x.rec.study; }},
-          {"key", [](const R& x) { return x.rec.key; }},
-          {"time_s_mean", [](const R& x) { return fmt_double(x.time_runs.value); }},
-          {"power_w_mean",
+          {col::energy_j_ci95, [](const R& x) { return fmt_double(x.energy.ci95); }},
+          {col::time_s_profiled, [](const R& x) { return fmt_double(x.time_s_profiled); }},
+          {col::compute_efficiency_measured, [](const R& x) { return fmt_double(x.ce_measured); }},
+          {col::peak_gflops, [](const R& x) { return fmt_double(x.peak_flops / 1e9); }},
+          {col::relu, [](const R& x) { return x.rec.param("relu"); }},
+          {col::status, [](const R& x) { return x.rec.status; }},
+          {col::study, [](const R& x) { return x.rec.study; }},
+          {col::key, [](const R& x) { return x.rec.key; }},
+          {col::time_s_mean, [](const R& x) { return fmt_double(x.time_runs.value); }},
+          {col::power_w_mean,
            [](const R& x) {
              return fmt_double(x.time_runs.value > 0 ? x.energy.value / x.time_runs.value : NAN);
            }},
@@ -114,20 +115,20 @@ const CsvSchema<MemoryRow>& memory_schema() {
   using R = MemoryRow;
   static const CsvSchema<R> schema{
       {
-          {"workload", [](const R& x) { return x.rec.param("workload"); }},
-          {"size", [](const R& x) { return x.rec.param("size"); }},
-          {"device", [](const R& x) { return x.rec.param("device"); }},
-          {"tensor", [](const R& x) { return x.tensor; }},
-          {"kind", [](const R& x) { return x.kind; }},
-          {"bytes_computed", [](const R& x) { return fmt_double(x.bytes_computed); }},
-          {"bytes_measured", [](const R& x) { return fmt_double(x.bytes_measured); }},
+          {col::workload, [](const R& x) { return x.rec.param("workload"); }},
+          {col::size, [](const R& x) { return x.rec.param("size"); }},
+          {col::device, [](const R& x) { return x.rec.param("device"); }},
+          {col::tensor, [](const R& x) { return x.tensor; }},
+          {col::kind, [](const R& x) { return x.kind; }},
+          {col::bytes_computed, [](const R& x) { return fmt_double(x.bytes_computed); }},
+          {col::bytes_measured, [](const R& x) { return fmt_double(x.bytes_measured); }},
       },
       {
-          {"note", [](const R& x) { return x.note; }},
-          {"relu", [](const R& x) { return x.rec.param("relu"); }},
-          {"status", [](const R& x) { return x.rec.status; }},
-          {"study", [](const R& x) { return x.rec.study; }},
-          {"key", [](const R& x) { return x.rec.key; }},
+          {col::note, [](const R& x) { return x.note; }},
+          {col::relu, [](const R& x) { return x.rec.param("relu"); }},
+          {col::status, [](const R& x) { return x.rec.status; }},
+          {col::study, [](const R& x) { return x.rec.study; }},
+          {col::key, [](const R& x) { return x.rec.key; }},
       }};
   return schema;
 }

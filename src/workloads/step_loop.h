@@ -2,7 +2,7 @@
 // each optionally bracketed by the backend's device timer and ended by a
 // synchronise, on the steady clock. Every client that runs timed steps runs
 // them here: the protocol's runs (inside their energy windows), the set-up
-// and calibration timings and the GEMM chooser (bench/step_timing.h), and
+// and calibration timings and the GEMM chooser (bench/protocol/step_timing.h), and
 // the stages study's profiled pass (mlp_stages.h). The step and the hooks
 // around it are template arguments, inlined: the loop costs a step no more
 // than a hand-written one (edp_protocol_overhead's empty step).

@@ -1,7 +1,7 @@
 // What the measurement protocol measures (DESIGN §2): one unit of work on a
 // backend, its FLOP and byte counts, and a way back to its initial state.
 // The MLP programs, their stages and the operator microbenchmarks are all
-// Workloads, so the protocol (src/bench/protocol.h) measures them the same
+// Workloads, so the protocol (src/bench/protocol/protocol.h) measures them the same
 // way and never knows which one it runs. A workload never sees energy
 // windows, records or CSV.
 #pragma once

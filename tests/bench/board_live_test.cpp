@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/board_rails.h"
+#include "bench/engine/board_rails.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
 #include "power/ina3221_sim.h"

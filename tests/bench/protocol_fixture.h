@@ -1,4 +1,4 @@
-// Drives the protocol (bench/protocol.h) without hardware: a constant-power
+// Drives the protocol (bench/protocol/protocol.h) without hardware: a constant-power
 // trace meter and a workload whose steps sleep a chosen time per run.
 #pragma once
 
@@ -7,7 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/protocol.h"
+#include "bench/protocol/protocol.h"
+#include "bench/sweep/sweep.h"
 #include "power/clock.h"
 #include "power/trace.h"
 
@@ -50,10 +51,12 @@ inline bench::Config config() {
 struct Fixture {
   bench::Config cfg = config();
   bench::Session session;
-  bench::Sweep sweep;
+  bench::Sweep sweep;          // what context_json reads
+  bench::ProtocolHooks hooks;  // what measure_item gets
   Fixture()
       : session(bench::session_options(cfg, ""), platform::Prober(""), meter()),
-        sweep(cfg, session) {}
+        sweep(cfg, session),
+        hooks(cfg) {}
 
   static power::EnergyMeter meter() {
     power::TraceData data = power::parse_trace("t_s,VDD_IN_w\n0,5\n0.01,5\n", "constant.csv");

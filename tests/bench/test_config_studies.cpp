@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <set>
 
-#include "bench/config.h"
-#include "bench/config_keys.h"
-#include "bench/memory_check.h"
-#include "bench/results_store.h"
-#include "bench/study.h"
+#include "bench/config/config.h"
+#include "bench/config/config_keys.h"
+#include "bench/studies/memory_check.h"
+#include "bench/studies/study.h"
+#include "bench/sweep/results_store.h"
 #include "common/errors.h"
 
 using namespace edp::bench;

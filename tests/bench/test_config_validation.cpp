@@ -6,8 +6,8 @@
 
 #include <dirent.h>
 
-#include "bench/config.h"
-#include "bench/config_keys.h"
+#include "bench/config/config.h"
+#include "bench/config/config_keys.h"
 #include "common/errors.h"
 #include "platform/boards.h"
 #include "support/process.h"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/context_json.h"
+#include "bench/sweep/context_json.h"
 #include "common/context_schema.h"
 #include "protocol_fixture.h"
 

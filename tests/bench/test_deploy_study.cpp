@@ -6,10 +6,10 @@
 #include <cmath>
 #include <set>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 #include "bench/studies/deploy/deploy_arrivals.h"
 #include "bench/studies/deploy/deploy_measure.h"
-#include "bench/study.h"
+#include "bench/studies/study.h"
 #include "common/errors.h"
 #include "platform/platform.h"
 #include "report/deploy_csv.h"

@@ -1,4 +1,4 @@
-// The exporter's /metrics (bench/exporter_metrics.h, DESIGN §12): the text
+// The exporter's /metrics (bench/exporter/exporter_metrics.h, DESIGN §12): the text
 // checked against the rules of Prometheus's text exposition format 0.0.4
 // (https://prometheus.io/docs/instrumenting/exposition_formats/), the
 // counters kept monotonic when their source starts over, and --listen's
@@ -17,8 +17,8 @@
 #include <set>
 #include <sstream>
 
-#include "bench/exporter.h"
-#include "bench/exporter_metrics.h"
+#include "bench/exporter/exporter.h"
+#include "bench/exporter/exporter_metrics.h"
 #include "common/errors.h"
 
 using edp::bench::BoardInfo;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <regex>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 #include "common/errors.h"
 
 using namespace edp::bench;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "bench/gemm_choice.h"
+#include "bench/protocol/gemm_choice.h"
 #include "workloads/mlp_step.h"
 #include "workloads/reference_backend.h"
 

@@ -1,8 +1,8 @@
-// measure's summary (bench/measure_report.h) from runs built by hand: what
+// measure's summary (bench/measure/measure_report.h) from runs built by hand: what
 // it prints for a spread that reaches below zero, and how it rounds.
 #include <catch2/catch.hpp>
 
-#include "bench/measure_report.h"
+#include "bench/measure/measure_report.h"
 
 using edp::bench::CommandRun;
 using edp::bench::MeasureReport;

@@ -7,8 +7,8 @@
 
 #include <sys/stat.h>
 
-#include "bench/config.h"
-#include "bench/memory_check.h"
+#include "bench/config/config.h"
+#include "bench/studies/memory_check.h"
 #include "support/process.h"
 #include "workloads/mlp_stages.h"
 

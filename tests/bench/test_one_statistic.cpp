@@ -41,7 +41,7 @@ TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x tim
   const std::vector<std::string>& cols = report::ops_columns();
   SECTION("warm") {
     const auto rec = bench::measure_item(
-        f.sweep,
+        f.session, f.hooks,
         f.item("ops", {{"op", "copy"}, {"variant", "warm"}}, {sleep_part("copy", kNoisy)}));
     REQUIRE(rec.status == "ok");
     const auto row = report::ops_row(rec, NAN, NAN);
@@ -56,9 +56,10 @@ TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x tim
     CHECK(cell(row, cols, "gflops") == Approx(1e6 / t / 1e9).epsilon(1e-6));
   }
   SECTION("cold: the op minus the flush, both by their medians") {
-    const auto rec = bench::measure_item(
-        f.sweep, f.item("ops", {{"op", "copy"}, {"variant", "cold"}},
-                        {sleep_part("copy", kNoisy), sleep_part("flush", kFlush)}));
+    const auto rec =
+        bench::measure_item(f.session, f.hooks,
+                            f.item("ops", {{"op", "copy"}, {"variant", "cold"}},
+                                   {sleep_part("copy", kNoisy), sleep_part("flush", kFlush)}));
     REQUIRE(rec.status == "ok");
     const auto row = report::ops_row(rec, NAN, NAN);
     const double t = cell(row, cols, "time_s_median"), e = cell(row, cols, "energy_per_op_j");
@@ -72,7 +73,7 @@ TEST_CASE("one statistic: stages rows give energy_j == P x the measured time_s_m
           "[bench][statistic]") {
   Fixture f;
   const auto rec = bench::measure_item(
-      f.sweep,
+      f.session, f.hooks,
       f.item("stages", {{"workload", "tensors"}, {"size", "tiny"}, {"device", "reference"}},
              {sleep_part("forward", {0, 2, 2, 6, 2, 2}),
               sleep_part("forward_backward", {0, 8, 9, 8, 20, 9}), sleep_part("step", kNoisy)}));
@@ -98,7 +99,7 @@ TEST_CASE("one statistic: results rows pair each energy with the time of the sam
   Fixture f;
   bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", kNoisy)});
   it.values["n"] = 4;  // per-sample columns
-  const auto rec = bench::measure_item(f.sweep, it);
+  const auto rec = bench::measure_item(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   const auto row = report::results_row(rec, rec.parts[0]);
   const auto& cols = report::results_columns();

@@ -12,9 +12,9 @@
 #include <map>
 #include <thread>
 
-#include "bench/protocol.h"
-#include "bench/study.h"
-#include "bench/sweep_preview.h"
+#include "bench/protocol/protocol.h"
+#include "bench/studies/study.h"
+#include "bench/sweep/sweep_preview.h"
 #include "support/process.h"
 
 using namespace edp;
@@ -65,7 +65,7 @@ Agreement check_agreement(const std::string& yaml, double step_ms) {
   // baseline in `run`.
   for (int i = 0; i < 200 && session.meter().observed_update_interval_s() <= 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  bench::Sweep sweep(cfg, session);
+  bench::ProtocolHooks hooks(cfg);
 
   const std::vector<bench::PlanItem> planned = bench::plan_studies(cfg).items;
   REQUIRE(planned.size() == 2);  // one item at each of the two points
@@ -74,7 +74,7 @@ Agreement check_agreement(const std::string& yaml, double step_ms) {
   for (bench::PlanItem item : planned) {
     for (auto& part : item.parts)
       part.make = [step_ms](Backend& be) { return std::make_unique<Sleep>(be, step_ms); };
-    const report::ItemRecord rec = bench::measure_item(sweep, item);
+    const report::ItemRecord rec = bench::measure_item(session, hooks, item);
     INFO(item.key << ": " << rec.note);
     REQUIRE(rec.status == "ok");
     const report::PartRecord& part = rec.parts.at(0);

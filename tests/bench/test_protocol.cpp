@@ -2,9 +2,13 @@
 // run's time, energy and evidence, and the first run fixes the block count.
 #include <catch2/catch.hpp>
 
-#include "bench/measure.h"
-#include "bench/signals.h"
-#include "bench/window.h"
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/engine/signals.h"
+#include "bench/engine/window.h"
+#include "bench/measure/measure.h"
 #include "protocol_fixture.h"
 #include "report/csv.h"
 #include "support/process.h"
@@ -23,7 +27,7 @@ TEST_CASE("protocol: the first run fixes the block count for the others", "[benc
   it.settings.steps = 1;
   it.settings.runs = 4;
   it.settings.min_run_s = 0.03;
-  const auto rec = bench::measure_item(f.sweep, it);
+  const auto rec = bench::measure_item(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   const auto& runs = rec.parts[0].run_records;
   REQUIRE(runs.size() == 4);
@@ -46,7 +50,7 @@ TEST_CASE("protocol: min_run_s auto uses the sensor's stated interval from the f
   it.settings.steps = 1;
   it.settings.runs = 2;
   it.settings.min_run_auto = true;
-  const auto rec = bench::measure_item(f.sweep, it);
+  const auto rec = bench::measure_item(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   // The first run fills 20 x 10 ms; the second repeats its block count.
   const auto& runs = rec.parts[0].run_records;
@@ -123,7 +127,7 @@ TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, ea
   it.settings.warmup_steps = 3;
   it.settings.steps = 7;
   it.settings.runs = 4;
-  const auto rec = bench::measure_item(f.sweep, it);
+  const auto rec = bench::measure_item(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   const auto& runs = rec.parts[0].run_records;
   REQUIRE(runs.size() == 4);
@@ -144,7 +148,7 @@ TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, ea
   none.settings.warmup_steps = 0;
   none.settings.steps = 7;
   none.settings.runs = 2;
-  const auto rec0 = bench::measure_item(f.sweep, none);
+  const auto rec0 = bench::measure_item(f.session, f.hooks, none);
   REQUIRE(rec0.parts[0].run_records.size() == 2);
   int64_t steps0 = 0;
   for (const auto& r : rec0.parts[0].run_records) steps0 += int64_t{7} * r.blocks;
@@ -167,11 +171,11 @@ TEST_CASE("protocol: measure's item is a command workload measured by measure_it
   CHECK(item.key == "measure:label=sh -c 'echo x >> " + dir + "/count; sleep 0.05'");
   CHECK(item.device->label == "host");
   std::vector<int> seen;  // the runs the client is told about, as they end
-  f.sweep.on_run = [&](const report::PartRecord&, const report::RunRecord& r) {
+  f.hooks.on_run = [&](const report::PartRecord&, const report::RunRecord& r) {
     seen.push_back(r.run);
   };
-  const auto rec = bench::measure_item(f.sweep, item);
-  f.sweep.on_run = nullptr;
+  const auto rec = bench::measure_item(f.session, f.hooks, item);
+  f.hooks.on_run = nullptr;
   INFO(rec.note);
   REQUIRE(rec.status == "ok");
   CHECK(outcome->steps == 5);  // 2 warm-up + 3 runs
@@ -193,8 +197,8 @@ TEST_CASE("protocol: measure's item is a command workload measured by measure_it
   bad.command = {"sh", "-c", "exit 7"};
   bad.warmup = 0;
   auto failed = std::make_shared<bench::CommandOutcome>();
-  const auto frec =
-      bench::measure_item(f.sweep, bench::command_item(bad, stops.old_mask(), false, failed));
+  const auto frec = bench::measure_item(f.session, f.hooks,
+                                        bench::command_item(bad, stops.old_mask(), false, failed));
   CHECK(frec.status == "failed");
   REQUIRE(frec.parts[0].run_records.size() == 1);
   CHECK(failed->exit_status == 7);
@@ -215,13 +219,13 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   const bench::Config cfg = config();
   bench::Session session(bench::session_options(cfg, ""), platform::Prober(""),
                          power::EnergyMeter::from_sensors(std::move(sensors), {}));
-  bench::Sweep sweep(cfg, session);
+  bench::ProtocolHooks hooks(cfg);
   Fixture f;
   bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", {300})});
   it.settings.warmup_steps = 1;
   it.settings.steps = 1;
   it.settings.runs = 1;
-  const auto rec = bench::measure_item(sweep, it);
+  const auto rec = bench::measure_item(session, hooks, it);
   REQUIRE(rec.status == "ok");
   const report::RunRecord& by_run = rec.parts[0].run_records.at(0);
 
@@ -246,4 +250,41 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   CHECK(t_measure >= 0.3);
   CHECK(t_measure == Approx(by_run.time_s).margin(0.05));
   CHECK(e_measure == Approx(by_run.energy_j).margin(7.5 * 0.05));
+}
+
+TEST_CASE("protocol: the hooks get the study's passes around the parts and the backend's facts",
+          "[bench][protocol]") {
+  // The protocol takes a session and hooks, no sweep: whoever runs it binds
+  // the study's passes and says where the backend's facts go.
+  Fixture f;
+  bench::PlanItem it = f.item("ops", {{"op", "sleep"}}, {sleep_part("sleep", {1})});
+  it.settings.runs = 2;
+  std::vector<std::string> calls;
+  std::map<std::string, std::map<std::string, std::string>> backends;
+  bench::GemmChooser chooser;
+  f.hooks.backends = &backends;
+  f.hooks.gemm_chooser = &chooser;
+  f.hooks.before_backend = [&](report::ItemRecord& rec) {
+    calls.push_back("before:" + std::to_string(rec.parts.at(0).run_records.size()));
+  };
+  f.hooks.on_run = [&](const report::PartRecord&, const report::RunRecord& r) {
+    calls.push_back("run" + std::to_string(r.run));
+  };
+  f.hooks.after_parts = [&](Backend&, const std::vector<int>&, report::ItemRecord& rec) {
+    calls.push_back("after:" + std::to_string(rec.parts.at(0).run_records.size()));
+    rec.values["after_parts"] = 1;
+  };
+  const auto rec = bench::measure_item(f.session, f.hooks, it);
+  REQUIRE(rec.status == "ok");
+  CHECK(calls == std::vector<std::string>{"before:0", "run1", "run2", "after:2"});
+  CHECK(rec.values.at("after_parts") == 1);
+  REQUIRE(backends.count("reference") == 1);
+  CHECK(!backends.at("reference").empty());
+
+  // gemm: auto measures with the chooser the hooks lend; without one the
+  // item cannot be measured as asked, and says so rather than skip the choice.
+  f.hooks.gemm_chooser = nullptr;
+  it.settings.gemm_auto = true;
+  CHECK_THROWS_WITH(bench::measure_item(f.session, f.hooks, it),
+                    Catch::Contains("gemm: auto needs a GEMM chooser"));
 }

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "bench/results_store.h"
+#include "bench/sweep/results_store.h"
 #include "common/errors.h"
 #include "report/csv.h"
 #include "report/results_csv.h"

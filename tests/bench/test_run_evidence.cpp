@@ -2,7 +2,7 @@
 // Measurement built by hand.
 #include <catch2/catch.hpp>
 
-#include "bench/run_evidence.h"
+#include "bench/engine/run_evidence.h"
 
 using edp::bench::judge_window;
 using edp::bench::WindowContext;

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "bench/engine/session.h"
-#include "bench/signals.h"
+#include "bench/engine/signals.h"
 #include "common/elapsed.h"
 #include "common/errors.h"
 #include "power/trace.h"

@@ -1,7 +1,7 @@
-// bench/signals.h: SynchronousStops takes SIGCHLD synchronously even when a
+// bench/engine/signals.h: SynchronousStops takes SIGCHLD synchronously even when a
 // thread started before it (a library's pool, with the old mask) is the
 // one the kernel hands the signal to.
-#include "bench/signals.h"
+#include "bench/engine/signals.h"
 
 #include <signal.h>
 #include <time.h>

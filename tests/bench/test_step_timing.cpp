@@ -1,7 +1,7 @@
-// bench/step_timing.h: the one way the engine times steps outside a window.
+// bench/protocol/step_timing.h: the one way the engine times steps outside a window.
 #include <catch2/catch.hpp>
 
-#include "bench/step_timing.h"
+#include "bench/protocol/step_timing.h"
 #include "protocol_fixture.h"
 #include "workloads/counting_backend.h"
 #include "workloads/reference_backend.h"

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "bench/results_store.h"
-#include "bench/study.h"
-#include "bench/study_stages.h"
+#include "bench/studies/stages/stages_study.h"
+#include "bench/studies/study.h"
+#include "bench/sweep/results_store.h"
 #include "report/stages_csv.h"
 
 using namespace edp;

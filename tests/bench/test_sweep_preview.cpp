@@ -3,8 +3,8 @@
 // problems collected, and the text and JSON forms.
 #include <catch2/catch.hpp>
 
-#include "bench/study.h"
-#include "bench/sweep_preview.h"
+#include "bench/studies/study.h"
+#include "bench/sweep/sweep_preview.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "bench/window.h"
+#include "bench/engine/window.h"
 #include "platform/cpu_activity.h"
 #include "power/energy_meter.h"
 #include "power/trace.h"

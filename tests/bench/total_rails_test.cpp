@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/board_rails.h"
+#include "bench/engine/board_rails.h"
 #include "common/errors.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
@@ -27,7 +27,7 @@ namespace {
 const std::string kFixtures = EDPBENCH_FIXTURES;
 
 // choose_total_rails with the board table's roles for a device-tree model,
-// as bench wires them (bench/board_rails.h).
+// as bench wires them (bench/engine/board_rails.h).
 TotalRails choose(const std::vector<EnergyMeter::Rail>& rails, const std::string& model,
                   const Names& requested) {
   return choose_total_rails(rails, edp::bench::rail_roles(model), requested);

@@ -50,7 +50,7 @@ TEST_CASE("measure: sleep 0.5 under constant trace power P gives energy P*t", "[
   CHECK(t >= 0.5);
   CHECK(t < 3.0);
   // Constant power makes the trapezoid integral exact, and the run's time is
-  // the energy window's own span (bench/window.h, the same code `run` judges
+  // the energy window's own span (bench/engine/window.h, the same code `run` judges
   // its runs with), so E = P*t up to the CSV's 9 digits. Before issue 22.1
   // measure timed the fork with a clock of its own and agreed only to 1%.
   CHECK(e == Approx(7.5 * t).epsilon(1e-6));

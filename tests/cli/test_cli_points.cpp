@@ -78,7 +78,7 @@ pid_t spawn_run(const Board& b, const std::string& cfg, const std::string& out) 
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   // SIGHUP at its default whatever the test runner inherited (nohup): an
-  // ignored SIGHUP is kept ignored by run (bench/signals.h).
+  // ignored SIGHUP is kept ignored by run (bench/engine/signals.h).
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t hup;

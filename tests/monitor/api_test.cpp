@@ -5,6 +5,8 @@
 // correction and a frozen sensor against the exact true energy.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -23,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/run_evidence.h"
+#include "bench/engine/run_evidence.h"
 #include "common/dir_lock.h"
 #include "edpbench/monitor.h"
 #include "power/ina3221_sim.h"
@@ -258,7 +260,7 @@ TEST_CASE("C++ API: no window opens while measure_idle runs in another thread", 
 TEST_CASE("C++ API: threads beyond the CPUs they may use wait for one another, not disturbed",
           "[monitor]") {
   // `run` allows for a team's own wait when it has more threads than CPUs
-  // (1 - cpus/threads, bench/run_evidence.h); the monitor's windows are judged
+  // (1 - cpus/threads, bench/engine/run_evidence.h); the monitor's windows are judged
   // the same way, over the CPUs the calling thread may run on.
   if (!std::filesystem::exists("/proc/self/schedstat")) {
     WARN("no schedstat in this kernel: nothing to judge");
@@ -490,6 +492,38 @@ TEST_CASE("C++ API: write waits for another writer's lock, and names a sweep tha
     CHECK_THAT(e.what(), Catch::Contains("in use by another edpbench process"));
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("C++ API: write() leaves context.json as `run` writes it, total rails once, as text",
+          "[monitor][context]") {
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "x";
+  l.size = "s";
+  l.device = "cpu";
+  mon.record(l, w);
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("edp-monitor-ctx-" + std::to_string(::getpid()));
+  mon.write(dir.string());
+  std::ifstream in(dir / "context.json");
+  const auto ctx = nlohmann::json::parse(in);
+  std::filesystem::remove_all(dir);
+  // The session's part, as `run` has it: the board, the build, every power key.
+  CHECK(ctx.at("board").is_object());
+  CHECK(ctx.at("build").is_object());
+  const auto& power = ctx.at("power");
+  CHECK(power.at("total_rails") == "VDD_IN");
+  for (const char* key : {"source", "rails", "total_rails_why", "rail_timing", "update_interval_s",
+                          "rate_hz", "baselines", "discovery", "sampler"}) {
+    INFO(key);
+    CHECK(power.contains(key));
+  }
+  // The monitor's own section holds what is the monitor's alone.
+  const auto& monitor = ctx.at("monitor");
+  CHECK(monitor.at("configurations") == nlohmann::json::array({"monitor/x/s/cpu"}));
+  CHECK_FALSE(monitor.contains("total_rails"));
 }
 
 TEST_CASE("C++ API: a window's timeline, and samples.csv from write", "[monitor][timeline]") {

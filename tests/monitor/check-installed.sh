@@ -17,8 +17,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 echo "installed:"; (cd "$tmp/prefix" && find . -type f -o -type l | sort | sed 's/^/  /')
 hdr="$tmp/prefix/include/edpbench/monitor.h"
 [ -f "$hdr" ] || fail "no include/edpbench/monitor.h"
-# The public header must not leak an internal one.
-if grep -n '#include "' "$hdr"; then fail "monitor.h includes a project header"; fi
+# The public headers must not leak an internal one: no quoted include, and
+# each edpbench/ header they include is installed beside them.
+for h in "$tmp/prefix/include/edpbench"/*.h; do
+  if grep -n '#include "' "$h"; then fail "$(basename "$h") includes a project header"; fi
+  for inc in $(sed -n 's|^#include <\(edpbench/[^>]*\)>.*|\1|p' "$h"); do
+    [ -f "$tmp/prefix/include/$inc" ] || fail "$(basename "$h") includes $inc, which is not installed"
+  done
+done
 ls "$tmp/prefix"/lib*/libedpbench-monitor.so* "$tmp"/prefix/lib/*/libedpbench-monitor.so* \
   2>/dev/null | grep -q . || fail "no libedpbench-monitor.so"
 

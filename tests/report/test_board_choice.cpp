@@ -22,7 +22,7 @@ const BoardChoice& find(const std::vector<BoardChoice>& v, const std::string& w,
 }  // namespace
 
 TEST_CASE("board labels: the model, then the mode, then the directory") {
-  const Sweep tx2 = load_sweep(kTx2), orin = load_sweep(kOrin);
+  const LoadedSweep tx2 = load_sweep(kTx2), orin = load_sweep(kOrin);
   CHECK(board_labels({tx2, orin}) == std::vector<std::string>{"Jetson TX2", "Jetson Orin NX"});
   // One board twice at one mode: the directory names tell them apart.
   CHECK(board_labels({tx2, tx2}) ==
@@ -30,7 +30,7 @@ TEST_CASE("board labels: the model, then the mode, then the directory") {
 }
 
 TEST_CASE("recommend_across_boards: lowest objective among choices within the deadline") {
-  const std::vector<Sweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  const std::vector<LoadedSweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
   RecommendOptions opt;
   opt.objective = Objective::energy;
   opt.deadline_s = 2.0;
@@ -88,7 +88,7 @@ TEST_CASE("cross-board page: boards, differences, recommendation, log-scale figu
 TEST_CASE("recommend_across_boards: a winner only where compare's test finds one, else a tie") {
   // The TX2 sweep against itself: equal runs, p = 1. Before issue 35 the
   // first was "the lowest energy", the copy "1x more".
-  const Sweep tx2 = load_sweep(kTx2);
+  const LoadedSweep tx2 = load_sweep(kTx2);
   RecommendOptions opt;
   opt.objective = Objective::energy;
   const auto same = recommend_across_boards({tx2, tx2}, opt);
@@ -103,7 +103,7 @@ TEST_CASE("recommend_across_boards: a winner only where compare's test finds one
   CHECK(tie.find("lowest") == std::string::npos);
 
   // TX2 against Orin NX: compare's p and n for tensors/small/gpu's energy.
-  const Sweep orin = load_sweep(kOrin);
+  const LoadedSweep orin = load_sweep(kOrin);
   const auto boards = recommend_across_boards({tx2, orin}, opt);
   const BoardChoice& diff = find(boards, "tensors", "small");
   REQUIRE(diff.versus_runner_up);

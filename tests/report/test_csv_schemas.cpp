@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
+#include "report/columns.h"
 #include "report/csv_schema.h"
 #include "report/ops_csv.h"
 #include "report/results_csv.h"
@@ -130,4 +132,26 @@ TEST_CASE("csv schemas: a column named twice is refused", "[report][csv]") {
   const S ok{{{"a", v}}, {{"b", [](const int& x) { return std::to_string(2 * x); }}}};
   CHECK(ok.required_names() == std::vector<std::string>{"a"});
   CHECK(ok.row(3) == std::vector<std::string>{"3", "6"});
+}
+
+TEST_CASE("the readers' column names are the writers' columns, every one and no other",
+          "[csv][record]") {
+  // Readers ask for columns by report/columns.h's constants; the schemas name
+  // their columns with the same constants. Both sets must be the same.
+  std::set<std::string> written;
+  for (const auto* columns : {&edp::report::results_columns(), &edp::report::runs_columns(),
+                              &edp::report::rails_columns(), &edp::report::ops_columns(),
+                              &edp::report::stages_columns(), &edp::report::memory_columns()})
+    written.insert(columns->begin(), columns->end());
+  const auto& all = edp::report::col::all();
+  const std::set<std::string> constants(all.begin(), all.end());
+  CHECK(constants.size() == all.size());  // no name twice
+  for (const auto& name : written) {
+    INFO(name << " is written but has no constant in report/columns.h");
+    CHECK(constants.count(name) == 1);
+  }
+  for (const auto& name : constants) {
+    INFO(name << " has a constant in report/columns.h but no writer");
+    CHECK(written.count(name) == 1);
+  }
 }

@@ -15,6 +15,7 @@
 #include "report/json_read.h"
 #include "report/svg_chart.h"
 #include "support/binary.h"
+#include "support/study_registry.h"
 
 using namespace edp::report;
 
@@ -59,7 +60,8 @@ std::string make_temp_dir() {
 }
 
 const std::string& sweep_html() {
-  static const std::string html = render_html_report(load_report_data(kSweepDir));
+  static const std::string html =
+      render_html_report(load_report_data(kSweepDir), edp::testing::registry());
   return html;
 }
 
@@ -128,7 +130,7 @@ TEST_CASE("a hostile workload name cannot inject markup", "[report]") {
   for (size_t p; (p = results.find("custom_relu")) != std::string::npos;)
     results.replace(p, 11, evil);
   write_all(dir + "/results.csv", results);
-  const std::string html = render_html_report(load_report_data(dir));
+  const std::string html = render_html_report(load_report_data(dir), edp::testing::registry());
   CHECK_FALSE(contains(html, "<script"));
   CHECK(contains(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
 }
@@ -176,7 +178,8 @@ TEST_CASE("a foreign context.json: the table reads only the schema's keys, the d
   // wrote (host, clocks, cpu.governors, config.iterations, power.warning).
   // The context table reads only common/context_schema.h's keys; everything
   // is still in the full context.json below it.
-  const std::string html = render_html_report(load_report_data(kNoSensorDir));
+  const std::string html =
+      render_html_report(load_report_data(kNoSensorDir), edp::testing::registry());
   const std::string ctx = between(html, "<h2>Context</h2>", "</footer>");
   const std::string table = between(ctx, "<table class=\"kv context\">", "</table>");
   CHECK(contains(table, "NVIDIA Jetson TX2 Developer Kit"));  // board.model
@@ -198,7 +201,8 @@ TEST_CASE("failed and skipped configurations are listed with their note", "[repo
 }
 
 TEST_CASE("without energy the report shows time only and says so", "[report]") {
-  const std::string html = render_html_report(load_report_data(kNoSensorDir));
+  const std::string html =
+      render_html_report(load_report_data(kNoSensorDir), edp::testing::registry());
   CHECK(count(html, "<svg") == 1);
   CHECK(contains(html, "id=\"fig-time_s\""));
   CHECK_FALSE(contains(html, "id=\"fig-energy_j\""));
@@ -223,7 +227,7 @@ TEST_CASE("missing or broken runs.csv and context.json only add warnings", "[rep
   CHECK(contains(d.warnings[0], "no runs.csv"));
   CHECK(contains(d.warnings[1], "context.json is unreadable"));
   CHECK(contains(d.warnings[1], "line 1 column"));
-  const std::string html = render_html_report(d);
+  const std::string html = render_html_report(d, edp::testing::registry());
   CHECK(count(html, "<svg") == 3);
   CHECK(contains(html, "context.json is unreadable"));
 }
@@ -234,7 +238,7 @@ TEST_CASE("a results.csv with only a header gives a page that says so", "[report
   write_all(dir + "/results.csv", results.substr(0, results.find('\n') + 1));
   const ReportData d = load_report_data(dir);
   CHECK(d.title == dir.substr(dir.rfind('/') + 1));
-  const std::string html = render_html_report(d);
+  const std::string html = render_html_report(d, edp::testing::registry());
   CHECK(contains(html, "results.csv has no configurations"));
   CHECK_FALSE(contains(html, "Energy was not measured"));
   CHECK(count(html, "<svg") == 0);
@@ -249,7 +253,7 @@ TEST_CASE("a directory without results.csv is a usage error", "[report]") {
 
 TEST_CASE("write_html_report writes the file atomically", "[report]") {
   const std::string dir = make_temp_dir();
-  const auto summary = write_html_report(kSweepDir, dir + "/report.html");
+  const auto summary = write_html_report(kSweepDir, dir + "/report.html", edp::testing::registry());
   CHECK(summary.configurations == 21);
   CHECK(summary.warnings.empty());
   CHECK(read_all(dir + "/report.html") == sweep_html());

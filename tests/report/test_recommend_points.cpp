@@ -12,6 +12,7 @@
 #include "report/html_report.h"
 #include "report/recommend.h"
 #include "support/binary.h"
+#include "support/study_registry.h"
 
 using namespace edp::report;
 
@@ -168,7 +169,8 @@ TEST_CASE("points: edpbench recommend prints the points", "[recommend][points][c
 
 TEST_CASE("points: the report plots time against energy with the Pareto front",
           "[report][points]") {
-  const std::string html = render_html_report(load_report_data(kPointsDir));
+  const std::string html =
+      render_html_report(load_report_data(kPointsDir), edp::testing::registry());
   CHECK_THAT(html, Catch::Contains("Operating points: time against energy"));
   CHECK_THAT(html, Catch::Contains("id=\"fig-points-tensors-large\""));
   CHECK_THAT(html, Catch::Contains("id=\"fig-points-autograd-small\""));
@@ -180,7 +182,7 @@ TEST_CASE("points: the report plots time against energy with the Pareto front",
   CHECK_THAT(html, Catch::Contains("GPU</span> at maxq</td>"));
   CHECK_THAT(html, Catch::Contains("405 <span class=\"note\">(maxp)</span>"));
 
-  const std::string sweep =
-      render_html_report(load_report_data(EDPBENCH_FIXTURES "/report/tx2_sweep"));
+  const std::string sweep = render_html_report(
+      load_report_data(EDPBENCH_FIXTURES "/report/tx2_sweep"), edp::testing::registry());
   CHECK_THAT(sweep, !Catch::Contains("Operating points"));
 }

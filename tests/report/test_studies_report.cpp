@@ -19,6 +19,7 @@
 #include "report/recommend.h"
 #include "report/speedup.h"
 #include "support/binary.h"
+#include "support/study_registry.h"
 
 using namespace edp::report;
 
@@ -52,7 +53,8 @@ std::string read_all(const std::string& path) {
 }
 
 const std::string& studies_html() {
-  static const std::string html = render_html_report(load_report_data(kStudiesDir));
+  static const std::string html =
+      render_html_report(load_report_data(kStudiesDir), edp::testing::registry());
   return html;
 }
 
@@ -182,6 +184,7 @@ TEST_CASE("recommend decides per (workload, size, N) and the CSV gets a batch co
   const CsvTable t = load_results_csv(kStudiesDir + "/results.csv");
   RecommendOptions o;
   o.objective = Objective::time;
+  o.studies = edp::testing::registry();  // the batch study's view: N names a configuration
   const auto recs = recommend(t, o);
   REQUIRE(recs.size() == 30);  // 3 workloads x 10 N
   CHECK(recs[0].batch == "1");
@@ -247,7 +250,8 @@ TEST_CASE("batch rows stay out of the MLP section", "[report]") {
   CHECK_FALSE(contains(html, "<h2>All configurations</h2>"));
   CHECK_FALSE(contains(html, "id=\"fig-time_s\""));
   // ... and a directory without batch rows or ops.csv has neither section.
-  const std::string sweep = render_html_report(load_report_data(kSweepDir));
+  const std::string sweep =
+      render_html_report(load_report_data(kSweepDir), edp::testing::registry());
   CHECK_FALSE(contains(sweep, "id=\"batch\""));
   CHECK_FALSE(contains(sweep, "id=\"ops\""));
   CHECK(render_ops_section(kSweepDir).empty());

@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/backend_setup.h"
-#include "bench/config.h"
+#include "bench/config/config.h"
+#include "bench/protocol/backend_setup.h"
 #include "workloads/cuda_factory.h"
 
 namespace {

@@ -14,14 +14,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "bench/backend_setup.h"
-#include "bench/protocol.h"
-#include "bench/study_batch.h"
-#include "bench/sweep.h"
+#include "bench/protocol/backend_setup.h"
+#include "bench/protocol/protocol.h"
+#include "bench/studies/batch/batch_study.h"
 #include "common/text.h"
 #include "workloads/counting_backend.h"
 #include "workloads/empty_workload.h"
@@ -76,7 +76,7 @@ std::string config_yaml(const Options& o) {
 
 // Calls per step of every program on the reference and cpu backends, through
 // the counting decorator (the second step: the first may allocate).
-void print_counts(const bench::Config& cfg, const bench::Sweep& s, const Options& o) {
+void print_counts(const bench::Config& cfg, const bench::Session& session, const Options& o) {
   const bench::SizeSpec* size = nullptr;
   for (const auto& z : cfg.sizes)
     if (z.name == o.size) size = &z;
@@ -95,7 +95,7 @@ void print_counts(const bench::Config& cfg, const bench::Sweep& s, const Options
       dev.label = kind;
       dev.threads = o.threads;
       dev.gemm = "eigen";
-      bench::BackendSetup setup = bench::make_backend_for(dev, cfg, s.session.platform());
+      bench::BackendSetup setup = bench::make_backend_for(dev, cfg, session.platform());
       CallCounts first{};
       std::vector<double> gflop;
       for (const auto& n_text : o.n) {
@@ -127,9 +127,12 @@ int run(const Options& o) {
   bench::Session session(bench::session_options(cfg, ""));
   session.throw_problems();
   session.start();
-  bench::Sweep s{cfg, session};
-  if (o.progress != "none")
-    s.progress = std::make_unique<bench::Progress>(1e30, o.progress == "tty");
+  std::unique_ptr<bench::Progress> progress;
+  if (o.progress != "none") progress = std::make_unique<bench::Progress>(1e30, o.progress == "tty");
+  bench::GemmChooser gemm_chooser;
+  bench::ProtocolHooks hooks(cfg);
+  hooks.progress = progress.get();
+  hooks.gemm_chooser = &gemm_chooser;
 
   if (!o.counts_only) {
     const std::vector<bench::PlanItem> items = bench::make_batch_study()->plan(cfg);
@@ -139,7 +142,7 @@ int run(const Options& o) {
     empty.key += "/empty";
     empty.label = "empty/" + o.device;
     empty.flop_estimate = 0;
-    const double empty_s = step_s(bench::measure_item(s, empty), o.steps);
+    const double empty_s = step_s(bench::measure_item(session, hooks, empty), o.steps);
     std::printf("protocol overhead on %s (%s, power %s, %d steps x %d runs, progress %s)\n",
                 o.device.c_str(),
                 o.device == "cpu" ? (std::to_string(o.threads) + " thread(s)").c_str() : "-",
@@ -148,14 +151,14 @@ int run(const Options& o) {
     std::printf("%-12s %5s %14s %14s %12s\n", "program", "N", "step (us)", "per sample (us)",
                 "empty/step");
     for (const auto& item : items) {
-      const double t = step_s(bench::measure_item(s, item), o.steps);
+      const double t = step_s(bench::measure_item(session, hooks, item), o.steps);
       std::printf("%-12s %5lld %14.2f %14.2f %11.4f%%\n", item.parts.at(0).name.c_str(),
                   static_cast<long long>(item.values.at("n")), t * 1e6,
                   t * 1e6 / item.values.at("n"), 100.0 * empty_s / t);
     }
   }
-  if (s.progress) s.progress->finish();
-  print_counts(cfg, s, o);
+  if (progress) progress->finish();
+  print_counts(cfg, session, o);
   return 0;
 }
 

@@ -1,5 +1,5 @@
 // How the engine's waits and loops end on a stop request (a client's signal
-// handling, bench/signals.h): this exception, unwound to the client, which
+// handling, bench/engine/signals.h): this exception, unwound to the client, which
 // saves what is complete and exits 128 + signal.
 #pragma once
 

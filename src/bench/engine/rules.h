@@ -2,7 +2,7 @@
 // stopping criteria (STYLE.md): the window policy (how long a run's window
 // must be, and how many blocks of steps fill it), the confidence rule (when a
 // window is too short or too doubtful to trust), and the stopping criteria
-// (fixed runs, a relative CI, and the caps). The protocol (bench/protocol.h)
+// (fixed runs, a relative CI, and the caps). The protocol (bench/protocol/protocol.h)
 // asks them during a run; `plan`'s dry run (forecast_part) asks the same
 // objects with estimated step times. Nothing else derives a minimum window,
 // a block count, a confidence flag or a stop.

@@ -4,11 +4,12 @@
 #include <algorithm>
 #include <thread>
 
-#include "bench/board_rails.h"
+#include "bench/engine/board_rails.h"
 #include "bench/engine/interrupted.h"
 #include "common/elapsed.h"
 #include "common/errors.h"
 #include "common/text.h"
+#include "edpbench/config.h"
 #include "power/total_rails.h"
 
 namespace edp::bench {
@@ -260,6 +261,47 @@ SessionFacts Session::facts() const {
   else if (!baselines_.empty())
     f.reported_baseline = baselines_.front();
   return f;
+}
+
+PowerContext SessionFacts::context() const {
+  PowerContext p;
+  p.source = source;
+  p.rails = rails;
+  p.total_rails = total_rails;
+  p.total_rails_why = total_rails_why;
+  p.rail_timing = rail_timing;
+  p.update_interval_s = update_interval_s;
+  p.rate_hz = rate_hz;
+  p.baseline_s = baseline_s;
+  // The first host baseline (the one the report shows), then every one.
+  if (reported_baseline) {
+    p.baseline_w = reported_baseline->idle.power_w;
+    p.baseline_total_w = reported_baseline->total_w;
+  }
+  p.baselines.emplace();
+  for (const Baseline& b : baselines)
+    p.baselines->push_back({b.state, b.before, b.idle.start_unix_s, b.idle.settle_s,
+                            b.idle.duration_s, b.idle.update_interval_s, b.total_w,
+                            b.idle.power_w});
+  p.discovery_log = discovery_log;
+  p.sampler = SamplerContext{sampler.cpu_s, sampler.wall_s, sampler.ticks, sampler.missed_deadlines,
+                             sampler.read_failures};
+  return p;
+}
+
+RunContext Session::context() const {
+  RunContext c;
+  c.edpbench_version = EDPBENCH_VERSION;
+  c.board = platform::to_json(platform());
+  BuildContext build;
+  build.compiler = EDPBENCH_CXX_COMPILER;
+  build.cuda = EDPBENCH_HAVE_CUDA != 0;
+  build.cudnn = EDPBENCH_HAVE_CUDNN != 0;
+  build.openblas = EDPBENCH_HAVE_OPENBLAS != 0;
+  build.cuda_architectures = EDPBENCH_CUDA_ARCHITECTURES;
+  c.build = build;
+  c.power = facts().context();
+  return c;
 }
 
 }  // namespace edp::bench

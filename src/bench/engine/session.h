@@ -3,11 +3,11 @@
 // exporter and the deploy study). It owns the energy meter (discovery, the
 // sampler thread), the platform probe, the total rails and why they were
 // chosen, settling, the idle baselines and their cadence, cool-down, and it
-// opens the judged windows (bench/window.h). What it knows about itself is
+// opens the judged windows (bench/engine/window.h). What it knows about itself is
 // one struct, SessionFacts: the session part of context.json.
 //
 // A session knows nothing of plan items, studies, progress or files: the
-// sweep (bench/sweep.h) and the other clients bring those. Its methods may be
+// sweep (bench/sweep/sweep.h) and the other clients bring those. Its methods may be
 // called from several threads (the monitor's windows and measure_idle);
 // baselines are guarded, the meter is thread-safe.
 #pragma once
@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "bench/engine/session_options.h"
-#include "bench/window.h"
+#include "bench/engine/window.h"
+#include "common/run_context.h"
 #include "platform/platform.h"
 #include "power/energy_meter.h"
 
@@ -80,6 +81,9 @@ struct SessionFacts {
   std::optional<Baseline> reported_baseline;
   std::vector<std::string> discovery_log;
   power::EnergyMeter::Overhead sampler{};
+
+  // As context.json's `power` section (common/run_context.h).
+  PowerContext context() const;
 };
 
 class Session {
@@ -120,7 +124,7 @@ class Session {
   // Stop requests: `stop_signal` is polled during every wait (settling,
   // baselines, cool-down); a non-zero signal number ends the wait with
   // Interrupted{signal} (engine/interrupted.h; the CLI's signal handling is
-  // bench/signals.h). Default: never.
+  // bench/engine/signals.h). Default: never.
   void stop_on(std::function<int()> stop_signal);
   // Where the session's status lines go ("edpbench: measuring idle power
   // ..."); nowhere by default.
@@ -162,7 +166,7 @@ class Session {
   // most 10 minutes); a note when it gave up waiting.
   std::string cool_down();
 
-  // Opens a judged window `name` on the meter (bench/window.h).
+  // Opens a judged window `name` on the meter (bench/engine/window.h).
   std::unique_ptr<RunWindow> open_window(const std::string& name, bool probe_activity);
   // How this session's windows are judged: its total rails and sampler
   // rate, and `baseline_total_w` for dynamic energy. The caller sets the
@@ -174,6 +178,10 @@ class Session {
   void advise_short_windows(std::string advice) { short_window_advice_ = std::move(advice); }
 
   SessionFacts facts() const;
+  // The session's part of context.json: the version, the board (the
+  // platform probe's document), the build and facts().context(); the client
+  // adds its times and its own sections (common/run_context.h).
+  RunContext context() const;
   // Every rail's running energy counter and latest power, the total rails'
   // sums, the frozen flags and the sampler's counts, now (power::Counters):
   // what the exporter serves between windows. Starts nothing.

@@ -1,7 +1,7 @@
 // A session's options, checked by the config's key table (see session_options.h).
 #include "bench/engine/session_options.h"
 
-#include "bench/config_keys.h"
+#include "bench/config/config_keys.h"
 #include "common/errors.h"
 
 namespace edp::bench {

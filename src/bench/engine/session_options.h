@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 
 namespace edp::bench {
 

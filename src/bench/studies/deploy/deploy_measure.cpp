@@ -7,9 +7,9 @@
 #include <cmath>
 #include <functional>
 
-#include "bench/backend_setup.h"
-#include "bench/signals.h"
-#include "bench/step_timing.h"
+#include "bench/engine/signals.h"
+#include "bench/protocol/backend_setup.h"
+#include "bench/protocol/step_timing.h"
 #include "bench/studies/deploy/deploy_arrivals.h"
 #include "common/elapsed.h"
 #include "report/csv.h"

@@ -8,9 +8,9 @@
 
 #include <string>
 
-#include "bench/config.h"
+#include "bench/config/config.h"
 #include "bench/engine/session.h"
-#include "bench/plan.h"
+#include "bench/protocol/plan_item.h"
 #include "platform/platform.h"
 #include "report/records.h"
 #include "workloads/workload.h"

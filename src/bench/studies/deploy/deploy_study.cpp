@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "bench/gemm_choice.h"
+#include "bench/protocol/gemm_choice.h"
 #include "bench/studies/deploy/deploy_measure.h"
-#include "bench/study_mlp.h"
+#include "bench/studies/mlp/mlp_study.h"
 #include "report/deploy_csv.h"
 #include "report/results_csv.h"
 #include "workloads/mlp_stages.h"
@@ -51,6 +51,7 @@ PlanItem deploy_item(const Config& cfg, const std::string& mode, const std::stri
 class DeployStudy final : public Study {
  public:
   std::string name() const override { return "deploy"; }
+  report::StudyView view() const override { return report::deploy_view(name()); }
 
   std::vector<PlanItem> plan(const Config& cfg) const override {
     std::vector<PlanItem> items;

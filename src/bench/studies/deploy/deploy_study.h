@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "bench/study.h"
+#include "bench/studies/study.h"
 
 namespace edp::bench {
 

@@ -1,0 +1,32 @@
+// The config keys whose values are structures rather than one value (sizes,
+// devices, operating points, `auto`-or-value keys, size-name lists): their
+// readers and writers, used by the key table (config_keys.cpp).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include "bench/config/config.h"
+#include "bench/config/config_reader.h"
+
+namespace edp::bench {
+
+void read_sizes(ConfigReader& r, const YAML::Node& n, Config& c);
+void emit_sizes(YAML::Emitter& e, const Config& c);
+
+void read_devices(ConfigReader& r, const YAML::Node& n, Config& c);
+void emit_devices(YAML::Emitter& e, const Config& c);
+
+void read_points(ConfigReader& r, const YAML::Node& n, Config& c);
+void emit_points(YAML::Emitter& e, const Config& c);
+
+void read_total_rails(ConfigReader& r, const YAML::Node& n, Config& c);
+void emit_total_rails(YAML::Emitter& e, const Config& c);
+
+void read_min_run_s(ConfigReader& r, const YAML::Node& n, Config& c);
+void emit_min_run_s(YAML::Emitter& e, const Config& c);
+
+// batch.sizes / stages.sizes: names the config's `sizes` defines.
+std::vector<std::string> read_size_names(ConfigReader& r, const YAML::Node& n,
+                                         const std::string& key, const Config& c);
+
+}  // namespace edp::bench

@@ -1,0 +1,117 @@
+// A study (DESIGN §9): turns the config into plan items and turns measured
+// item records into rows of its files. It never measures: the protocol does
+// (src/bench/protocol/protocol.h), the same way for every study.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/config/config.h"
+#include "bench/engine/session.h"
+#include "bench/protocol/plan_item.h"
+#include "bench/studies/memory_check.h"
+#include "platform/platform.h"
+#include "report/csv.h"
+#include "report/records.h"
+#include "report/study_view.h"
+
+namespace edp::bench {
+
+// Rows per output file ("results.csv" -> rows), in the file's columns.
+using FileRows = std::map<std::string, std::vector<std::vector<std::string>>>;
+
+// What an extra pass may read about the machine it runs on, and the session
+// it may measure on (its own windows, idle states and pauses: the deploy
+// study) with the sweep's config (for another backend of the item's device).
+struct PassContext {
+  const platform::Platform& platform;
+  const std::vector<int>& cpus;  // the item's CPU set (cpu) or launching thread's CPUs (gpu)
+  Session& session;
+  const Config& cfg;
+};
+
+// A file a sweep writes, with its columns (report/*_csv.h), and whether its
+// rows commit items (its key,status rows say which items are done).
+struct OutputFile {
+  std::string name;
+  const std::vector<std::string>& columns;
+  bool commit;
+};
+
+class Study {
+ public:
+  virtual ~Study() = default;
+  virtual std::string name() const = 0;
+  // Items from the config alone (pure: `plan` and the tests call it).
+  virtual std::vector<PlanItem> plan(const Config& cfg) const = 0;
+  // The file whose `key,status` rows say which items are done (resume).
+  virtual std::string commit_file() const = 0;
+  // The files only this study writes (name, columns, commit), beside the
+  // ones every study writes; its rows() fill them.
+  virtual std::vector<OutputFile> own_files() const { return {}; }
+  // The rows of one measured item in the study's own files (results.csv for
+  // mlp and batch, ops.csv, stages.csv and memory.csv; runs.csv and rails.csv
+  // are the engine's: engine_rows), a pure function of its record and of the
+  // rows the study's commit file already holds (`committed`: the done items
+  // of this sweep and, after --resume, of the earlier one), so a study keeps
+  // no state across items and a resumed sweep writes the same rows.
+  virtual FileRows rows(const report::ItemRecord& rec, const report::CsvTable& committed) const = 0;
+  // How the readers (report, recommend, compare) treat its rows: its
+  // section of the page and its identity columns (report/study_view.h).
+  // Plain results.csv rows by default.
+  virtual report::StudyView view() const { return report::results_view(name()); }
+  // Usage errors only this machine can reveal (a working set larger than
+  // the memory available), every one found; empty when the plan can run.
+  virtual std::vector<std::string> check(const std::vector<PlanItem>&) const { return {}; }
+  // What its items would hold in memory, from the config alone, for the
+  // check before anything runs (memory_problems, memory_check.h).
+  virtual std::vector<MemoryNeed> memory_needs(const Config&) const { return {}; }
+  // An optional pass before the item's backend is made, when no context of
+  // its device is alive (the runner releases it after every item): the
+  // deploy study's cold starts. Its PassContext has no CPUs.
+  virtual void before_backend(const PlanItem&, const PassContext&, report::ItemRecord&) const {}
+  // An optional extra pass on the item's backend after its parts have been
+  // measured, never inside their energy windows (google/benchmark's memory
+  // and profiler passes): the stages profile and memory; the deploy study's
+  // idle states, wake costs and open-loop runs, in windows of its own. What
+  // it finds goes into rec.values. Not called for a skipped item.
+  virtual void after_parts(Backend&, const PlanItem&, const PassContext&,
+                           report::ItemRecord&) const {}
+};
+
+// The rows every measured item has whatever its study, written by the
+// engine: runs.csv (one per run of each part) and rails.csv (one per rail of
+// each run).
+FileRows engine_rows(const report::ItemRecord& rec);
+
+// Studies by name, in the order of DESIGN §9; throws UsageError for an
+// unknown name.
+std::unique_ptr<Study> make_study(const std::string& name);
+// Every study of this build, in that order.
+std::vector<std::unique_ptr<Study>> all_studies();
+// Their views, in that order: what `report`, `recommend` and `compare` are
+// given to read a results directory with.
+report::StudyViews study_views();
+
+// The items of every study the config selects, in the config's order, at
+// every operating point (points outermost across studies, so a point is
+// applied once), and every problem found on the way: studies this build
+// lacks and each study's check(). `run` and `plan` both plan with it, so
+// they list the same items in the same order.
+struct SweepPlan {
+  std::vector<PlanItem> items;
+  std::vector<std::string> problems;
+};
+SweepPlan plan_studies(const Config& cfg);
+// plan_studies(cfg).items
+std::vector<PlanItem> plan_sweep(const Config& cfg);
+// `items` repeated at every point of the config, with the point in the key.
+std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanItem> items);
+
+// The MLP items' common parts: the ProtocolSettings of the config, the
+// label, a DeviceSpec lookup.
+ProtocolSettings mlp_settings(const Config& cfg, const DeviceSpec& dev);
+
+}  // namespace edp::bench
