@@ -102,6 +102,10 @@ timed() {  # timed NAME LOGFILE COMMAND...: runs it, adds a row, returns its sta
 in_root() {  # in_root COMMAND: runs COMMAND with bash in the clone, inside the root
   unshare --mount --propagation private -- /bin/sh -ec '
     r="$1"
+    # The root a mount point of its own, as on a machine: `ip netns exec`
+    # (the ansible stage) remounts / as a slave, which fails on a plain
+    # directory ("mount --make-rslave /: Invalid argument").
+    mount --bind "$r" "$r"
     mount -t proc proc "$r/proc"
     mount -t sysfs sysfs "$r/sys"
     mount --rbind /dev "$r/dev"
