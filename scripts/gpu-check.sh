@@ -212,13 +212,13 @@ export prefix arch
 export -f build_cuda
 step build 300 build_cuda
 
-# The test binary exits 4 when every [gpu] case skipped (no usable device,
-# tests/workloads/test_cuda_backend.cpp): a failure here, SKIPPED in a rehearsal.
+# The test binary exits 77 when every [gpu] case skipped (no usable device,
+# tests/support/skip.h): a failure here, SKIPPED in a rehearsal.
 gpu_tests() {
   local rc=0
   "$tests" "[gpu]" --durations yes || rc=$?
   echo "skipped test cases: $(grep -c 'skipped: ' "$out/logs/gpu-tests.log" || true)"
-  if [ "$rc" -eq 4 ]; then
+  if [ "$rc" -eq 77 ]; then
     echo "gpu-check: every [gpu] test skipped: the GPU is not usable (see above)"
     [ "${GPU_CHECK_REHEARSE:-0}" -eq 1 ] && return 77
   fi

@@ -12,7 +12,7 @@ Two modes:
                        [gpu], [gpu_sim] or [cuda]
   --cuda-build DIR     a CUDA build on a machine with a GPU (scripts/gpu-check.sh's
                        build-gpu-check/): edp_tests_workloads, the test cases
-                       tagged [gpu]. A case that skips (exit 4: no usable GPU)
+                       tagged [gpu]. A case that skips (exit 77: no usable GPU)
                        did not run; a mutant no case ran is NOT RUN, never killed.
                        Without --only, the mutants marked for a real GPU.
 
@@ -320,7 +320,7 @@ class Suite:
         output = p.stdout + p.stderr
         if p.returncode == 0:
             status = "pass"
-        elif p.returncode == 4 and self.cuda:
+        elif p.returncode == 77 and self.cuda:  # tests/support/skip.h
             status = "skip"  # every case of the process skipped: no usable GPU
         else:
             status = "fail"

@@ -3,7 +3,8 @@
 // Tests tagged [gpu] need a usable CUDA device. Without one (no CUDA in the
 // build, no driver, no device, no kernel image for the GPU) each of them
 // prints "skipped: <reason>" as a Catch2 warning and returns; when every test
-// case a process ran was skipped that way, the process exits with status 4,
+// case a process ran was skipped that way, the process exits with status 77
+// (support/skip.h),
 // which ctest's SKIP_RETURN_CODE turns into "Skipped" (catch_discover_tests
 // runs one test case per process). Tests without the tag run everywhere.
 //
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "edpbench/config.h"
+#include "support/skip.h"
 #include "workloads/cuda_factory.h"
 #include "workloads/mlp.h"
 #include "workloads/mlp_stages.h"
@@ -58,18 +60,18 @@ SkipState& skip_state() {
   return state;
 }
 
-void exit_4_if_all_skipped() {
+void exit_skipped_if_all_skipped() {
   if (!skip_state().all_skipped) return;
   std::cout.flush();
   std::fflush(nullptr);
-  std::_Exit(4);  // ctest SKIP_RETURN_CODE (tests/CMakeLists.txt)
+  std::_Exit(edp::testing::kSkipExitCode);  // ctest SKIP_RETURN_CODE (tests/CMakeLists.txt)
 }
 
 struct GpuSkipListener : Catch::TestEventListenerBase {
   using TestEventListenerBase::TestEventListenerBase;
   void testRunStarting(Catch::TestRunInfo const& info) override {
     TestEventListenerBase::testRunStarting(info);
-    std::atexit(exit_4_if_all_skipped);  // runs after main has returned and output is written
+    std::atexit(exit_skipped_if_all_skipped);  // runs after main has returned and output is written
   }
   void testCaseStarting(Catch::TestCaseInfo const& info) override {
     TestEventListenerBase::testCaseStarting(info);
