@@ -79,7 +79,7 @@ t0=$(date +%s)
 # power: and report: never see the GPU (sensors and files); the native stage
 # ran them, in the same objects.
 run_ctest "$root/build-gpusim" "the suite but power: and report:, CUDA 11.8 rules" \
-  -E '^(power|report): '
+  -E '^(power|report):'
 times+=("$(printf '%-22s %5ss' 'suite' "$(( $(date +%s) - t0 ))")")
 # The suite runs as CUDA 11.8; the backend's tests again as 10.2 (flags only
 # before the context exists) and 12.0 (cudaSetDevice creates the context).

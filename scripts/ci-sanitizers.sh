@@ -37,7 +37,7 @@ slow='loss falls at every size|loss diverges to inf|SIGTERM mid-sweep then --res
 # monitor's C++ API, whose windows, baselines and writes come from the
 # user's threads (two measure_idle at once raced on the meter's idle window
 # counter, found by review in ff3aa85: the kind of defect TSan reports).
-threaded='^power:|^cli:(constant trace power|a sensor failing mid-run|a failing rail outside|tx2\.yaml on a live|measure: )|^monitor: C\+\+ API'
+threaded='^power:|^cli:(constant trace power|a sensor failing mid-run|a failing rail outside|tx2\.yaml on a live|measure: )|^monitor: ?C\+\+ API'
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
