@@ -137,6 +137,11 @@ TEST_CASE("deploy: open-loop arrivals, Poisson and periodic", "[deploy]") {
   }
   // Exponential gaps: the sd equals the mean, 20 ms.
   CHECK(std::sqrt(var / static_cast<double>(poisson.size())) == Approx(0.02).epsilon(0.05));
+  // The count a check's realisation is set against: rate x length for
+  // Poisson, the schedule's own for periodic (39, not 40: none at 10 s).
+  CHECK(expected_arrivals(50, 200, false) == 10000);
+  CHECK(expected_arrivals(4, 10, true) == 39);
+  CHECK(expected_arrivals(0, 10, false) == 0);
 }
 
 // configs/deploy-simulated.yaml is the validation docs/deploy.md reports:
