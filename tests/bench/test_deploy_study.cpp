@@ -154,3 +154,17 @@ TEST_CASE("deploy: the shipped validation config loads and plans its item", "[de
   REQUIRE(items.size() == 1);
   CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
 }
+
+// configs/deploy-crossover-simulated.yaml is the Poisson validation across
+// crossovers that docs/deploy.md reports: batch 1 and batch 4 of one size,
+// each checked at the three rates.
+TEST_CASE("deploy: the shipped crossover config loads and plans its two batches", "[deploy]") {
+  const Config c = load_config(EDPBENCH_CONFIGS "/deploy-crossover-simulated.yaml");
+  CHECK(c.power.source == "simulated");
+  CHECK(c.deploy.arrivals == "poisson");
+  CHECK(c.deploy.check_rates_hz == std::vector<double>{2, 6, 20});
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 2);
+  CHECK(items[0].key == "deploy:mode=infer,workload=tensors,size=small,batch=1,device=cpu");
+  CHECK(items[1].key == "deploy:mode=infer,workload=tensors,size=small,batch=4,device=cpu");
+}
