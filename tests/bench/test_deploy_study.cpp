@@ -168,3 +168,14 @@ TEST_CASE("deploy: the shipped crossover config loads and plans its two batches"
   CHECK(items[0].key == "deploy:mode=infer,workload=tensors,size=small,batch=1,device=cpu");
   CHECK(items[1].key == "deploy:mode=infer,workload=tensors,size=small,batch=4,device=cpu");
 }
+
+// configs/deploy-paper-sizes-simulated.yaml makes docs/deploy.md's chart for
+// the paper's sizes: a training step of each program at each size.
+TEST_CASE("deploy: the shipped paper-sizes config plans every program at every size", "[deploy]") {
+  const Config c = load_config(EDPBENCH_CONFIGS "/deploy-paper-sizes-simulated.yaml");
+  CHECK(c.power.source == "simulated");
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 9);
+  CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
+  CHECK(items[8].key == "deploy:mode=train,workload=custom_relu,size=large,device=cpu");
+}
