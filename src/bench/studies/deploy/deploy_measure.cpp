@@ -254,9 +254,12 @@ void DeployPass::cold_starts() {
 
 // Open-loop runs: requests arrive on their own schedule (Poisson or
 // periodic), a burst serves each batch as soon as it is complete, and one
-// window spans the whole run. The prediction is the model's, from this
+// window spans the whole run. The predictions are the model's, from this
 // item's rows as deploy.csv will hold them (report::deploy_candidates), so
-// the check tests exactly what `recommend --rate` uses.
+// the check tests exactly what `recommend --rate` uses: the expectation over
+// the arrival process, and the same accounting at the gaps this run
+// realised (report::predict_realised), which a Poisson run's luck does not
+// move.
 void DeployPass::checks(Workload& wl) {
   if (cfg_.deploy.check_rates_hz.empty()) return;
   const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
