@@ -139,7 +139,9 @@ const std::vector<std::string>& required_deploy_columns() { return kRequired; }
 const std::vector<std::string>& deploy_columns() {
   static const std::vector<std::string> all = [] {
     std::vector<std::string> c = kRequired;
-    for (const char* extra : {"n", "d_in", "h", "d_out", "key"}) c.push_back(extra);
+    for (const char* extra : {"predicted_realised_w", "predicted_realised_w_ci95", "error_realised",
+                              "arrivals", "arrivals_expected", "n", "d_in", "h", "d_out", "key"})
+      c.push_back(extra);
     return c;
   }();
   return all;
@@ -269,6 +271,11 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
     r.f["predicted_w"] = num(v("predicted_w"));
     r.f["predicted_w_ci95"] = num(v("predicted_w_ci95"));
     r.f["error"] = num(v("measured_w") / v("predicted_w") - 1);
+    r.f["predicted_realised_w"] = num(v("realised_w"));
+    r.f["predicted_realised_w_ci95"] = num(v("realised_w_ci95"));
+    r.f["error_realised"] = num(v("measured_w") / v("realised_w") - 1);
+    r.f["arrivals"] = num(v("arrivals"));
+    r.f["arrivals_expected"] = num(v("arrivals_expected"));
     r.f["latency_p99_s"] = num(v("latency_p99_s"));
     r.f["gate_delay_s"] = num(gate_s);
     const bool ok = std::isfinite(v("measured_w")) && std::isfinite(v("predicted_w"));

@@ -20,7 +20,10 @@ namespace edp::report {
 // predicted_w_ci95,error,latency_p50_s,latency_p90_s,latency_p99_s,
 // gate_delay_s,status,note
 const std::vector<std::string>& required_deploy_columns();
-// The required columns, then n,d_in,h,d_out,key.
+// The required columns, then the checks' realisation
+// (predicted_realised_w,predicted_realised_w_ci95,error_realised,arrivals,
+// arrivals_expected: optional, a deploy.csv from before them still reads),
+// then n,d_in,h,d_out,key.
 const std::vector<std::string>& deploy_columns();
 
 // Names of ItemRecord::values the deploy study's pass fills (units in the names).
@@ -41,7 +44,8 @@ std::string burst(const std::string& what);
 // energy_j, energy_j_ci95).
 std::string first(const std::string& kind, double idle_s, const std::string& what);
 // An open-loop check at `rate_hz`: "check|<rate_hz>|<what>" (seconds,
-// requests, measured_w, predicted_w, predicted_w_ci95, latency_p99_s).
+// requests, arrivals, arrivals_expected, measured_w, predicted_w,
+// predicted_w_ci95, realised_w, realised_w_ci95, latency_p99_s).
 std::string check(double rate_hz, const std::string& what);
 }  // namespace deploy_values
 

@@ -228,6 +228,64 @@ Prediction core(const Candidate& c, const Load& load) {
   return c.batch == 1 ? poisson_single(c, load, steps) : poisson_batch(c, load, steps);
 }
 
+// Idle energy from `from_s` to `to_s` seconds into a gap: awake up to the
+// gating delay, gated past it.
+double idle_between_j(const IdleProfile& idle, double from_s, double to_s) {
+  const double d = idle.gate_delay_s;
+  double e = idle.awake_w.value * (std::min(to_s, d) - std::min(from_s, d));
+  if (to_s > d) e += idle.gated_w.value * (std::max(to_s - d, 0.0) - std::max(from_s - d, 0.0));
+  return e;
+}
+
+RealisedPrediction realised_core(const Candidate& c, const RealisedRun& run) {
+  RealisedPrediction p;
+  const auto unknown = [&](const std::string& why) {
+    RealisedPrediction q;
+    q.why = why;
+    return q;
+  };
+  if (!(run.span_s > 0)) return unknown("the run's span must be positive");
+  if (!known(c.burst_j)) return unknown("the warm burst was not measured");
+  if (!known(c.idle.awake_w)) return unknown("the idle power was not measured");
+  const std::vector<WakeStep> steps = wake_steps(c.wake, c.idle.gate_delay_s);
+  const double d = c.idle.gate_delay_s;
+  p.idle_j = p.wake_j = 0;
+  // One idle stretch: `whole_s` long, of which the part after `skip_s` lies
+  // in the span; a burst follows it when `wakes`.
+  const auto gap = [&](double skip_s, double whole_s, bool wakes) -> std::string {
+    if (!(whole_s >= 0) || !std::isfinite(whole_s)) return "a gap of " + fmt("%g", whole_s) + " s";
+    if (whole_s > d) {
+      if (!known(c.idle.gated_w)) return "the gated idle power was not measured";
+      ++p.gated_gaps;
+    }
+    p.idle_j += idle_between_j(c.idle, skip_s, whole_s);
+    if (!wakes || whole_s <= 0) return "";
+    for (const WakeStep& s : steps)
+      if (whole_s >= s.from_s && whole_s < s.to_s) {
+        if (!known(s.energy_j))
+          return "no wake cost was measured after a gap of " + fmt("%.3g", s.from_s) +
+                 " s or more; add a wake_after_s above it";
+        p.wake_j += s.energy_j.value;
+      }
+    return "";
+  };
+  std::string why;
+  for (size_t i = 0; i < run.gaps_s.size() && why.empty(); ++i) {
+    const double lead_s = i == 0 ? run.lead_s : 0;
+    why = gap(lead_s, lead_s + run.gaps_s[i], true);
+  }
+  if (why.empty()) {
+    const double lead_s = run.gaps_s.empty() ? run.lead_s : 0;
+    why = gap(lead_s, lead_s + run.after_s, false);
+  }
+  if (!why.empty()) return unknown(why);
+  p.bursts = run.gaps_s.size();
+  p.burst_j = static_cast<double>(p.bursts) * c.burst_j.value;
+  p.power_w = (p.idle_j + p.wake_j + p.burst_j) / run.span_s;
+  p.known = true;
+  return p;
+}
+
 }  // namespace
 
 std::string Candidate::label() const {
@@ -329,6 +387,24 @@ Prediction predict(const Candidate& c, const Load& load, std::optional<double> l
     p.why = "p99 latency " + fmt("%.3g", p.latency_p99_s * 1e3) + " ms exceeds the objective " +
             fmt("%.3g", *latency_s * 1e3) + " ms";
   }
+  return p;
+}
+
+RealisedPrediction predict_realised(const Candidate& c, const RealisedRun& run) {
+  RealisedPrediction p = realised_core(c, run);
+  if (!p.known) return p;
+  // The CI as predict()'s: each input moved by its CI, in quadrature.
+  double var = 0;
+  Candidate moved = c;
+  for (Estimate* input : inputs(moved)) {
+    if (!(input->ci95 > 0)) continue;
+    const double keep = input->value;
+    input->value = keep + input->ci95;
+    const RealisedPrediction q = realised_core(moved, run);
+    input->value = keep;
+    if (q.known) var += std::pow(q.power_w - p.power_w, 2);
+  }
+  p.power_ci95_w = std::sqrt(var);
   return p;
 }
 

@@ -122,6 +122,33 @@ double erlang_quantile(int k, double rate_hz, double q);
 Prediction predict(const Candidate& c, const Load& load,
                    std::optional<double> latency_s = std::nullopt);
 
+// An open-loop run as it happened: the idle gap before each burst, in
+// order (0 for a burst that started at once on a request already waiting),
+// how long the device had been idle when the span began (lead_s: the first
+// gap's part before the span), the idle after the last burst (after_s) and
+// the span's length, over which the power is averaged.
+struct RealisedRun {
+  std::vector<double> gaps_s;
+  double lead_s = 0, after_s = 0, span_s = 0;
+};
+
+// The model's accounting evaluated at the gaps that occurred rather than
+// their expectation: each gap idles at awake_w up to the gating delay and at
+// gated_w past it, each gap over 0 pays the wake cost of its step
+// (wake_steps; the whole gap, lead included, picks the step), each burst a
+// warm burst's energy; the power is their sum over span_s. Only the part of
+// the first gap inside the span is booked. A Poisson run's measured power
+// scatters around predict()'s expectation by how its gaps fell; this
+// prediction does not (docs/deploy.md, "Validation").
+struct RealisedPrediction {
+  bool known = false;
+  std::string why;  // what is missing ("" when known)
+  double power_w = NAN, power_ci95_w = NAN;
+  double idle_j = NAN, wake_j = NAN, burst_j = NAN;  // their sum over span_s is power_w
+  size_t bursts = 0, gated_gaps = 0;                 // gated: gaps past the delay
+};
+RealisedPrediction predict_realised(const Candidate& c, const RealisedRun& run);
+
 // Battery watt-hours over average watts: hours on a charge.
 double hours_on_charge(double battery_wh, double power_w);
 

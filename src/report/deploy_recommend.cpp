@@ -2,6 +2,7 @@
 #include "report/deploy_recommend.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/text.h"
 #include "report/deploy_csv.h"
@@ -47,6 +48,49 @@ std::string hours_text(double h, double ci) {
   return fmt("%.3g", h) + " h" + (ci > 0 ? " ± " + fmt("%.2g", ci) : "");
 }
 
+std::vector<ModelCheck> checks_of(const CsvTable& t, const std::string& task) {
+  std::vector<ModelCheck> out;
+  const auto value = [&](size_t r, const char* column) {
+    return parse_double(t.get(r, column)).value_or(NAN);
+  };
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, "measure") != "check" || t.get(r, "status") != "ok" || deploy_task(t, r) != task)
+      continue;
+    ModelCheck c;
+    const std::string batch = t.get(r, "batch"), point = t.get(r, "operating_point");
+    c.item = t.get(r, "device") + (point.empty() ? "" : "@" + point) +
+             (batch.empty() ? "" : ", batch " + batch);
+    c.rate_hz = value(r, "rate_hz");
+    c.measured_w = value(r, "power_w");
+    c.realised_w = value(r, "predicted_realised_w");
+    c.realised_error = value(r, "error_realised");
+    c.expected_w = value(r, "predicted_w");
+    c.expected_error = value(r, "error");
+    c.arrivals = value(r, "arrivals");
+    c.arrivals_expected = value(r, "arrivals_expected");
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string watts_and_error(double w, double error) {
+  if (!std::isfinite(w)) return "not written";
+  return fmt("%.4g", w) + " W" +
+         (std::isfinite(error) ? " (" + fmt("%+.1f", error * 100) + "%)" : "");
+}
+
+std::string check_text(const ModelCheck& c) {
+  std::string out = "  model check, " + c.item + ", at " + fmt("%g", c.rate_hz) +
+                    " requests/s: measured " + fmt("%.4g", c.measured_w) +
+                    " W; predicted from the realised gaps " +
+                    watts_and_error(c.realised_w, c.realised_error) + ", expected " +
+                    watts_and_error(c.expected_w, c.expected_error);
+  if (std::isfinite(c.arrivals) && std::isfinite(c.arrivals_expected))
+    out += "; " + fmt("%g", c.arrivals) + " arrivals against " + fmt("%.4g", c.arrivals_expected) +
+           " expected";
+  return out + "\n";
+}
+
 }  // namespace
 
 std::vector<DeployRecommendation> deploy_recommend(const CsvTable& table, const DeployOptions& o) {
@@ -70,6 +114,7 @@ std::vector<DeployRecommendation> deploy_recommend(const CsvTable& table, const 
   for (const auto& task : tasks) {
     DeployRecommendation rec;
     rec.task = task;
+    rec.checks = checks_of(table, task);
     const std::vector<Candidate> mine = of_task(all, task);
     for (const auto& [device, why] : devices_of(table, task)) {
       DeviceHours d;
@@ -141,6 +186,7 @@ std::string deploy_recommendations_text(const std::vector<DeployRecommendation>&
     for (const auto& x : rec.crossovers)
       out += "  crossover at " + fmt("%.3g", x.rate_hz) + " requests/s: " + x.from + " below, " +
              x.to + " above" + (x.device_changes ? " (the device changes)" : "") + "\n";
+    for (const auto& c : rec.checks) out += check_text(c);
   }
   return out;
 }

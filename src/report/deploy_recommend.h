@@ -38,8 +38,21 @@ struct DeviceHours {
   std::string why_none;
 };
 
+// An open-loop check of the model on one of the task's items (a deploy.csv
+// row with measure = check): the measured average power, the prediction
+// from the gaps the run realised and the expectation over the arrivals, each
+// with the error of the measurement against it (NaN where not written).
+struct ModelCheck {
+  std::string item;  // "cpu, batch 4"
+  double rate_hz = NAN, measured_w = NAN;
+  double realised_w = NAN, realised_error = NAN;
+  double expected_w = NAN, expected_error = NAN;
+  double arrivals = NAN, arrivals_expected = NAN;
+};
+
 struct DeployRecommendation {
   std::string task;
+  std::vector<ModelCheck> checks;    // the ok check rows, in the file's order
   std::vector<DeviceHours> devices;  // in the file's order, skipped devices too
   std::optional<Pick> choice, runner_up;
   bool confident = false;
@@ -51,7 +64,7 @@ std::vector<DeployRecommendation> deploy_recommend(const CsvTable& table,
                                                    const DeployOptions& options);
 bool any_deploy_choice(const std::vector<DeployRecommendation>& recs);
 // The printed table: per task, each device's hours, the choice and why it is
-// (or is not) confident, the crossovers.
+// (or is not) confident, the crossovers, and the model's checks if any.
 std::string deploy_recommendations_text(const std::vector<DeployRecommendation>& recs,
                                         const DeployOptions& options);
 

@@ -84,6 +84,55 @@ std::string task_section(const std::vector<Candidate>& all, const std::string& t
   return h;
 }
 
+std::string watts_cell(const CsvTable& t, size_t r, const std::string& value,
+                       const std::string& ci) {
+  const auto v = parse_double(t.get(r, value));
+  if (!v) return "&ndash;";
+  const auto c = parse_double(t.get(r, ci));
+  return fmt("%.4g", *v) + (c && *c > 0 ? " &plusmn; " + fmt("%.2g", *c) : "");
+}
+
+std::string error_cell(const CsvTable& t, size_t r, const std::string& column) {
+  const auto e = parse_double(t.get(r, column));
+  return e ? fmt("%+.1f", *e * 100) + "%" : "&ndash;";
+}
+
+// The open-loop checks (measure = check): the measured average power beside
+// the model's prediction from the gaps the run realised and its expectation
+// over the arrival process, with the realisation's requests against the
+// expected count (docs/deploy.md, "Validation").
+std::string checks_table(const CsvTable& t) {
+  std::string rows;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, "measure") != "check") continue;
+    const std::string batch = t.get(r, "batch");
+    const std::string item =
+        deploy_task(t, r) + (batch.empty() ? "" : ", batch " + batch) + ", " + t.get(r, "device");
+    const std::string expected = t.get(r, "arrivals_expected");
+    const auto arrivals = parse_double(t.get(r, "arrivals"));
+    const auto expected_n = parse_double(expected);
+    rows += "<tr><td>" + html_escape(item) + "</td><td>" + html_escape(t.get(r, "rate_hz")) +
+            "</td><td>" + (arrivals ? fmt("%g", *arrivals) : "&ndash;") + " / " +
+            (expected_n ? fmt("%.4g", *expected_n) : "&ndash;") + "</td><td>" +
+            watts_cell(t, r, "power_w", "power_w_ci95") + "</td><td>" +
+            watts_cell(t, r, "predicted_realised_w", "predicted_realised_w_ci95") + "</td><td>" +
+            error_cell(t, r, "error_realised") + "</td><td>" +
+            watts_cell(t, r, "predicted_w", "predicted_w_ci95") + "</td><td>" +
+            error_cell(t, r, "error") + "</td><td>" + html_escape(t.get(r, "note")) +
+            "</td></tr>\n";
+  }
+  if (rows.empty()) return "";
+  return "<h3>The model against open-loop runs</h3>\n"
+         "<p>Each check served requests at its rate for its length and measured the average "
+         "power; the model predicts it from the gaps the run realised (its per-gap accounting) "
+         "and as the expectation over the arrival process. A Poisson run's count and gaps "
+         "scatter around the expectation; the prediction from the realised gaps does not.</p>\n"
+         "<table class=\"deploy\">\n<tr><th>item</th><th>requests/s</th><th>arrivals / "
+         "expected</th><th>measured W</th><th>predicted W (realised gaps)</th><th>error</th>"
+         "<th>predicted W (expectation)</th><th>error</th><th>note</th></tr>\n" +
+         rows + "</table>\n";
+}
+
 }  // namespace
 
 std::string render_deploy_section(const std::string& dir) {
@@ -115,6 +164,7 @@ std::string render_deploy_section(const std::string& dir) {
        "Hours scale with the battery; <code>edpbench recommend DIR --rate R --battery-wh "
        "W</code> answers for one rate with a latency objective.</p>\n";
   for (const auto& task : deploy_tasks(all)) h += task_section(all, task);
+  h += checks_table(t);
   return h;
 }
 

@@ -137,6 +137,11 @@ TEST_CASE("deploy: open-loop arrivals, Poisson and periodic", "[deploy]") {
   }
   // Exponential gaps: the sd equals the mean, 20 ms.
   CHECK(std::sqrt(var / static_cast<double>(poisson.size())) == Approx(0.02).epsilon(0.05));
+  // The count a check's realisation is set against: rate x length for
+  // Poisson, the schedule's own for periodic (39, not 40: none at 10 s).
+  CHECK(expected_arrivals(50, 200, false) == 10000);
+  CHECK(expected_arrivals(4, 10, true) == 39);
+  CHECK(expected_arrivals(0, 10, false) == 0);
 }
 
 // configs/deploy-simulated.yaml is the validation docs/deploy.md reports:
@@ -148,4 +153,29 @@ TEST_CASE("deploy: the shipped validation config loads and plans its item", "[de
   const std::vector<PlanItem> items = make_study("deploy")->plan(c);
   REQUIRE(items.size() == 1);
   CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
+}
+
+// configs/deploy-crossover-simulated.yaml is the Poisson validation across
+// crossovers that docs/deploy.md reports: batch 1 and batch 4 of one size,
+// each checked at the three rates.
+TEST_CASE("deploy: the shipped crossover config loads and plans its two batches", "[deploy]") {
+  const Config c = load_config(EDPBENCH_CONFIGS "/deploy-crossover-simulated.yaml");
+  CHECK(c.power.source == "simulated");
+  CHECK(c.deploy.arrivals == "poisson");
+  CHECK(c.deploy.check_rates_hz == std::vector<double>{2, 6, 20});
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 2);
+  CHECK(items[0].key == "deploy:mode=infer,workload=tensors,size=small,batch=1,device=cpu");
+  CHECK(items[1].key == "deploy:mode=infer,workload=tensors,size=small,batch=4,device=cpu");
+}
+
+// configs/deploy-paper-sizes-simulated.yaml makes docs/deploy.md's chart for
+// the paper's sizes: a training step of each program at each size.
+TEST_CASE("deploy: the shipped paper-sizes config plans every program at every size", "[deploy]") {
+  const Config c = load_config(EDPBENCH_CONFIGS "/deploy-paper-sizes-simulated.yaml");
+  CHECK(c.power.source == "simulated");
+  const std::vector<PlanItem> items = make_study("deploy")->plan(c);
+  REQUIRE(items.size() == 9);
+  CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
+  CHECK(items[8].key == "deploy:mode=train,workload=custom_relu,size=large,device=cpu");
 }

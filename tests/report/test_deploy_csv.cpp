@@ -141,6 +141,39 @@ TEST_CASE("deploy.csv: cold starts give a released candidate idling at the host'
   CHECK(cs[1].wake[0].time_s.value == Approx(0.2981));
 }
 
+TEST_CASE("deploy.csv: a check row sets the measured power against both predictions", "[deploy]") {
+  ItemRecord rec = infer_item();
+  auto& v = rec.values;
+  v[dv::check(2, "seconds")] = 60.01;
+  v[dv::check(2, "requests")] = 132;
+  v[dv::check(2, "arrivals")] = 135;
+  v[dv::check(2, "arrivals_expected")] = 120;
+  v[dv::check(2, "measured_w")] = 1.75;
+  v[dv::check(2, "predicted_w")] = 1.682;
+  v[dv::check(2, "predicted_w_ci95")] = 0.02;
+  v[dv::check(2, "realised_w")] = 1.74;
+  v[dv::check(2, "realised_w_ci95")] = 0.021;
+  v[dv::check(2, "latency_p99_s")] = 0.004;
+  const CsvTable t = table_of(deploy_rows(rec));
+  REQUIRE(t.rows.size() == 7);
+  CHECK(t.get(6, "measure") == "check");
+  CHECK(t.get(6, "rate_hz") == "2");
+  CHECK(t.get(6, "repeats") == "132");
+  CHECK(t.get(6, "arrivals") == "135");
+  CHECK(t.get(6, "arrivals_expected") == "120");
+  CHECK(std::stod(t.get(6, "error")) == Approx(1.75 / 1.682 - 1));
+  CHECK(t.get(6, "predicted_realised_w") == "1.74");
+  CHECK(t.get(6, "predicted_realised_w_ci95") == "0.021");
+  CHECK(std::stod(t.get(6, "error_realised")) == Approx(1.75 / 1.74 - 1));
+  CHECK(t.get(6, "status") == "ok");
+  // Without the realisation (a deploy.csv from before it) the row still reads.
+  v.erase(dv::check(2, "realised_w"));
+  const CsvTable old = table_of(deploy_rows(rec));
+  CHECK(old.get(6, "predicted_realised_w").empty());
+  CHECK(old.get(6, "error_realised").empty());
+  CHECK(old.get(6, "status") == "ok");
+}
+
 TEST_CASE("deploy.csv: absent states and skipped items say why", "[deploy]") {
   ItemRecord rec = infer_item();
   rec.values.erase(dv::kGateDelayS);

@@ -3,8 +3,10 @@
 // step function of the gap, the gap distributions, average power for Poisson
 // and periodic requests, batches and their latency, the CI, the choice and
 // the rate at which it changes.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <random>
 
 #include "report/deploy_model.h"
 
@@ -201,4 +203,80 @@ TEST_CASE("a latency objective moves the batch choice with the rate", "[deploy]"
   CHECK(x[0].from == "cpu, batch 1, keep");
   CHECK(x[0].to == "cpu, batch 4, keep");
   CHECK_FALSE(x[0].device_changes);
+}
+
+TEST_CASE("realised gaps: each gap idles in the states it reaches and pays its wake", "[deploy]") {
+  // gating(): 2 W awake, 0.5 W gated after 1 s, 0.4 J to wake past the delay
+  // (nothing before it), 0.05 J per burst. Four bursts after gaps of 0.5 s
+  // (the device already idle 0.2 s when the span began), 0 (a request was
+  // waiting), 3 s and 1.5 s, then 2 s idle; four bursts of 10 ms: 7.04 s.
+  //   first gap, 0.7 s in all, 0.5 s in the span, awake, no wake:  1.0 J
+  //   3 s: 1 s awake, 2 s gated, a wake:              2 + 1 + 0.4 = 3.4 J
+  //   1.5 s: 1 s awake, 0.5 s gated, a wake:       2 + 0.25 + 0.4 = 2.65 J
+  //   the last 2 s: 1 s awake, 1 s gated:                2 + 0.5 = 2.5 J
+  //   four bursts:                                     4 x 0.05 = 0.2 J
+  // 9.75 J over 7.04 s.
+  RealisedRun run;
+  run.gaps_s = {0.5, 0, 3, 1.5};
+  run.lead_s = 0.2;
+  run.after_s = 2;
+  run.span_s = 7.04;
+  const RealisedPrediction p = predict_realised(gating(), run);
+  REQUIRE(p.known);
+  CHECK(p.idle_j == Approx(8.75));
+  CHECK(p.wake_j == Approx(0.8));
+  CHECK(p.burst_j == Approx(0.2));
+  CHECK(p.power_w == Approx(9.75 / 7.04));
+  CHECK(p.bursts == 4);
+  CHECK(p.gated_gaps == 3);  // 3 s, 1.5 s and the last 2 s
+  CHECK(p.power_ci95_w == 0);
+  SECTION("the lead decides the first gap's state and wake, not its booked idle") {
+    run.lead_s = 0.9;  // 1.4 s in all: 0.1 s awake and 0.4 s gated in the span, and a wake
+    const RealisedPrediction q = predict_realised(gating(), run);
+    REQUIRE(q.known);
+    CHECK(q.idle_j == Approx(8.75 - 1.0 + 0.2 + 0.2));
+    CHECK(q.wake_j == Approx(1.2));
+  }
+  SECTION("an input's CI moves the prediction as predict()'s does") {
+    Candidate c = gating();
+    c.burst_j.ci95 = 0.01;  // four bursts: 0.04 J over 7.04 s
+    CHECK(predict_realised(c, run).power_ci95_w == Approx(0.04 / 7.04));
+  }
+  SECTION("a gap past the delay with no wake cost measured there is unknown") {
+    Candidate c = gating();
+    c.wake = {{0.1, {0.02, 0}, {0.001, 0}}};
+    const RealisedPrediction q = predict_realised(c, run);
+    CHECK_FALSE(q.known);
+    CHECK_THAT(q.why, Contains("wake_after_s"));
+  }
+}
+
+// A long realisation of Poisson arrivals served one at a time (a queue on
+// the model's own service times) books, gap by gap, what predict() expects:
+// the two predictions differ only by how one realisation's gaps fell.
+TEST_CASE("realised gaps of a long Poisson run agree with the expectation", "[deploy]") {
+  const Candidate c = gating();
+  for (const double rate : {0.5, 2.0, 20.0}) {
+    std::mt19937_64 gen(7);
+    std::exponential_distribution<double> next(rate);
+    const std::vector<WakeStep> steps = wake_steps(c.wake, c.idle.gate_delay_s);
+    RealisedRun run;
+    double t = 0, free_at = 0;
+    for (int i = 0; i < 200000; ++i) {
+      t += next(gen);
+      const double gap = std::max(0.0, t - free_at);
+      double wake_s = 0;
+      for (const WakeStep& s : steps)
+        if (gap > 0 && gap >= s.from_s && gap < s.to_s) wake_s = s.time_s.value;
+      run.gaps_s.push_back(gap);
+      free_at = std::max(t, free_at) + c.burst_s.value + wake_s;
+    }
+    run.span_s = free_at;
+    const RealisedPrediction p = predict_realised(c, run);
+    const Prediction e = predict(c, {rate, Arrivals::poisson});
+    REQUIRE(p.known);
+    REQUIRE(e.feasible);
+    INFO("rate " << rate);
+    CHECK(p.power_w == Approx(e.power_w).epsilon(0.005));
+  }
 }

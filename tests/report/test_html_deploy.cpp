@@ -24,3 +24,22 @@ TEST_CASE("report: the deploy section charts hours against rate, crossovers mark
   CHECK(render_deploy_section(EDPBENCH_FIXTURES "/platform/tx2").empty());
   CHECK(render_deploy_section("").empty());
 }
+
+// tests/fixtures/deploy/checks: a hand-made training item on the simulated
+// source with three check rows, the last from before the realised-gap
+// columns. The table puts each measured power beside both predictions.
+TEST_CASE("report: the deploy section tables the checks against both predictions",
+          "[deploy][report]") {
+  const std::string h = render_deploy_section(EDPBENCH_FIXTURES "/deploy/checks");
+  CHECK_THAT(h, Catch::Contains("<h3>The model against open-loop runs</h3>"));
+  // 2/s: 135 arrivals against 120 expected; 1.75 W measured, 1.741 W from
+  // the realised gaps (+0.5%), 1.682 W expected (+4.0%).
+  CHECK_THAT(h, Catch::Contains("<tr><td>train:tensors/small, cpu</td><td>2</td><td>135 / "
+                                "120</td><td>1.75</td><td>1.741 &plusmn; 0.021</td><td>+0.5%</"
+                                "td><td>1.682 &plusmn; 0.02</td><td>+4.0%</td>"));
+  CHECK_THAT(h, Catch::Contains("<td>2.36</td><td>&ndash;</td><td>&ndash;</td><td>2.412 "
+                                "&plusmn; 0.069</td><td>-2.2%</td>"));
+  // No check rows, no table.
+  CHECK_THAT(render_deploy_section(EDPBENCH_FIXTURES "/deploy/cpu-gpu"),
+             !Catch::Contains("open-loop runs"));
+}

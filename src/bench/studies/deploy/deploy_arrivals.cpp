@@ -18,4 +18,10 @@ std::vector<double> arrival_times(double rate_hz, double seconds, bool periodic,
   return out;
 }
 
+double expected_arrivals(double rate_hz, double seconds, bool periodic) {
+  if (!(rate_hz > 0) || !(seconds > 0)) return 0;
+  if (!periodic) return rate_hz * seconds;
+  return static_cast<double>(arrival_times(rate_hz, seconds, true, 0).size());
+}
+
 }  // namespace edp::bench

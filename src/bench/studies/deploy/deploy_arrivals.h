@@ -12,4 +12,9 @@ namespace edp::bench {
 // one exponential gap after 0, the first periodic one at 1/rate.
 std::vector<double> arrival_times(double rate_hz, double seconds, bool periodic, uint64_t seed);
 
+// How many arrivals a schedule holds on average: rate x seconds for Poisson
+// (a realisation scatters around it by its square root), the exact count
+// for periodic ones.
+double expected_arrivals(double rate_hz, double seconds, bool periodic);
+
 }  // namespace edp::bench

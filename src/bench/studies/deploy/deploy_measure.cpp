@@ -254,9 +254,12 @@ void DeployPass::cold_starts() {
 
 // Open-loop runs: requests arrive on their own schedule (Poisson or
 // periodic), a burst serves each batch as soon as it is complete, and one
-// window spans the whole run. The prediction is the model's, from this
+// window spans the whole run. The predictions are the model's, from this
 // item's rows as deploy.csv will hold them (report::deploy_candidates), so
-// the check tests exactly what `recommend --rate` uses.
+// the check tests exactly what `recommend --rate` uses: the expectation over
+// the arrival process, and the same accounting at the gaps this run
+// realised (report::predict_realised), which a Poisson run's luck does not
+// move.
 void DeployPass::checks(Workload& wl) {
   if (cfg_.deploy.check_rates_hz.empty()) return;
   const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
@@ -279,24 +282,43 @@ void DeployPass::checks(Workload& wl) {
     const std::vector<double> arrivals =
         arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
     std::vector<double> latencies;
+    // The gaps as they fell (report::RealisedRun): the idle before each
+    // burst, 0 where a batch was complete when the last burst ended.
+    report::RealisedRun run;
     single_burst(wl);
+    const auto idle_from = SteadyClock::now();
     session_.pause(tail_s_);
     const Window win = windowed("check/" + report::fmt_double(rate), [&] {
       const auto t0 = SteadyClock::now();
+      run.lead_s = std::chrono::duration<double>(t0 - idle_from).count();
+      double free_s = 0;  // when the last burst ended, since t0
       for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
         const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
         if (due_s > 0) session_.pause(due_s);
+        run.gaps_s.push_back(due_s > 0 ? seconds_since(t0) - free_s : 0.0);
         single_burst(wl);
-        const double done_s = seconds_since(t0);
-        for (size_t j = i; j < i + batch; ++j) latencies.push_back(done_s - arrivals[j]);
+        free_s = seconds_since(t0);
+        for (size_t j = i; j < i + batch; ++j) latencies.push_back(free_s - arrivals[j]);
       }
       const double left_s = cfg_.deploy.check_s - seconds_since(t0);
       session_.pause(std::max(left_s, tail_s_));
+      run.after_s = seconds_since(t0) - free_s;
     });
+    run.span_s = win.span_s;
     rec_.values[dv::check(rate, "seconds")] = win.span_s;
     rec_.values[dv::check(rate, "requests")] = static_cast<double>(latencies.size());
+    rec_.values[dv::check(rate, "arrivals")] = static_cast<double>(arrivals.size());
+    rec_.values[dv::check(rate, "arrivals_expected")] =
+        expected_arrivals(rate, cfg_.deploy.check_s, periodic);
     rec_.values[dv::check(rate, "measured_w")] = win.energy_j / win.span_s;
     rec_.values[dv::check(rate, "latency_p99_s")] = report::quantile(latencies, 0.99);
+    if (keep) {
+      const report::RealisedPrediction r = report::predict_realised(*keep, run);
+      if (r.known) {
+        rec_.values[dv::check(rate, "realised_w")] = r.power_w;
+        rec_.values[dv::check(rate, "realised_w_ci95")] = r.power_ci95_w;
+      }
+    }
   }
 }
 
