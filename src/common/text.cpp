@@ -56,18 +56,23 @@ char32_t code_point(const std::string& text, std::size_t i, std::size_t n) {
   return cp;
 }
 
-// The explicit bidirectional formatting characters (Unicode UAX #9, section
-// 2: LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI): text after one is shown
-// reordered, so `evil\u202Etxt.exe` prints as `evilexe.txt`
-// ("Trojan Source", CVE-2021-42574). A terminal or a browser obeys them.
+// The bidirectional formatting characters (Unicode UAX #9, section 2: the
+// embeddings, overrides and isolates LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI,
+// PDI, and the implicit marks LRM, RLM, ALM): text after one is shown
+// reordered, so `evil\u202Etxt.exe` prints as `evilexe.txt` ("Trojan
+// Source", CVE-2021-42574, which lists all twelve). A terminal or a browser
+// obeys them.
 bool bidi_control(char32_t cp) {
-  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
+         cp == 0x200F || cp == 0x061C;
 }
 }  // namespace
 
-char32_t bidi_control_at(const std::string& text, std::size_t i) {
+std::size_t bidi_control_at(const std::string& text, std::size_t i, char32_t* cp) {
   const std::size_t n = i < text.size() ? utf8_length(text, i) : 0;
-  return n == 3 && bidi_control(code_point(text, i, n)) ? code_point(text, i, n) : 0;
+  if (n < 2 || !bidi_control(code_point(text, i, n))) return 0;
+  if (cp) *cp = code_point(text, i, n);
+  return n;
 }
 
 std::string csv_field(const std::string& cell) {
@@ -121,7 +126,7 @@ std::string terminal_text(const std::string& text, bool keep_newlines) {
       escape(c);
       escape(static_cast<unsigned char>(text[i + 1]));
       i += 2;
-    } else if (const char32_t bidi = bidi_control_at(text, i)) {
+    } else if (char32_t bidi = 0; bidi_control_at(text, i, &bidi) > 0) {
       char buf[12];
       std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(bidi));
       out += buf;
@@ -149,6 +154,13 @@ std::string label_problem(const std::string& text, std::size_t max_bytes) {
     }
     const std::size_t n = utf8_length(text, i);
     if (n == 0) return "is not valid UTF-8 (byte " + std::to_string(i + 1) + ")";
+    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+      // U+0080-U+009F: the C1 controls (U+009B is CSI, ESC [ in one character).
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(code_point(text, i, n)));
+      return std::string("contains a control character (") + buf + " at byte " +
+             std::to_string(i + 1) + "); use letters, digits, '_' or '-'";
+    }
     if (bidi_control(code_point(text, i, n))) {
       char buf[12];
       std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(code_point(text, i, n)));

@@ -50,6 +50,10 @@ void check_label(const char* what, const std::string& v) {
     throw Error(std::string("record: ") + what + " (" + std::to_string(v.size()) +
                 " bytes) is not valid UTF-8; pass the label as UTF-8 text");
   }
+  // C1 controls (CSI), bidirectional controls: the rules every label of
+  // edpbench follows (measure --label, a config's names).
+  if (const std::string why = edp::label_problem(v, 200); !why.empty())
+    throw Error(std::string("record: ") + what + " '" + edp::terminal_text(v) + "' " + why);
   if (v.find('/') != std::string::npos)
     throw Error(std::string("record: ") + what + " '" + v +
                 "' contains '/', the separator of the configuration's key "

@@ -109,7 +109,7 @@ void add_channel(const std::string& dir, const std::string& device, double avera
                  std::vector<Channel>* out, std::vector<std::string>* log) {
   if (skip_label(label) || !path_exists(dir + "/" + current_file)) {
     log->push_back("jetson: " + dir + " channel " + k + " skipped (" +
-                   (label.empty() ? "no label" : label) + ")");
+                   (label.empty() ? "no label" : terminal_text(label)) + ")");
     return;
   }
   Channel c;
@@ -194,7 +194,7 @@ void scan_ina3221(const std::string& root, std::vector<Channel>* out, double* up
         // read (drivers/hwmon/ina3221.c): not a rail.
         long long enabled = 1;
         if (read_integer(dir + "/in" + k + "_enable", &enabled) && enabled == 0) {
-          log->push_back("jetson: " + dir + " channel " + k + " skipped (" + label +
+          log->push_back("jetson: " + dir + " channel " + k + " skipped (" + terminal_text(label) +
                          ", disabled: in" + k + "_enable is 0)");
           continue;
         }

@@ -38,11 +38,12 @@ std::string html_escape(const std::string& text) {
     const char c = text[i];
     // A bidirectional control in a name from a file would show the page's
     // text after it reordered (Trojan Source): shown as \uNNNN instead.
-    if (const char32_t bidi = bidi_control_at(text, i)) {
+    char32_t bidi = 0;
+    if (const std::size_t n = bidi_control_at(text, i, &bidi); n > 0) {
       char buf[12];
       std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(bidi));
       out += buf;
-      i += 2;  // the control's three bytes
+      i += n - 1;
       continue;
     }
     switch (c) {

@@ -432,6 +432,26 @@ TEST_CASE("C++ API: a label that is not UTF-8 is refused when recorded, not half
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("C++ API: a label with a C1 or bidirectional control is refused, as measure refuses it",
+          "[monitor]") {
+  edpbench::Monitor mon = trace_monitor();
+  mon.begin_window("w");
+  const auto w = mon.end_window("w");
+  edpbench::RunLabel l;
+  l.workload = "evil\xe2\x80\xaetxt.exe";  // RLO: shown as "evilexe.txt"
+  l.size = "small";
+  l.device = "cpu";
+  CHECK_THROWS_WITH(mon.record(l, w), Catch::Contains("bidirectional control (U+202E at byte 5)"));
+  l.workload = "tensors";
+  l.size =
+      "small\xc2\x9b"
+      "2J";  // CSI
+  CHECK_THROWS_WITH(mon.record(l, w), Catch::Contains("control character (U+009B at byte 6)") &&
+                                          Catch::Contains("'small\\xc2\\x9b2J'"));
+  l.size = "small";
+  mon.record(l, w);
+}
+
 TEST_CASE("C++ API: a deeply nested context.json is refused before any file is rewritten",
           "[monitor]") {
   // nlohmann's parse and dump recurse: 100000 nested arrays overflowed the

@@ -362,6 +362,24 @@ TEST_CASE("a sysfs label that cannot be a name is replaced, and the rail still m
             std::string::npos;
   CHECK(said);
 
+  // A channel skipped for its label ("sum...") or switched off: the label
+  // is still printed by sensors and -v, shown escaped.
+  TempTree orin("agx-orin-jp5");
+  orin.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in2_enable", "0\n");
+  orin.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in2_label", "CPU\x1b[2J");
+  orin.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in1_label", "sum\x1b]0;x\x07");
+  log.clear();
+  REQUIRE(discover_jetson_rails(orin.path, &log));
+  bool raw = false, disabled = false, sum = false;
+  for (const auto& line : log) {
+    raw |= line.find('\x1b') != std::string::npos;
+    disabled |= line.find("skipped (CPU\\x1b[2J, disabled") != std::string::npos;
+    sum |= line.find("skipped (sum\\x1b]0;x\\x07)") != std::string::npos;
+  }
+  CHECK_FALSE(raw);
+  CHECK(disabled);
+  CHECK(sum);
+
   TempTree thor("agx-thor");
   thor.write("sys/class/hwmon/hwmon1/label", "V\xffIN");
   log.clear();

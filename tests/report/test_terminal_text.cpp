@@ -124,12 +124,16 @@ TEST_CASE("terminal_text shows C0, DEL and C1 controls as hex escapes and keeps 
   CHECK(terminal_text("\xe2\x80") == "\\xe2\\x80");
   CHECK(terminal_text(std::string("a\0b", 3)) == "a\\x00b");
   // Bidirectional controls (UAX #9): RLO (E2 80 AE) would show "evil\u202Etxt.exe"
-  // as "evilexe.txt"; LRE (U+202A) and PDI (U+2069) bound the ranges. The
-  // neighbours U+2029 and U+206A, and the marks U+200E/U+200F, are kept.
+  // as "evilexe.txt"; LRE (U+202A) and PDI (U+2069) bound the ranges; the
+  // marks RLM (E2 80 8F) and ALM (U+061C, two bytes: D8 9C) reorder too. The
+  // neighbours U+2029, U+206A and U+200D (zero-width joiner) are kept.
   CHECK(terminal_text("evil\xe2\x80\xaetxt.exe") == "evil\\u202Etxt.exe");
   CHECK(terminal_text("\xe2\x80\xaa|\xe2\x81\xa6|\xe2\x81\xa9") == "\\u202A|\\u2066|\\u2069");
-  CHECK(terminal_text("\xe2\x80\xa9\xe2\x81\xaa\xe2\x80\x8e") ==
-        "\xe2\x80\xa9\xe2\x81\xaa\xe2\x80\x8e");
+  CHECK(terminal_text("a\xe2\x80\x8f"
+                      "b\xd8\x9c"
+                      "c\xe2\x80\x8e") == "a\\u200Fb\\u061Cc\\u200E");
+  CHECK(terminal_text("\xe2\x80\xa9\xe2\x81\xaa\xe2\x80\x8d") ==
+        "\xe2\x80\xa9\xe2\x81\xaa\xe2\x80\x8d");
 }
 
 TEST_CASE("a label with a bidirectional control is refused, with the code point and byte",
@@ -141,7 +145,14 @@ TEST_CASE("a label with a bidirectional control is refused, with the code point 
   CHECK(edp::label_problem("x\xe2\x81\xa8") ==
         "contains a bidirectional control (U+2068 at byte 2), which shows the text after it "
         "reordered; remove it");
+  CHECK(edp::label_problem("x\xd8\x9c").find("bidirectional control (U+061C at byte 2)") !=
+        std::string::npos);
   CHECK(edp::label_problem("caf\xc3\xa9 \xe2\x80\x94 ok").empty());
+  // C1 controls: CSI (U+009B) is ESC [ in one character.
+  CHECK(edp::label_problem("CPU\xc2\x9b"
+                           "2J") ==
+        "contains a control character (U+009B at byte 4); use letters, digits, '_' or '-'");
+  CHECK(edp::label_problem("x\xc2\xa0y").empty());  // U+00A0, a no-break space, is text
 }
 
 TEST_CASE("recommend and compare print names and context values from files escaped",
