@@ -4,6 +4,8 @@
 #include "common/run_context.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -29,6 +31,15 @@ JsonObject device_facts_json(const DeviceFacts& facts) {
   return o;
 }
 
+// A Unix time to the microsecond: the 10 significant digits of every other
+// number would round it to whole seconds. null when unknown.
+std::string unix_time_json(double t) {
+  if (!std::isfinite(t)) return "null";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6f", t);
+  return buf;
+}
+
 JsonObject power_json(const PowerContext& p, int indent) {
   JsonObject pw;
   pw.set("source", p.source);
@@ -50,7 +61,7 @@ JsonObject power_json(const PowerContext& p, int indent) {
       JsonObject o;
       o.set("state", b.state);
       o.set("before", b.before);
-      o.set("start_unix_s", b.start_unix_s);
+      o.set_raw("start_unix_s", unix_time_json(b.start_unix_s));
       o.set("settle_s", b.settle_s);
       o.set("duration_s", b.duration_s);
       o.set("update_interval_s", b.update_interval_s);
@@ -101,9 +112,10 @@ JsonObject monitor_json(const MonitorContext& m) {
     idle.set("rails_w", i.rails_w);
     idle.set("duration_s", i.duration_s);
     idle.set("settle_s", i.settle_s);
-    idle.set("start_unix_s", i.start_unix_s);
+    idle.set_raw("start_unix_s", unix_time_json(i.start_unix_s));
     mon.set("idle_baseline", idle);
   }
+  if (m.power) mon.set("power", power_json(*m.power, 0));
   return mon;
 }
 
@@ -137,8 +149,13 @@ double number(const Json* v, double otherwise = NAN) {
   return v && v->is_number() ? v->get<double>() : otherwise;
 }
 
+// A count: a whole number from 0 to 2^53 (a double's exact integers), else
+// 0. A fraction or 1e300 is not a count (converting it was undefined).
 uint64_t count(const Json* v) {
-  return v && v->is_number() && v->get<double>() >= 0 ? v->get<uint64_t>() : 0;
+  if (!v || !v->is_number()) return 0;
+  if (v->is_number_unsigned()) return v->get<uint64_t>();
+  const double d = v->get<double>();
+  return d >= 0 && d <= 9007199254740992.0 && std::floor(d) == d ? static_cast<uint64_t>(d) : 0;
 }
 
 std::optional<double> maybe_number(const Json* v) {
@@ -167,7 +184,10 @@ std::map<std::string, double> numbers_by_name(const Json* v) {
   std::map<std::string, double> out;
   if (v && v->is_object())
     for (const auto& [k, x] : v->items())
-      if (x.is_number()) out[k] = x.get<double>();
+      if (x.is_number())
+        out[k] = x.get<double>();
+      else if (x.is_null())
+        out[k] = NAN;  // a rail with no valid reading: kept, and written back as null
   return out;
 }
 
@@ -227,8 +247,8 @@ PowerContext power_from(const Json& p) {
     x.file = text(find(*t, "file"));
     x.hz = number(find(*t, "hz"), 0);
     x.window_points = count(find(*t, "window_points"));
-    x.max_rows = static_cast<int64_t>(number(find(*t, "max_rows"), 0));
-    x.rows = static_cast<int64_t>(number(find(*t, "rows"), 0));
+    x.max_rows = static_cast<int64_t>(count(find(*t, "max_rows")));
+    x.rows = static_cast<int64_t>(count(find(*t, "rows")));
     x.full_at = text(find(*t, "full_at"));
     c.timeline = x;
   }
@@ -355,6 +375,16 @@ RunContext run_context_from_json(const std::string& text_in) {
       idle.settle_s = number(find(*i, "settle_s"));
       idle.start_unix_s = number(find(*i, "start_unix_s"));
       x.idle_baseline = idle;
+    }
+    if (const Json* p = find(*m, "power"); p && p->is_object()) {
+      x.power = power_from(*p);
+    } else if (find(*m, "source")) {
+      // Before the typed context, the monitor wrote its session's facts
+      // into its own section (source, total_rails, total_rails_why, rate_hz,
+      // update_interval_s, discovery_log): kept, under `power`, on a rewrite.
+      x.power = power_from(*m);
+      if (x.power->discovery_log.empty())
+        x.power->discovery_log = names(find(*m, "discovery_log"), '\n');
     }
     c.monitor = x;
   }

@@ -80,7 +80,11 @@ struct IdleContext {
 struct MonitorContext {
   std::vector<std::string> configurations;     // the keys of its results.csv rows
   std::map<std::string, std::string> writers;  // key -> the monitor that wrote its rows
-  std::optional<IdleContext> idle_baseline;
+  std::optional<IdleContext> idle_baseline;    // the last one taken, kept across writes
+  // The monitor's own session (source, total rails and why, rate, update
+  // interval, discovery) when the top-level `power` is another writer's: a
+  // monitor writing into a `run` directory. Absent when `power` is its own.
+  std::optional<PowerContext> power;
 };
 
 // Per device, name -> value (the backends' facts, the GPUs' CUDA properties).

@@ -309,16 +309,24 @@ void Monitor::write(const std::string& dir) const {
         throw Error(path +
                     " is not a JSON object; write the monitor's results into a new directory");
       }
-    } else {
-      ctx = impl_->session.context();
-      ctx.power.baseline_s.reset();            // the monitor's idle baselines are measure_idle's
-      ctx.power.total_rails_why = impl_->why;  // with the settling note, if any
+    }
+    // This monitor's session as context.json's `power` describes one.
+    const auto own_power = [&] {
+      edp::PowerContext p = impl_->session.context().power;
+      p.baseline_s.reset();            // the monitor's idle baselines are measure_idle's
+      p.total_rails_why = impl_->why;  // with the settling note, if any
       // The interval windows were judged by (observed, else stated).
-      ctx.power.update_interval_s = interval > 0 ? micro(interval) : 0;
+      p.update_interval_s = interval > 0 ? micro(interval) : 0;
       // The idle baseline as `run` writes it: per rail and total, so the
       // report shows one, not "no idle baseline" beside its total.
-      if (have_idle && !idle.rails_w.empty()) ctx.power.baseline_w = micro(idle.rails_w);
-      if (have_idle && !std::isnan(idle.power_w)) ctx.power.baseline_total_w = micro(idle.power_w);
+      if (have_idle && !idle.rails_w.empty()) p.baseline_w = micro(idle.rails_w);
+      if (have_idle && !std::isnan(idle.power_w)) p.baseline_total_w = micro(idle.power_w);
+      return p;
+    };
+    const bool own_context = !context_text;
+    if (own_context) {
+      ctx = impl_->session.context();
+      ctx.power = own_power();
       ctx.complete = true;
       ctx.start_time = edp::utc_now();
     }
@@ -370,6 +378,12 @@ void Monitor::write(const std::string& dir) const {
       mon.idle_baseline =
           edp::IdleContext{micro(idle.power_w), micro(idle.rails_w), micro(idle.duration_s),
                            micro(idle.settle_s), micro(idle.start_unix_s)};
+    else if (ctx.monitor)
+      mon.idle_baseline = ctx.monitor->idle_baseline;  // an earlier monitor's, kept
+    // In another writer's directory (a `run`'s), `power` is that writer's:
+    // this monitor's session goes into its own section, replacing an earlier
+    // monitor's (the latest writer's, as `writers` says who wrote which rows).
+    if (!own_context) mon.power = own_power();
     ctx.monitor = mon;
     edp::write_file_atomic(path, edp::to_context_json(ctx));
   });

@@ -15,6 +15,7 @@ Python 3.6 syntax (JetPack 4).
 import ast
 import csv
 import importlib.util
+import json
 import math
 import os
 import shutil
@@ -371,6 +372,42 @@ class ResultsFiles(unittest.TestCase):
         with self.assertRaises(edpbench.Error) as ctx:
             mon.write(self.dir)
         self.assertIn("other columns", str(ctx.exception))
+
+    def test_writing_into_a_run_directory_keeps_its_context(self):
+        # context.json is rewritten through the typed context: the monitor's
+        # session goes into its own section (the top-level power is the
+        # run's), an earlier monitor's idle baseline stays when this one took
+        # none, a rail with no reading stays null, and times keep their
+        # microseconds (an independent review found all four lost).
+        src = os.path.join(FIXTURES, "report", "run_and_monitor")
+        d = os.path.join(self.dir, "run")
+        shutil.copytree(src, d)
+        path = os.path.join(d, "context.json")
+        with open(path) as f:
+            before = json.load(f)
+        before["power"]["baselines"][0]["rails_w"]["VDD_SYS_GPU"] = None
+        with open(path, "w") as f:
+            json.dump(before, f, indent=2)
+        mon = trace_monitor()
+        with mon.window("w") as w:
+            time.sleep(0.05)
+        mon.record(w, workload="py_context", size="small", device="cpu")
+        mon.write(d)
+        with open(path) as f:
+            after = json.load(f)
+        self.assertEqual(after["power"]["source"], before["power"]["source"])
+        own = after["monitor"]["power"]
+        self.assertEqual(own["source"], "trace")
+        self.assertEqual(own["total_rails"], "VDD_IN")
+        self.assertIn("VDD_IN", own["total_rails_why"])
+        self.assertEqual(own["rate_hz"], 100)
+        idle = after["monitor"]["idle_baseline"]
+        self.assertEqual(idle["total_w"], before["monitor"]["idle_baseline"]["total_w"])
+        self.assertAlmostEqual(idle["start_unix_s"],
+                               before["monitor"]["idle_baseline"]["start_unix_s"], delta=1e-5)
+        self.assertIn("VDD_SYS_GPU", after["power"]["baselines"][0]["rails_w"])
+        self.assertIsNone(after["power"]["baselines"][0]["rails_w"]["VDD_SYS_GPU"])
+        self.assertIn("monitor/py_context/small/cpu", after["monitor"]["configurations"])
 
     def test_record_validates_labels(self):
         mon = trace_monitor()
