@@ -299,6 +299,14 @@ TEST_CASE("a closed stderr pipe (run 2>&1 | head) restores the clocks and exits 
 
 TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not killed",
           "[cli][points][signals]") {
+#if EDPBENCH_EMULATED
+  // qemu-user installs a handler for every signal itself, so SigCgt below
+  // says "caught" before edpbench's own main has run, and the signal then
+  // ends the guest (it failed 4 checks in the cross stage, which ctest read
+  // as "Skipped" while the skip status was 4).
+  WARN("skipped: under an emulator /proc/PID/status shows the emulator's handlers");
+  return;
+#endif
   for (int sig : {SIGTERM, SIGHUP}) {
     Board b("points-early");
     // A config on a pipe whose writer never writes (`--config <(slow)`): run
