@@ -66,6 +66,13 @@ bool bidi_control(char32_t cp) {
   return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
          cp == 0x200F || cp == 0x061C;
 }
+
+// Whether the valid `n`-byte UTF-8 sequence at text[i] is a C1 control
+// (U+0080-U+009F: C2 80 to C2 9F; CSI is U+009B).
+bool c1_control(const std::string& text, std::size_t i, std::size_t n) {
+  return n == 2 && static_cast<unsigned char>(text[i]) == 0xC2 &&
+         static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+}
 }  // namespace
 
 std::size_t bidi_control_at(const std::string& text, std::size_t i, char32_t* cp) {
@@ -121,7 +128,7 @@ std::string terminal_text(const std::string& text, bool keep_newlines) {
     if (n == 0) {
       escape(c);
       ++i;
-    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+    } else if (c1_control(text, i, n)) {
       // U+0080-U+009F: the C1 controls (CSI is U+009B).
       escape(c);
       escape(static_cast<unsigned char>(text[i + 1]));
@@ -154,7 +161,7 @@ std::string label_problem(const std::string& text, std::size_t max_bytes) {
     }
     const std::size_t n = utf8_length(text, i);
     if (n == 0) return "is not valid UTF-8 (byte " + std::to_string(i + 1) + ")";
-    if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+    if (c1_control(text, i, n)) {
       // U+0080-U+009F: the C1 controls (U+009B is CSI, ESC [ in one character).
       char buf[8];
       std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(code_point(text, i, n)));
