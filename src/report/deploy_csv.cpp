@@ -132,6 +132,9 @@ std::string first(const std::string& kind, double idle_s, const std::string& wha
 std::string check(double rate_hz, const std::string& what) {
   return "check|" + fmt_double(rate_hz) + "|" + what;
 }
+std::string release_check(double rate_hz, const std::string& what) {
+  return "check_release|" + fmt_double(rate_hz) + "|" + what;
+}
 }  // namespace deploy_values
 
 const std::vector<std::string>& required_deploy_columns() { return kRequired; }
@@ -184,8 +187,11 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       r.f["repeats"] = num(rec.value(dv::idle(state, "windows")));
       r.f["status"] = "ok";
       if (std::string(state) == "host")
-        r.f["note"] =
-            "measured before the sweep's first item, no device context (power.baseline_s)";
+        r.f["note"] = rec.value(dv::kHostAfterRelease) == 1
+                          ? "measured right after a cold burst with the device's context "
+                            "released, before the gating delay (the release policy's idle)"
+                          : "measured before the sweep's first item, no device context "
+                            "(power.baseline_s)";
       if (std::string(state) == "gated") r.f["note"] = "after the gating delay: " + gate_text(rec);
     } else {
       r.f["status"] = "absent";
@@ -237,9 +243,11 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       RowBuilder r = base;
       r.f["measure"] = kind;
       const double gap = v("gap_s");
-      r.f["state"] = std::string(kind) == "cold"              ? "host"
-                     : std::isfinite(gate_s) && gap >= gate_s ? "gated"
-                                                              : "context";
+      // The state the gap ended in: past the gating delay the device is
+      // gated whether its context was kept or released.
+      r.f["state"] = std::isfinite(gate_s) && gap >= gate_s ? "gated"
+                     : std::string(kind) == "cold"          ? "host"
+                                                            : "context";
       r.f["idle_s"] = num(gap);
       r.f["repeats"] = num(v("repeats"));
       r.f["time_s"] = num(v("time_s"));
@@ -258,33 +266,40 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       out.push_back(r.done());
     }
 
-  // Open-loop checks of the model.
-  for (const double rate : keys_of(rec, "check")) {
-    const auto v = [&](const char* what) { return rec.value(dv::check(rate, what)); };
-    RowBuilder r = base;
-    r.f["measure"] = "check";
-    r.f["state"] = "context";
-    r.f["rate_hz"] = num(rate);
-    r.f["time_s"] = num(v("seconds"));
-    r.f["repeats"] = num(v("requests"));
-    r.f["power_w"] = num(v("measured_w"));
-    r.f["predicted_w"] = num(v("predicted_w"));
-    r.f["predicted_w_ci95"] = num(v("predicted_w_ci95"));
-    r.f["error"] = num(v("measured_w") / v("predicted_w") - 1);
-    r.f["predicted_realised_w"] = num(v("realised_w"));
-    r.f["predicted_realised_w_ci95"] = num(v("realised_w_ci95"));
-    r.f["error_realised"] = num(v("measured_w") / v("realised_w") - 1);
-    r.f["arrivals"] = num(v("arrivals"));
-    r.f["arrivals_expected"] = num(v("arrivals_expected"));
-    r.f["latency_p99_s"] = num(v("latency_p99_s"));
-    r.f["gate_delay_s"] = num(gate_s);
-    const bool ok = std::isfinite(v("measured_w")) && std::isfinite(v("predicted_w"));
-    r.f["status"] = ok ? "ok" : "failed";
-    if (!ok)
-      r.f["note"] = std::isfinite(v("measured_w")) ? "the model could not predict this rate"
-                                                   : "energy not measured";
-    out.push_back(r.done());
-  }
+  // Open-loop checks of the model: the context kept (state context) or
+  // released, a cold start per burst (state host).
+  for (const char* kind : {"check", "check_release"})
+    for (const double rate : keys_of(rec, kind)) {
+      const bool released = std::string(kind) == "check_release";
+      const auto v = [&](const char* what) {
+        return rec.value(released ? dv::release_check(rate, what) : dv::check(rate, what));
+      };
+      RowBuilder r = base;
+      r.f["measure"] = "check";
+      r.f["state"] = released ? "host" : "context";
+      r.f["rate_hz"] = num(rate);
+      r.f["time_s"] = num(v("seconds"));
+      r.f["repeats"] = num(v("requests"));
+      r.f["power_w"] = num(v("measured_w"));
+      r.f["predicted_w"] = num(v("predicted_w"));
+      r.f["predicted_w_ci95"] = num(v("predicted_w_ci95"));
+      r.f["error"] = num(v("measured_w") / v("predicted_w") - 1);
+      r.f["predicted_realised_w"] = num(v("realised_w"));
+      r.f["predicted_realised_w_ci95"] = num(v("realised_w_ci95"));
+      r.f["error_realised"] = num(v("measured_w") / v("realised_w") - 1);
+      r.f["arrivals"] = num(v("arrivals"));
+      r.f["arrivals_expected"] = num(v("arrivals_expected"));
+      r.f["latency_p99_s"] = num(v("latency_p99_s"));
+      r.f["gate_delay_s"] = num(gate_s);
+      const bool ok = std::isfinite(v("measured_w")) && std::isfinite(v("predicted_w"));
+      r.f["status"] = ok ? "ok" : "failed";
+      if (!ok)
+        r.f["note"] = std::isfinite(v("measured_w")) ? "the model could not predict this rate"
+                                                     : "energy not measured";
+      else if (released)
+        r.f["note"] = "the release policy: a new backend, set-up and first burst per burst";
+      out.push_back(r.done());
+    }
   return out;
 }
 
@@ -352,6 +367,11 @@ std::vector<Candidate> deploy_candidates(const CsvTable& t, const std::string& o
       }
     }
     if (!has_burst) continue;
+    // Released, the device idles in the host state up to the gating delay
+    // and is gated past it as it is with its context kept: a rail-gated GPU
+    // (or the simulated source asleep) is powered down either way.
+    release.idle.gate_delay_s = keep.idle.gate_delay_s;
+    release.idle.gated_w = keep.idle.gated_w;
     release.burst_j = keep.burst_j;
     release.burst_s = keep.burst_s;
     release.burst_p99_s = keep.burst_p99_s;

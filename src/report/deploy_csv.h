@@ -47,6 +47,13 @@ std::string first(const std::string& kind, double idle_s, const std::string& wha
 // requests, arrivals, arrivals_expected, measured_w, predicted_w,
 // predicted_w_ci95, realised_w, realised_w_ci95, latency_p99_s).
 std::string check(double rate_hz, const std::string& what);
+// The same for an open-loop check of the `release` policy (a cold start per
+// burst): "check_release|<rate_hz>|<what>", with its realised gaps kept
+// until the model can price them (gap#<i>, lead_s, after_s).
+std::string release_check(double rate_hz, const std::string& what);
+// The host state was measured right after a release, inside the item (1),
+// rather than taken from the sweep's baseline.
+constexpr const char* kHostAfterRelease = "idle|host|after_release";
 }  // namespace deploy_values
 
 // Every row of one deploy item: its idle states (host, context, gated, the

@@ -72,7 +72,10 @@ GapCosts gap_costs(const Candidate& c, const std::vector<WakeStep>& steps,
   const double first = g.survival(0);
   out.gated_share = first > 0 && std::isfinite(d) ? tail / first : 0;
   for (const WakeStep& s : steps) {
-    const double p = g.survival(s.from_s) - (std::isinf(s.to_s) ? 0.0 : g.survival(s.to_s));
+    double p = g.survival(s.from_s) - (std::isinf(s.to_s) ? 0.0 : g.survival(s.to_s));
+    // Released, a burst that starts at once on a waiting batch is still a
+    // cold start: the atom at 0 pays the first step.
+    if (c.policy == "release" && s.from_s <= 0) p += g.p_zero;
     out.step_p.push_back(p);
     if (p <= 1e-12) continue;
     if (!known(s.energy_j) || !known(s.time_s)) {
@@ -109,8 +112,19 @@ Prediction poisson_single(const Candidate& c, const Load& load,
                           const std::vector<WakeStep>& steps) {
   const double r = load.rate_hz, tw = c.burst_s.value;
   Prediction p;
-  if (r * tw >= 1)
-    return unknown_prediction("overloaded: a warm burst takes " + fmt("%.3g", tw) +
+  // Released, every burst of a busy period is a cold start, the later ones
+  // after no gap at all (the first step's cost); kept, they are warm.
+  double after_none_s = 0, after_none_j = 0;
+  if (c.policy == "release") {
+    const WakeStep& s0 = steps.front();
+    if (!known(s0.energy_j) || !known(s0.time_s))
+      return unknown_prediction("no cold start was measured before the gating delay");
+    after_none_s = s0.time_s.value;
+    after_none_j = s0.energy_j.value;
+  }
+  const double ts = tw + after_none_s;  // the service of a burst after no gap
+  if (r * ts >= 1)
+    return unknown_prediction("overloaded: a burst takes " + fmt("%.3g", ts) +
                               " s, requests come every " + fmt("%.3g", 1 / r) + " s");
   GapDistribution g;
   g.rate_hz = r;
@@ -118,14 +132,15 @@ Prediction poisson_single(const Candidate& c, const Load& load,
   const GapCosts costs = gap_costs(c, steps, g);
   if (!costs.unknown.empty()) return unknown_prediction(costs.unknown);
   // A busy period starts with a first burst (t_w + wake time), then serves
-  // warm every request that arrived meanwhile: E[busy] = E[S1] / (1 - R t_w),
-  // E[N] = 1 + R E[busy] requests, R / E[N] busy periods per second.
+  // every request that arrived meanwhile in bursts of t_s (t_w kept):
+  // E[busy] = E[S1] / (1 - R t_s), E[N] = 1 + R E[busy] requests, R / E[N]
+  // busy periods per second.
   const double first_s = tw + costs.wake_s;
-  const double busy_s = first_s / (1 - r * tw);
+  const double busy_s = first_s / (1 - r * ts);
   const double per_busy = 1 + r * busy_s;
   const double periods_hz = r / per_busy;
   p.idle_w = periods_hz * costs.idle_j;
-  p.wake_w = periods_hz * costs.wake_j;
+  p.wake_w = periods_hz * (costs.wake_j + (per_busy - 1) * after_none_j);
   p.burst_w = r * c.burst_j.value;
   p.power_w = p.idle_w + p.wake_w + p.burst_w;
   p.utilisation = periods_hz * busy_s;
@@ -133,7 +148,7 @@ Prediction poisson_single(const Candidate& c, const Load& load,
   // Latency: the slowest class with a 1% share, plus the mean wait in the
   // queue (Pollaczek-Khinchine, with the first bursts' longer service).
   std::vector<double> share;
-  double s2 = (per_busy - 1) * tw * tw;
+  double s2 = (per_busy - 1) * ts * ts;
   for (size_t j = 0; j < steps.size(); ++j) {
     share.push_back(costs.step_p[j] / per_busy);
     if (known(steps[j].time_s)) s2 += costs.step_p[j] * std::pow(tw + steps[j].time_s.value, 2);
@@ -142,7 +157,9 @@ Prediction poisson_single(const Candidate& c, const Load& load,
   const double rho = p.utilisation;
   const double wait_s = rho < 1 ? r * s2 / (2 * (1 - rho)) : INFINITY;
   const double warm_p99 = std::isfinite(c.burst_p99_s) ? c.burst_p99_s : tw;
-  p.latency_p99_s = service_p99((per_busy - 1) / per_busy, warm_p99, steps, share) + wait_s;
+  const double later_share = (per_busy - 1) / per_busy;  // bursts after no gap
+  const double later_p99 = later_share >= 0.01 ? warm_p99 + after_none_s : 0;
+  p.latency_p99_s = std::max(later_p99, service_p99(0, warm_p99, steps, share)) + wait_s;
   p.feasible = true;
   return p;
 }
@@ -150,7 +167,12 @@ Prediction poisson_single(const Candidate& c, const Load& load,
 Prediction poisson_batch(const Candidate& c, const Load& load, const std::vector<WakeStep>& steps) {
   const double r = load.rate_hz, tw = c.burst_s.value;
   const int b = c.batch;
-  const GapDistribution g = batch_gaps(r, b, tw);
+  // Requests wait through a burst's whole service; released, that is a
+  // cold start (the first step's extra time, nearly every gap's: the batch
+  // server's gaps are short).
+  double service_s = tw;
+  if (c.policy == "release" && known(steps.front().time_s)) service_s += steps.front().time_s.value;
+  const GapDistribution g = batch_gaps(r, b, service_s);
   const GapCosts costs = gap_costs(c, steps, g);
   if (!costs.unknown.empty()) return unknown_prediction(costs.unknown);
   Prediction p;
@@ -167,8 +189,9 @@ Prediction poisson_batch(const Candidate& c, const Load& load, const std::vector
   p.gated_share = costs.gated_share;
   const double warm_p99 = std::isfinite(c.burst_p99_s) ? c.burst_p99_s : tw;
   // The first request of a batch waits for b - 1 more.
+  const double warm_share = c.policy == "release" ? 0.0 : g.p_zero;  // released: all cold
   p.latency_p99_s =
-      erlang_quantile(b - 1, r, 0.99) + service_p99(g.p_zero, warm_p99, steps, costs.step_p);
+      erlang_quantile(b - 1, r, 0.99) + service_p99(warm_share, warm_p99, steps, costs.step_p);
   p.feasible = true;
   return p;
 }
@@ -223,18 +246,10 @@ Prediction core(const Candidate& c, const Load& load) {
   if (!known(c.burst_s) || !(c.burst_s.value > 0) || !known(c.burst_j))
     return unknown_prediction("the warm burst was not measured");
   if (!known(c.idle.awake_w)) return unknown_prediction("the idle power was not measured");
-  const std::vector<WakeStep> steps = wake_steps(c.wake, c.idle.gate_delay_s);
+  const std::vector<WakeStep> steps =
+      wake_steps(c.wake, c.idle.gate_delay_s, c.policy == "release");
   if (load.arrivals == Arrivals::periodic) return periodic(c, load, steps);
   return c.batch == 1 ? poisson_single(c, load, steps) : poisson_batch(c, load, steps);
-}
-
-// Idle energy from `from_s` to `to_s` seconds into a gap: awake up to the
-// gating delay, gated past it.
-double idle_between_j(const IdleProfile& idle, double from_s, double to_s) {
-  const double d = idle.gate_delay_s;
-  double e = idle.awake_w.value * (std::min(to_s, d) - std::min(from_s, d));
-  if (to_s > d) e += idle.gated_w.value * (std::max(to_s - d, 0.0) - std::max(from_s - d, 0.0));
-  return e;
 }
 
 RealisedPrediction realised_core(const Candidate& c, const RealisedRun& run) {
@@ -247,7 +262,8 @@ RealisedPrediction realised_core(const Candidate& c, const RealisedRun& run) {
   if (!(run.span_s > 0)) return unknown("the run's span must be positive");
   if (!known(c.burst_j)) return unknown("the warm burst was not measured");
   if (!known(c.idle.awake_w)) return unknown("the idle power was not measured");
-  const std::vector<WakeStep> steps = wake_steps(c.wake, c.idle.gate_delay_s);
+  const std::vector<WakeStep> steps =
+      wake_steps(c.wake, c.idle.gate_delay_s, c.policy == "release");
   const double d = c.idle.gate_delay_s;
   p.idle_j = p.wake_j = 0;
   // One idle stretch: `whole_s` long, of which the part after `skip_s` lies
@@ -258,8 +274,10 @@ RealisedPrediction realised_core(const Candidate& c, const RealisedRun& run) {
       if (!known(c.idle.gated_w)) return "the gated idle power was not measured";
       ++p.gated_gaps;
     }
-    p.idle_j += idle_between_j(c.idle, skip_s, whole_s);
-    if (!wakes || whole_s <= 0) return "";
+    p.idle_j += idle_energy_j(c.idle, skip_s, whole_s);
+    // Kept, a burst on a waiting request (no gap) is warm; released, it
+    // is a cold start all the same.
+    if (!wakes || (whole_s <= 0 && c.policy != "release")) return "";
     for (const WakeStep& s : steps)
       if (whole_s >= s.from_s && whole_s < s.to_s) {
         if (!known(s.energy_j))
@@ -288,12 +306,25 @@ RealisedPrediction realised_core(const Candidate& c, const RealisedRun& run) {
 
 }  // namespace
 
+double idle_energy_j(const IdleProfile& idle, double from_s, double to_s) {
+  const double d = idle.gate_delay_s;
+  double e = idle.awake_w.value * (std::min(to_s, d) - std::min(from_s, d));
+  if (to_s > d) e += idle.gated_w.value * (std::max(to_s - d, 0.0) - std::max(from_s - d, 0.0));
+  return e;
+}
+
+double first_burst_j(const IdleProfile& idle, const FirstBurstWindow& w) {
+  return w.energy_j - idle_energy_j(idle, w.lead_s, w.lead_s + w.idle_s) -
+         idle.awake_w.value * w.after_s;
+}
+
 std::string Candidate::label() const {
   return device + (point.empty() ? "" : "@" + point) + ", batch " + std::to_string(batch) + ", " +
          policy;
 }
 
-std::vector<WakeStep> wake_steps(const std::vector<WakeCost>& wake, double gate_delay_s) {
+std::vector<WakeStep> wake_steps(const std::vector<WakeCost>& wake, double gate_delay_s,
+                                 bool every_burst_wakes) {
   std::vector<WakeCost> sorted = wake;
   std::sort(sorted.begin(), sorted.end(),
             [](const WakeCost& a, const WakeCost& b) { return a.idle_s < b.idle_s; });
@@ -314,7 +345,7 @@ std::vector<WakeStep> wake_steps(const std::vector<WakeCost>& wake, double gate_
       steps.push_back({start, end, points[i].energy_j, points[i].time_s});
     }
   };
-  side(before, 0, gate_delay_s, Estimate{0, 0});
+  side(before, 0, gate_delay_s, every_burst_wakes ? Estimate{} : Estimate{0, 0});
   if (std::isfinite(gate_delay_s)) side(after, gate_delay_s, INFINITY, Estimate{});
   return steps;
 }

@@ -44,7 +44,8 @@ struct IdleProfile {
 // One way to serve a task: a device at an operating point, a batch size, and
 // whether the device's context is kept between bursts ("keep": it idles in
 // its own states and pays their wake costs) or released ("release": it idles
-// at the host's power and every burst pays a cold start).
+// in the host's states and every burst pays a cold start, one that follows
+// no gap included).
 struct Candidate {
   std::string task;  // what is served: "infer/small", "train:tensors/small"
   std::string device, point;
@@ -80,17 +81,37 @@ struct Prediction {
   double latency_p99_s = NAN;  // a request's, approximated (docs/deploy.md)
 };
 
+// Idle energy from `from_s` to `to_s` seconds into a gap (seconds since the
+// last work ended): awake_w up to the gating delay, gated_w past it.
+double idle_energy_j(const IdleProfile& idle, double from_s, double to_s);
+
+// A window around a first burst, as the deploy study takes one: it opens
+// lead_s after the last work ended (the device idle since), idles idle_s
+// more, runs the first burst, and idles after_s (awake) before it closes.
+struct FirstBurstWindow {
+  double energy_j = NAN, lead_s = 0, idle_s = 0, after_s = 0;
+};
+// The first burst's energy: the window's less the idle the device would
+// have had anyway in the states `idle` says it passes through,
+//   E_first = E_window - I(lead, lead + idle) - awake_w x after,
+// where I is idle_energy_j. With the context kept `idle` is the context
+// state's profile; released, the host state's (docs/deploy.md, "Cold
+// starts"). Less a warm burst's energy it is the wake (or cold) cost.
+double first_burst_j(const IdleProfile& idle, const FirstBurstWindow& w);
+
 // The wake cost as a step function of the gap: `from_s` to `to_s` costs
 // energy_j and time_s. Measured points on the same side of the gating
 // delay as the gap are used (a gap past the delay finds the device gated);
 // within one side, each point holds until the next. A gap shorter than the
 // first point of its side costs that point's (conservative); a side without
-// points is unknown (NaN) past the delay and warm (0) before it.
+// points is unknown (NaN) past the delay and warm (0) before it, unless
+// every burst wakes (the release policy's cold starts): unknown there too.
 struct WakeStep {
   double from_s = 0, to_s = INFINITY;
   Estimate energy_j, time_s;
 };
-std::vector<WakeStep> wake_steps(const std::vector<WakeCost>& wake, double gate_delay_s);
+std::vector<WakeStep> wake_steps(const std::vector<WakeCost>& wake, double gate_delay_s,
+                                 bool every_burst_wakes = false);
 
 // The idle gaps between bursts: with probability p_zero none (a request was
 // already waiting), else an Erlang(k, rate) gap with probability weight.

@@ -12,7 +12,9 @@
 #include "bench/studies/study.h"
 #include "common/errors.h"
 #include "platform/platform.h"
+#include "power/simulated.h"
 #include "report/deploy_csv.h"
+#include "report/deploy_model.h"
 
 using namespace edp::bench;
 namespace dv = edp::report::deploy_values;
@@ -178,4 +180,71 @@ TEST_CASE("deploy: the shipped paper-sizes config plans every program at every s
   REQUIRE(items.size() == 9);
   CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
   CHECK(items[8].key == "deploy:mode=train,workload=custom_relu,size=large,device=cpu");
+}
+
+namespace {
+
+// The simulated source read as the sampler reads it (every 5 ms), on
+// scripted clocks: `busy` seconds of one busy CPU, or idle.
+struct SimulatedMachine {
+  double now = 0, process = 0;
+  edp::power::SimulatedSensor sensor;
+  SimulatedMachine()
+      : sensor(options(),
+               {[this] { return now; }, [this] { return process; }, [] { return 0.0; }}) {
+    read();
+  }
+  static edp::power::SimulatedOptions options() {
+    edp::power::SimulatedOptions o;  // configs/deploy-release-simulated.yaml's
+    o.idle_w = 2;
+    o.cpu_w = 4;
+    o.sleep_after_s = 0.3;
+    o.sleep_w = 0.5;
+    o.wake_j = 0.4;
+    return o;
+  }
+  double read() {
+    double v = NAN;
+    std::string err;
+    REQUIRE(sensor.read(&v, &err) == 0);
+    return v;
+  }
+  void run(double seconds, bool busy) {
+    for (int i = 0; i < static_cast<int>(std::lround(seconds / 0.005)); ++i) {
+      now += 0.005;
+      if (busy) process += 0.005;
+      read();
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("deploy: a first burst is priced against the idle it would have had anyway", "[deploy]") {
+  // A cold window as cold_starts() takes it: the last cycle ended (its
+  // context released), the window opens 40 ms later, idles to the gap, a
+  // cold cycle of 60 ms of one busy CPU, a 20 ms tail. The cycle costs
+  // (2 + 4) W x 60 ms = 0.36 J, and 0.4 J more to wake the machine when the
+  // gap outlasts its 0.3 s sleep delay: the known answers.
+  for (const double gap : {0.1, 1.0}) {
+    INFO("gap " << gap << " s");
+    SimulatedMachine m;
+    m.run(0.05, true);  // the cycle before
+    m.run(0.04, false);
+    const double before_j = m.read();
+    m.run(gap - 0.04, false);
+    m.run(0.06, true);
+    m.run(0.02, false);
+    const double window_j = m.read() - before_j;
+    // Released, the machine idles awake (2 W, measured after a release) up
+    // to the 0.3 s delay, and asleep (0.5 W) past it.
+    edp::report::IdleProfile host;
+    host.awake_w.value = 2;
+    host.gated_w.value = 0.5;
+    host.gate_delay_s = 0.3;
+    const double first_j = edp::report::first_burst_j(host, {window_j, 0.04, gap - 0.04, 0.02});
+    // The sleep starts on a read: one 5 ms read interval at 2 - 0.5 W of
+    // slack (7.5 mJ), and a little for rounding.
+    CHECK(first_j == Approx(gap > 0.3 ? 0.76 : 0.36).margin(0.008));
+  }
 }

@@ -123,21 +123,32 @@ TEST_CASE("deploy.csv: the candidates read back are the item's measurements", "[
   CHECK(predict(c, {2, Arrivals::poisson}).feasible);
 }
 
-TEST_CASE("deploy.csv: cold starts give a released candidate idling at the host's power",
+TEST_CASE("deploy.csv: cold starts give a released candidate idling in the host's states",
           "[deploy]") {
   ItemRecord rec = infer_item();
-  rec.values[dv::idle("host", "w")] = 1.2;
+  rec.values[dv::idle("host", "w")] = 1.2;  // right after a release
   rec.values[dv::idle("host", "s")] = 5;
-  rec.values[dv::first("cold", 1.0, "gap_s")] = 1.0;
-  rec.values[dv::first("cold", 1.0, "time_s")] = 0.3;
-  rec.values[dv::first("cold", 1.0, "energy_j")] = 1.5;
-  const auto cs = deploy_candidates(table_of(deploy_rows(rec)), "t");
+  rec.values[dv::kHostAfterRelease] = 1;
+  for (const double t : {0.1, 1.0}) {
+    rec.values[dv::first("cold", t, "gap_s")] = t;
+    rec.values[dv::first("cold", t, "time_s")] = 0.3;
+    rec.values[dv::first("cold", t, "energy_j")] = t < 0.5 ? 1.5 : 1.9;
+  }
+  const CsvTable t = table_of(deploy_rows(rec));
+  CHECK_THAT(t.get(0, "note"), Catch::Contains("right after a cold burst"));
+  // The cold start after 1 s follows the 0.5 s delay: it wakes from the gate.
+  CHECK(t.get(t.rows.size() - 2, "state") == "host");
+  CHECK(t.get(t.rows.size() - 1, "state") == "gated");
+  const auto cs = deploy_candidates(t, "t");
   REQUIRE(cs.size() == 2);
   CHECK(cs[1].policy == "release");
   CHECK(cs[1].idle.awake_w.value == 1.2);
-  CHECK(std::isinf(cs[1].idle.gate_delay_s));
-  REQUIRE(cs[1].wake.size() == 1);
+  // Past the delay a released device is gated as a kept one is.
+  CHECK(cs[1].idle.gate_delay_s == 0.5);
+  CHECK(cs[1].idle.gated_w.value == 0.5);
+  REQUIRE(cs[1].wake.size() == 2);
   CHECK(cs[1].wake[0].energy_j.value == Approx(1.5 - 0.021));
+  CHECK(cs[1].wake[1].energy_j.value == Approx(1.9 - 0.021));
   CHECK(cs[1].wake[0].time_s.value == Approx(0.2981));
 }
 

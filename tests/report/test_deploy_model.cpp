@@ -280,3 +280,64 @@ TEST_CASE("realised gaps of a long Poisson run agree with the expectation", "[de
     CHECK(p.power_w == Approx(e.power_w).epsilon(0.005));
   }
 }
+
+namespace {
+
+// Released: 2 W idle (no gate), 0.1 J and 0.1 s per warm burst, and every
+// burst a cold start costing 0.5 J and 0.1 s more (measured after 0.05 s).
+Candidate released() {
+  Candidate c = simple("cpu", 2.0, 0.1, 0.1);
+  c.policy = "release";
+  c.wake = {{0.05, {0.5, 0}, {0.1, 0}}};
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("released, every burst is a cold start, one after no gap too", "[deploy]") {
+  SECTION("realised gaps: a burst on a waiting request pays the cold start") {
+    // Gaps 0.2, 0 and 0.3 s, then 0.5 s idle over a 2 s span:
+    //   idle 2 W x 1 s = 2 J, three cold starts 1.5 J, three bursts 0.3 J.
+    RealisedRun run;
+    run.gaps_s = {0.2, 0, 0.3};
+    run.after_s = 0.5;
+    run.span_s = 2;
+    const RealisedPrediction p = predict_realised(released(), run);
+    REQUIRE(p.known);
+    CHECK(p.wake_j == Approx(1.5));
+    CHECK(p.power_w == Approx(3.8 / 2));
+    Candidate kept = released();
+    kept.policy = "keep";  // the burst after no gap is warm
+    CHECK(predict_realised(kept, run).wake_j == Approx(1.0));
+  }
+  SECTION("Poisson, batch 1: the busy period's later bursts are cold as well") {
+    // Every request costs 0.1 + 0.5 J and keeps the device busy 0.2 s: at
+    // 2/s, P = (1 - 2 x 0.2) x 2 W + 2 x 0.6 J = 2.4 W. (M/G/1: E[B] = 0.2 /
+    // (1 - 0.4) = 1/3 s, E[N] = 5/3, 1.2 busy periods/s, each with 1 J of
+    // idle and 0.5 + (2/3) x 0.5 J of cold starts.)
+    const Prediction p = predict(released(), {2, Arrivals::poisson});
+    REQUIRE(p.feasible);
+    CHECK(p.power_w == Approx(2.4));
+    CHECK(p.utilisation == Approx(0.4));
+    CHECK(p.wake_w == Approx(1.0));
+    // A burst takes 0.2 s: 5/s fill the time.
+    CHECK_FALSE(predict(released(), {5, Arrivals::poisson}).feasible);
+  }
+  SECTION("Poisson, batches: a batch complete when the last burst ends is a cold start too") {
+    Candidate c = released();
+    c.batch = 4;
+    // 15/s in batches of 4: 3.75 bursts/s, each a cold start (0.5 J, 0.2 s
+    // in all), however many requests were waiting: 1.875 W of them.
+    const Prediction p = predict(c, {15, Arrivals::poisson});
+    REQUIRE(p.feasible);
+    CHECK(p.wake_w == Approx(1.875));
+    CHECK(p.utilisation == Approx(3.75 * 0.2));
+  }
+  SECTION("no cold start measured before the gating delay: unknown, not free") {
+    Candidate c = released();
+    c.idle.gated_w = {0.5, 0};
+    c.idle.gate_delay_s = 0.03;  // the 0.05 s point lies past it
+    const Prediction p = predict(c, {2, Arrivals::poisson});
+    CHECK_FALSE(p.feasible);
+  }
+}

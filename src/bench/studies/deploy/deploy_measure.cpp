@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 
 #include "bench/engine/signals.h"
@@ -149,7 +150,9 @@ void DeployPass::idle_states(Workload& wl) {
     rec_.values[dv::idle("gated", "windows")] = static_cast<double>(w.size());
     gated_w_ = rec_.value(dv::idle("gated", "w"));
   }
-  // The host state: the sweep's idle baseline, taken before any context.
+  // The host state: measured by cold_starts() right after a release, or
+  // else the sweep's idle baseline, taken before any context.
+  if (std::isfinite(rec_.value(dv::idle("host", "w")))) return;
   if (const auto host = session_.current_baseline("host"); host && std::isfinite(host->total_w)) {
     rec_.values[dv::idle("host", "w")] = host->total_w;
     rec_.values[dv::idle("host", "s")] = host->idle.duration_s;
@@ -157,11 +160,12 @@ void DeployPass::idle_states(Workload& wl) {
   }
 }
 
-double DeployPass::idle_energy_j(double from_s, double to_s) const {
-  const double d = gate_.delay_s;
-  double e = context_w_ * (std::min(to_s, d) - std::min(from_s, d));
-  if (std::isfinite(d)) e += gated_w_ * (std::max(to_s - d, 0.0) - std::max(from_s - d, 0.0));
-  return e;
+report::IdleProfile DeployPass::profile(double awake_w) const {
+  report::IdleProfile p;
+  p.awake_w.value = awake_w;
+  p.gated_w.value = gated_w_;
+  p.gate_delay_s = gate_.delay_s;
+  return p;
 }
 
 // A warm burst, the quiet tail, then a window: the rest of the gap, the
@@ -186,9 +190,9 @@ void DeployPass::wake_costs(Workload& wl) {
           });
       times.push_back(burst_s);
       gaps.push_back(tail_s_ + idle_in_s);
-      const double after_s = std::max(0.0, win.span_s - idle_in_s - burst_s);
-      const double first_j =
-          win.energy_j - idle_energy_j(tail_s_, tail_s_ + idle_in_s) - context_w_ * after_s;
+      const double first_j = report::first_burst_j(
+          profile(context_w_),
+          {win.energy_j, tail_s_, idle_in_s, std::max(0.0, win.span_s - idle_in_s - burst_s)});
       if (std::isfinite(first_j)) energies.push_back(first_j);
     }
     rec_.values[dv::first("wake", gap, "gap_s")] = report::mean(gaps);
@@ -200,55 +204,203 @@ void DeployPass::wake_costs(Workload& wl) {
   }
 }
 
-// Cold starts: the device's context released (no backend of it alive), an
-// idle gap in the host state, then a window around a new backend, the
-// workload's set-up and its first burst. The first cycle is not measured
-// (libraries loading, page cache). The host's power is the sweep's baseline.
-void DeployPass::cold_starts() {
-  const auto host = session_.current_baseline("host");
-  const double host_w = host ? host->total_w : NAN;
+bool DeployPass::cold_cycle(double* elapsed_s) {
+  throw_if_stop_requested();
   const DeviceSpec& dev = *item_.device;
-  const auto release = [&] {
-    if (dev.kind == "gpu") cuda_release_device(dev.index);
-  };
-  const auto cycle = [&](double* elapsed_s) {
-    const auto t0 = SteadyClock::now();
+  const auto t0 = SteadyClock::now();
+  {
     BackendSetup setup = make_backend_for(dev, cfg_, session_.platform());
     if (!setup.backend) return false;
     std::unique_ptr<Workload> wl = item_.parts.front().make(*setup.backend);
     wl->step();
     setup.backend->synchronize();
     if (elapsed_s) *elapsed_s = seconds_since(t0);
-    wl.reset();
-    setup.backend.reset();
-    return true;
-  };
-  if (!cycle(nullptr)) return;  // a device this machine lacks: the item is skipped
-  release();
+  }
+  if (dev.kind == "gpu") cuda_release_device(dev.index);
+  released_at_ = SteadyClock::now();
+  return true;
+}
+
+// The host state's idle power as the release policy idles in it: right
+// after a cold cycle released the context, in windows that end before the
+// gating delay, as the context state's are (idle_states).
+void DeployPass::host_idle() {
+  const double total_s = cfg_.deploy.idle_s;
+  double each_s = total_s / kStateWindows;
+  if (std::isfinite(gate_.delay_s)) each_s = std::min(each_s, 0.8 * gate_.delay_s - tail_s_);
+  if (!(each_s > 0.005)) return;
+  const int windows =
+      std::min(1000, std::max(kStateWindows, static_cast<int>(std::ceil(total_s / each_s))));
+  std::vector<double> w;
+  for (int i = 0; i < windows; ++i) {
+    cold_cycle(nullptr);
+    session_.pause(tail_s_);
+    const Window win =
+        windowed("idle/host#" + std::to_string(i + 1), [&] { session_.pause(each_s); });
+    if (std::isfinite(win.energy_j) && win.span_s > 0) w.push_back(win.energy_j / win.span_s);
+  }
+  if (w.empty()) return;
+  put_summary(rec_, dv::idle("host", "w"), dv::idle("host", "w_ci95"), w);
+  rec_.values[dv::idle("host", "s")] = windows * each_s;
+  rec_.values[dv::idle("host", "windows")] = static_cast<double>(w.size());
+  rec_.values[dv::kHostAfterRelease] = 1;
+}
+
+// Cold starts: the device's context released (no backend of it alive), an
+// idle gap, then a window around a new backend, the workload's set-up, its
+// first burst and the release. The first cycle is not measured (libraries
+// loading, page cache). The window's energy is priced by cold_costs(), once
+// the gated state's power is known: each window keeps its energy and how
+// its time split (raw_* values).
+void DeployPass::cold_starts() {
+  if (!cold_cycle(nullptr)) return;  // a device this machine lacks: the item is skipped
+  host_idle();
   for (const double gap : cfg_.deploy.wake_after_s) {
-    std::vector<double> times, energies;
+    std::vector<double> times, gaps;
     for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
       session_.pause(tail_s_);
-      double idle_in_s = 0, cold_s = 0;
+      double lead_s = 0, idle_in_s = 0, cold_s = 0, busy_s = 0;
       const Window win =
           windowed("cold/" + report::fmt_double(gap) + "#" + std::to_string(r + 1), [&] {
             const auto t0 = SteadyClock::now();
-            session_.pause(std::max(0.0, gap - tail_s_));
+            lead_s = std::chrono::duration<double>(t0 - released_at_).count();
+            session_.pause(std::max(0.0, gap - lead_s));
             idle_in_s = seconds_since(t0);
-            cycle(&cold_s);
-            release();
+            const auto t1 = SteadyClock::now();
+            cold_cycle(&cold_s);
+            busy_s = seconds_since(t1);  // the release included
             session_.pause(tail_s_);
           });
       times.push_back(cold_s);
-      const double first_j = win.energy_j - host_w * std::max(0.0, win.span_s - cold_s);
-      if (std::isfinite(first_j)) energies.push_back(first_j);
+      gaps.push_back(lead_s + idle_in_s);
+      const auto raw = [&](const char* what) {
+        return dv::first("cold", gap, std::string("raw_") + what + "#" + std::to_string(r));
+      };
+      rec_.values[raw("energy_j")] = win.energy_j;
+      rec_.values[raw("lead_s")] = lead_s;
+      rec_.values[raw("idle_s")] = idle_in_s;
+      rec_.values[raw("after_s")] = std::max(0.0, win.span_s - idle_in_s - busy_s);
     }
-    rec_.values[dv::first("cold", gap, "gap_s")] = gap;
+    rec_.values[dv::first("cold", gap, "gap_s")] = report::mean(gaps);
     rec_.values[dv::first("cold", gap, "repeats")] = static_cast<double>(times.size());
     put_summary(rec_, dv::first("cold", gap, "time_s"), dv::first("cold", gap, "time_s_ci95"),
                 times);
+  }
+  release_checks();
+}
+
+// A cold window's energy less the idle the device would have had anyway:
+// the gap before the cycle in the states a released device passes through
+// (the host state's power up to the gating delay, the gated power past it),
+// and the quiet tail after the release at the host's power. What is left
+// is the cold burst (a new backend, set-up, first burst, release), which
+// deploy.csv sets against a warm burst (extra_energy_j).
+void DeployPass::cold_costs() {
+  const double host_w = rec_.value(dv::idle("host", "w"));
+  if (!std::isfinite(host_w) || rec_.value(dv::kHostAfterRelease) != 1) return;
+  if (std::isfinite(gate_.delay_s) && !std::isfinite(gated_w_)) return;
+  for (const double gap : cfg_.deploy.wake_after_s) {
+    std::vector<double> energies;
+    for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
+      const auto raw = [&](const char* what) {
+        return rec_.value(
+            dv::first("cold", gap, std::string("raw_") + what + "#" + std::to_string(r)));
+      };
+      const double first_j = report::first_burst_j(
+          profile(host_w), {raw("energy_j"), raw("lead_s"), raw("idle_s"), raw("after_s")});
+      if (std::isfinite(first_j)) energies.push_back(first_j);
+    }
     put_summary(rec_, dv::first("cold", gap, "energy_j"), dv::first("cold", gap, "energy_j_ci95"),
                 energies);
+  }
+}
+
+// The release policy's open-loop checks: the same arrivals as the kept
+// context's check at that rate (the same seed), each batch served by a cold
+// cycle, the gaps timed from the last release to the next cycle's start.
+// The model's predictions wait for the whole candidate (release_predictions).
+void DeployPass::release_checks() {
+  const bool periodic = cfg_.deploy.arrivals == "periodic";
+  int batch = 1;
+  for (const auto& [name, value] : item_.params)
+    if (name == "batch") batch = std::max(1, std::atoi(value.c_str()));
+  for (const double rate : cfg_.deploy.check_rates_hz) {
+    const std::vector<double> arrivals =
+        arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
+    std::vector<double> latencies;
+    std::vector<double> gaps;
+    double lead_s = 0, after_s = 0;
+    session_.pause(tail_s_);
+    const Window win = windowed("check_release/" + report::fmt_double(rate), [&] {
+      const auto t0 = SteadyClock::now();
+      lead_s = std::chrono::duration<double>(t0 - released_at_).count();
+      double free_s = 0;  // when the last release ended, since t0
+      for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
+        const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
+        if (due_s > 0) session_.pause(due_s);
+        const double start_s = seconds_since(t0);
+        gaps.push_back(due_s > 0 ? start_s - free_s : 0.0);
+        double first_s = 0;
+        cold_cycle(&first_s);
+        free_s = seconds_since(t0);
+        for (size_t j = i; j < i + batch; ++j) latencies.push_back(start_s + first_s - arrivals[j]);
+      }
+      const double left_s = cfg_.deploy.check_s - seconds_since(t0);
+      session_.pause(std::max(left_s, tail_s_));
+      after_s = seconds_since(t0) - free_s;
+    });
+    const auto put = [&](const std::string& what, double v) {
+      rec_.values[dv::release_check(rate, what)] = v;
+    };
+    put("seconds", win.span_s);
+    put("requests", static_cast<double>(latencies.size()));
+    put("arrivals", static_cast<double>(arrivals.size()));
+    put("arrivals_expected", expected_arrivals(rate, cfg_.deploy.check_s, periodic));
+    put("measured_w", win.energy_j / win.span_s);
+    put("latency_p99_s", report::quantile(latencies, 0.99));
+    put("lead_s", lead_s);
+    put("after_s", after_s);
+    for (size_t i = 0; i < gaps.size(); ++i) put("gap#" + std::to_string(i), gaps[i]);
+  }
+}
+
+// The release checks priced by the model, from the item's rows as
+// deploy.csv will hold them (as checks() does for the kept context).
+void DeployPass::release_predictions() {
+  if (cfg_.deploy.check_rates_hz.empty()) return;
+  const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
+  const std::vector<report::Candidate> candidates =
+      report::deploy_candidates(rows, "the item's own rows");
+  const report::Candidate* release = nullptr;
+  for (const auto& c : candidates)
+    if (c.policy == "release") release = &c;
+  if (!release) return;
+  const bool periodic = cfg_.deploy.arrivals == "periodic";
+  for (const double rate : cfg_.deploy.check_rates_hz) {
+    const auto get = [&](const std::string& what) {
+      return rec_.value(dv::release_check(rate, what));
+    };
+    if (!std::isfinite(get("seconds"))) continue;
+    const report::Prediction p = report::predict(
+        *release, {rate, periodic ? report::Arrivals::periodic : report::Arrivals::poisson});
+    if (p.feasible) {
+      rec_.values[dv::release_check(rate, "predicted_w")] = p.power_w;
+      rec_.values[dv::release_check(rate, "predicted_w_ci95")] = p.power_ci95_w;
+    }
+    report::RealisedRun run;
+    run.lead_s = get("lead_s");
+    run.after_s = get("after_s");
+    run.span_s = get("seconds");
+    for (size_t i = 0;; ++i) {
+      const double g = get("gap#" + std::to_string(i));
+      if (!std::isfinite(g)) break;
+      run.gaps_s.push_back(g);
+    }
+    const report::RealisedPrediction r = report::predict_realised(*release, run);
+    if (r.known) {
+      rec_.values[dv::release_check(rate, "realised_w")] = r.power_w;
+      rec_.values[dv::release_check(rate, "realised_w_ci95")] = r.power_ci95_w;
+    }
   }
 }
 
@@ -329,8 +481,10 @@ void DeployPass::warm(Backend& be) {
   for (int i = 0; i < 3; ++i) single_burst(wl);  // warm: clocks, caches, the pool
   latency(wl);
   idle_states(wl);
+  cold_costs();
   wake_costs(wl);
   checks(wl);
+  release_predictions();
 }
 
 }  // namespace edp::bench

@@ -11,7 +11,9 @@
 #include "bench/config/config.h"
 #include "bench/engine/session.h"
 #include "bench/protocol/plan_item.h"
+#include "common/elapsed.h"
 #include "platform/platform.h"
+#include "report/deploy_model.h"
 #include "report/records.h"
 #include "workloads/workload.h"
 
@@ -37,12 +39,16 @@ class DeployPass {
  public:
   DeployPass(Session& session, const Config& cfg, const PlanItem& item, report::ItemRecord& rec);
 
-  // Before the item's backend exists (no context of its device): cold
-  // starts, each a fresh backend, workload and first burst after an idle
-  // gap in the host state.
+  // Before the item's backend exists (no context of its device): the host
+  // state's idle power right after a release, cold starts (each a fresh
+  // backend, workload and first burst after an idle gap, the context
+  // released after it) and the release policy's open-loop checks. What
+  // they cost over the idle the device would have had anyway needs the
+  // gated state's power, measured after the part: warm() prices them.
   void cold_starts();
   // After the item's part, on its backend: latency of single bursts, idle
-  // power per state, wake costs, and the open-loop checks.
+  // power per state, wake costs, the open-loop checks, and the prices of
+  // what cold_starts() measured.
   void warm(Backend& be);
 
  private:
@@ -57,8 +63,18 @@ class DeployPass {
   void idle_states(Workload& wl);
   void wake_costs(Workload& wl);
   void checks(Workload& wl);
-  // Idle energy between a gap's offsets a and b (s since the last work).
-  double idle_energy_j(double from_s, double to_s) const;
+  // A new backend and workload, one burst (its latency in *elapsed_s), and
+  // the device's context released; false when the device cannot start.
+  bool cold_cycle(double* elapsed_s);
+  void host_idle();
+  void release_checks();
+  // The cold starts' energy over the idle in the host and gated states,
+  // and the release checks' predictions (after idle_states()).
+  void cold_costs();
+  void release_predictions();
+  // How the device idles: at awake_w up to the gating delay, at the gated
+  // state's power past it.
+  report::IdleProfile profile(double awake_w) const;
 
   Session& session_;
   const Config& cfg_;
@@ -68,6 +84,8 @@ class DeployPass {
   double tail_s_;
   Backend* be_ = nullptr;
   double context_w_ = NAN, gated_w_ = NAN;
+  // When the last cold cycle's context was released.
+  SteadyClock::time_point released_at_{};
 };
 
 }  // namespace edp::bench
