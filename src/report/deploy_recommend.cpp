@@ -58,8 +58,10 @@ std::vector<ModelCheck> checks_of(const CsvTable& t, const std::string& task) {
       continue;
     ModelCheck c;
     const std::string batch = t.get(r, "batch"), point = t.get(r, "operating_point");
+    // A check of the release policy (a cold start per burst) idles in the host state.
     c.item = t.get(r, "device") + (point.empty() ? "" : "@" + point) +
-             (batch.empty() ? "" : ", batch " + batch);
+             (batch.empty() ? "" : ", batch " + batch) +
+             (t.get(r, "state") == "host" ? ", release" : "");
     c.rate_hz = value(r, "rate_hz");
     c.measured_w = value(r, "power_w");
     c.realised_w = value(r, "predicted_realised_w");

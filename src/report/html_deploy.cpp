@@ -106,8 +106,8 @@ std::string checks_table(const CsvTable& t) {
   for (size_t r = 0; r < t.rows.size(); ++r) {
     if (t.get(r, "measure") != "check") continue;
     const std::string batch = t.get(r, "batch");
-    const std::string item =
-        deploy_task(t, r) + (batch.empty() ? "" : ", batch " + batch) + ", " + t.get(r, "device");
+    const std::string item = deploy_task(t, r) + (batch.empty() ? "" : ", batch " + batch) + ", " +
+                             t.get(r, "device") + (t.get(r, "state") == "host" ? ", release" : "");
     const std::string expected = t.get(r, "arrivals_expected");
     const auto arrivals = parse_double(t.get(r, "arrivals"));
     const auto expected_n = parse_double(expected);

@@ -42,4 +42,8 @@ TEST_CASE("report: the deploy section tables the checks against both predictions
   // No check rows, no table.
   CHECK_THAT(render_deploy_section(EDPBENCH_FIXTURES "/deploy/cpu-gpu"),
              !Catch::Contains("open-loop runs"));
+  // A check of the release policy says so (tests/fixtures/deploy/release-simulated).
+  const std::string r = render_deploy_section(EDPBENCH_FIXTURES "/deploy/release-simulated");
+  CHECK_THAT(r, Catch::Contains("<tr><td>infer/small, batch 16, cpu, release</td><td>25</td>"));
+  CHECK_THAT(r, Catch::Contains("<tr><td>infer/small, batch 16, cpu</td><td>25</td>"));
 }
