@@ -182,12 +182,13 @@ std::vector<std::string> names(const Json* v, char sep) {
 
 std::map<std::string, double> numbers_by_name(const Json* v) {
   std::map<std::string, double> out;
-  if (v && v->is_object())
-    for (const auto& [k, x] : v->items())
-      if (x.is_number())
-        out[k] = x.get<double>();
-      else if (x.is_null())
-        out[k] = NAN;  // a rail with no valid reading: kept, and written back as null
+  if (!v || !v->is_object()) return out;
+  for (const auto& [k, x] : v->items()) {
+    if (x.is_number())
+      out[k] = x.get<double>();
+    else if (x.is_null())
+      out[k] = NAN;  // a rail with no valid reading: kept, and written back as null
+  }
   return out;
 }
 
