@@ -35,19 +35,18 @@ TEST_CASE("fake cuDNN descriptors follow the documented rules", "[gpu_sim][cudnn
         CUDNN_STATUS_SUCCESS);
   CHECK(cudnnSetTensor4dDescriptor(t, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, -1, 2, 3) ==
         CUDNN_STATUS_BAD_PARAM);
-  CHECK(cudnnSetTensor4dDescriptor(t, static_cast<cudnnTensorFormat_t>(9), CUDNN_DATA_FLOAT, 1, 1,
+  CHECK(cudnnSetTensor4dDescriptor(t, static_cast<cudnnTensorFormat_t>(3), CUDNN_DATA_FLOAT, 1, 1,
                                    2, 3) == CUDNN_STATUS_BAD_PARAM);
-  CHECK(cudnnSetTensor4dDescriptor(t, CUDNN_TENSOR_NCHW, static_cast<cudnnDataType_t>(42), 1, 1, 2,
+  CHECK(cudnnSetTensor4dDescriptor(t, CUDNN_TENSOR_NCHW, static_cast<cudnnDataType_t>(15), 1, 1, 2,
                                    3) == CUDNN_STATUS_BAD_PARAM);
   CHECK(cudnnSetTensor4dDescriptor(t, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1 << 16, 1 << 16, 2,
                                    1) == CUDNN_STATUS_NOT_SUPPORTED);  // > 2 Giga-elements
   cudnnActivationDescriptor_t act = nullptr;
   REQUIRE(cudnnCreateActivationDescriptor(&act) == CUDNN_STATUS_SUCCESS);
-  CHECK(cudnnSetActivationDescriptor(act, static_cast<cudnnActivationMode_t>(17),
+  CHECK(cudnnSetActivationDescriptor(act, static_cast<cudnnActivationMode_t>(7),
                                      CUDNN_PROPAGATE_NAN, 0.0) == CUDNN_STATUS_BAD_PARAM);
-  CHECK(cudnnSetActivationDescriptor(act, CUDNN_ACTIVATION_RELU,
-                                     static_cast<cudnnNanPropagation_t>(3),
-                                     0.0) == CUDNN_STATUS_BAD_PARAM);
+  // cudnnNanPropagation_t has no value but its two enumerators that C++ can
+  // form (tests/gpu_sim/include/cudnn.h): the fake's check of it is for C callers.
   cudnnDestroyActivationDescriptor(act);
   cudnnDestroyTensorDescriptor(t);
 }

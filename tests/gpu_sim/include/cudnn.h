@@ -20,8 +20,27 @@ typedef enum {
   CUDNN_STATUS_NOT_SUPPORTED = 9
 } cudnnStatus_t;
 
-typedef enum { CUDNN_TENSOR_NCHW = 0, CUDNN_TENSOR_NHWC = 1 } cudnnTensorFormat_t;
-typedef enum { CUDNN_DATA_FLOAT = 0, CUDNN_DATA_DOUBLE = 1, CUDNN_DATA_HALF = 2 } cudnnDataType_t;
+// The enumerators of cuDNN 7.6-8.x's cudnn.h, with their values, also those the
+// fake does not accept (it answers CUDNN_STATUS_BAD_PARAM for them): an enum's
+// values in C++ are those its enumerators span, so a test can pass an
+// unknown value (3 here, 15 below) only inside that span without undefined
+// behaviour (Clang's -fsanitize=enum reports a load outside it).
+typedef enum {
+  CUDNN_TENSOR_NCHW = 0,
+  CUDNN_TENSOR_NHWC = 1,
+  CUDNN_TENSOR_NCHW_VECT_C = 2
+} cudnnTensorFormat_t;
+typedef enum {
+  CUDNN_DATA_FLOAT = 0,
+  CUDNN_DATA_DOUBLE = 1,
+  CUDNN_DATA_HALF = 2,
+  CUDNN_DATA_INT8 = 3,
+  CUDNN_DATA_INT32 = 4,
+  CUDNN_DATA_INT8x4 = 5,
+  CUDNN_DATA_UINT8 = 6,
+  CUDNN_DATA_UINT8x4 = 7,
+  CUDNN_DATA_INT8x32 = 8
+} cudnnDataType_t;
 typedef enum {
   CUDNN_ACTIVATION_SIGMOID = 0,
   CUDNN_ACTIVATION_RELU = 1,
