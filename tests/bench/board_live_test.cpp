@@ -45,7 +45,7 @@ struct LiveCase {
 }  // namespace
 
 TEST_CASE("live boards: the chosen total's energy against the true energy within 1%",
-          "[boards][live]") {
+          "[boards][live][slow]") {
   const LiveCase cases[] = {
       {"agx-orin-jp5",
        "Jetson AGX Orin",

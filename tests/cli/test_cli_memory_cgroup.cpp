@@ -68,7 +68,7 @@ struct MemoryCgroup {
 #endif
 
 TEST_CASE("in a 2 GiB cgroup the memory check holds: what plan passes, run completes",
-          "[cli][memory][cgroup]") {
+          "[cli][memory][cgroup][slow]") {
 #ifdef EDP_NOT_PLAIN
   WARN("skipped: the memory check is of a plain build, and this is " EDP_NOT_PLAIN);
   return;

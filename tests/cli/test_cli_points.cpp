@@ -251,7 +251,7 @@ TEST_CASE("SIGHUP and SIGPIPE at a point restore the clocks and exit 129 / 141",
 }
 
 TEST_CASE("every signal that ends a run restores the clocks: SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT",
-          "[cli][points][signals]") {
+          "[cli][points][signals][slow]") {
   // Issue 33: SIGUSR1 at an operating point exited 138 with the clocks left
   // changed (and the state file left for the next sweep to restore).
   for (int sig : {SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT, SIGRTMIN + 1}) {

@@ -53,7 +53,7 @@ std::string with_command(const std::string& cmd, const std::string& options) {
 }  // namespace
 
 TEST_CASE("every measuring command takes the power options with the config's ranges and messages",
-          "[cli][surface]") {
+          "[cli][surface][slow]") {
   const std::string dir = edp::testing::temp_dir("surface");
   for (const auto& cmd : measuring_commands(dir)) {
     INFO(cmd);

@@ -43,7 +43,7 @@ void print_row(const StepRun& s) {
 }  // namespace
 
 TEST_CASE("lag: step runs on a simulated TX2 INA3221 match the true energy within 3% from 2 s",
-          "[power][lag]") {
+          "[power][lag][slow]") {
   Ina3221Sim sim;  // 0.43 s update and averaging period, VDD_IN idle at 2 W
   REQUIRE(sim.true_power_w("VDD_IN", edp::power::now_s()) == kIdleW);
   EnergyMeter meter = open_meter(sim);
