@@ -45,10 +45,10 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # object the simulator does not change (all but the CUDA sources, the few
 # files that read edpbench/config.h and the simulator's own) is then the same
 # compilation, which ccache answers (.ci/run sets CCACHE_BASEDIR).
-configure() {  # configure DIR BUILD_TYPE SANITIZERS NATIVE
+configure() {  # configure DIR BUILD_TYPE SANITIZERS NATIVE [CMAKE ARGS]
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE="$2" -DEDPBENCH_SANITIZE="$3" \
     -DEDPBENCH_GPU_SIM=ON -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE="$4" \
-    -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+    -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" "${@:5}" >/dev/null
 }
 # ctest in DIR with ARGS; prints the failures, or the tail and the count of
 # test cases that ran (each ctest entry runs one Catch2 case or one script).
@@ -94,7 +94,9 @@ if [ "$asan" = 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   t0=$(date +%s)
-  configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined OFF
+  # Clang, as ci-sanitizers.sh's asan build (the same objects from ccache).
+  configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined OFF \
+    -DCMAKE_CXX_COMPILER="${EDPBENCH_SANITIZER_CXX:-clang++}"
   cmake --build "$root/build-gpusim-asan" -j "$jobs" --target edp_tests_gpu_sim
   times+=("$(printf '%-22s %5ss' 'build asan+ubsan' "$(( $(date +%s) - t0 ))")")
   t0=$(date +%s)

@@ -9,7 +9,8 @@
 #                              [--bench] [--cross aarch64] [--ci]
 #   (nothing)        building and running every test (scripts/test.sh)
 #   --run            only building and running edpbench (scripts/run.sh)
-#   --fuzz           also clang and its runtimes (scripts/fuzz.sh)
+#   --fuzz           also clang and its runtimes (scripts/fuzz.sh, the sanitizer
+#                    builds of ci-sanitizers.sh and ci-gpu-sim.sh)
 #   --ansible        also ansible-core, sshd, ssh, python3-apt, iproute2
 #                    (scripts/ci-ansible.sh); a newly installed sshd is
 #                    never started as a service (/etc/ssh/sshd_not_to_be_run)
@@ -37,7 +38,10 @@ run_pkgs=(g++ cmake ninja-build libeigen3-dev libyaml-cpp-dev libcli11-dev nlohm
 # Debian 12 has no curl: the node_exporter and Grafana tests skipped there).
 test_pkgs=(catch2 pybind11-dev python3-dev python3 python3-numpy systemd dpkg-dev fakeroot file
            pkg-config chromium prometheus prometheus-node-exporter curl)
-fuzz_pkgs=(clang libclang-rt-dev)
+# clang and its runtimes (libFuzzer, the sanitizers'), and LLVM's OpenMP: the
+# sanitizer builds (ci-sanitizers.sh, ci-gpu-sim.sh) are Clang's, and build
+# the workloads with OpenMP as the GCC builds do.
+fuzz_pkgs=(clang libclang-rt-dev libomp-dev)
 # ansible-playbook; sshd, run by the test itself as `sshd -i` in its network
 # namespaces; ip (iproute2) makes those namespaces; python3-apt for the apt
 # module.
@@ -57,7 +61,7 @@ while [ $# -gt 0 ]; do
     --bench) pkgs+=(python3-torch hyperfine); shift ;;
     --cross) cross="${2:?--cross needs an architecture (aarch64)}"; shift 2 ;;
     --ci) pkgs+=("${fuzz_pkgs[@]}" g++-11 python3-torch ccache); ansible=1; cross=aarch64; shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "setup-deps.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
