@@ -31,7 +31,6 @@ const std::string kSrc = std::string(EDPBENCH_FIXTURES) + "/../../src";
 const std::vector<std::string> kKnownPairs{
     "bench/config/config <-> bench/config/config_keys",
     "bench/config/config_key_builders <-> bench/config/config_keys",
-    "bench/exporter/exporter <-> bench/exporter/exporter_metrics",
     "bench/studies/memory_check <-> bench/studies/study",
     "power/measurement <-> power/sensor",
     "power/plausible <-> power/sensor",
@@ -97,9 +96,11 @@ TEST_CASE("include graph: no two files in src/ include each other", "[tools]") {
     if (std::find(kKnownPairs.begin(), kKnownPairs.end(), m.pair()) == kKnownPairs.end())
       unexpected.push_back(m.describe());
   }
-  INFO("files that include each other; move what both need to where it belongs:"
-       << joined(unexpected));
-  CHECK(unexpected.empty());
+  {
+    INFO("files that include each other; move what both need to where it belongs:"
+         << joined(unexpected));
+    CHECK(unexpected.empty());
+  }
   std::vector<std::string> stale;
   for (const auto& p : kKnownPairs)
     if (std::find(found.begin(), found.end(), p) == found.end()) stale.push_back(p);

@@ -17,7 +17,7 @@
 
 #include "bench/engine/run_evidence.h"
 #include "bench/engine/signals.h"
-#include "bench/exporter/exporter.h"
+#include "bench/exporter/sweep_progress.h"
 #include "bench/protocol/progress.h"
 #include "bench/protocol/protocol.h"
 #include "bench/studies/study.h"
