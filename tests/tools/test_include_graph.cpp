@@ -31,7 +31,6 @@ const std::string kSrc = std::string(EDPBENCH_FIXTURES) + "/../../src";
 const std::vector<std::string> kKnownPairs{
     "bench/config/config <-> bench/config/config_keys",
     "bench/config/config_key_builders <-> bench/config/config_keys",
-    "bench/studies/memory_check <-> bench/studies/study",
     "power/measurement <-> power/sensor",
     "power/plausible <-> power/sensor",
     "report/compare <-> report/html_report",
