@@ -2,7 +2,7 @@
 // or choices, doc string and accessors into Config. Parsing (parse_config),
 // emitting (to_yaml, context.json's config_yaml), validation and the CLI
 // overrides (set_config_value) all walk this table, so a key is written once.
-// Defaults are Config's member initialisers (config.h). A study's section
+// Defaults are Config's member initialisers (config_types.h). A study's section
 // (batch, stages, ops) is entered by the study's own study_*_config.cpp,
 // through the registry (config_studies.cpp), into this same table.
 #pragma once
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/config/config.h"
 #include "bench/config/config_reader.h"
+#include "bench/config/config_types.h"
 
 namespace edp::bench {
 
