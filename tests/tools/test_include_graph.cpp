@@ -25,11 +25,12 @@ namespace {
 // EDPBENCH_FIXTURES is tests/fixtures; the sources are beside tests/.
 const std::string kSrc = std::string(EDPBENCH_FIXTURES) + "/../../src";
 
-// Pairs that include each other today. The list may only shrink: a pair
-// that no longer includes each other fails the test below until its line
-// is removed.
+// Pairs outside src/bench that include each other today. Issue 34 split
+// src/bench, whose pairs are gone; these are in the layers' own files and
+// are left to their owners (docs/engine.md, "Hand-over"). The list may only
+// shrink: a pair that no longer includes each other fails the test below
+// until its line is removed.
 const std::vector<std::string> kKnownPairs{
-    "bench/config/config_key_builders <-> bench/config/config_keys",
     "power/measurement <-> power/sensor",
     "power/plausible <-> power/sensor",
     "report/compare <-> report/html_report",
