@@ -79,7 +79,7 @@ void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
 report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& study) {
   report::ItemRecord rec;
   try {
-    rec = measure_item(s.session, s.hooks(study, item), item);
+    rec = run_protocol(s.session, s.hooks(study, item), item);
   } catch (const Interrupted&) {
     throw;
   } catch (const std::exception& e) {
