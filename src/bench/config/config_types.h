@@ -87,7 +87,7 @@ struct Config {
   std::string name = "default";
   std::vector<std::string> studies{"mlp"};  // known_studies()
   // The studies' own sections (DESIGN §9), each declared and entered in the
-  // key table by its study (study_*_config.h, .cpp).
+  // key table by its study (<study>_config.h, .cpp).
   BatchConfig batch;
   StagesConfig stages;
   OpsConfig ops;
