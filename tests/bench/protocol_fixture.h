@@ -52,7 +52,7 @@ struct Fixture {
   bench::Config cfg = config();
   bench::Session session;
   bench::Sweep sweep;          // what context_json reads
-  bench::ProtocolHooks hooks;  // what measure_item gets
+  bench::ProtocolHooks hooks;  // what run_protocol gets
   Fixture()
       : session(bench::session_options(cfg, ""), platform::Prober(""), meter()),
         sweep(cfg, session),

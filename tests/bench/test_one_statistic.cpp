@@ -40,7 +40,7 @@ TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x tim
   Fixture f;
   const std::vector<std::string>& cols = report::ops_columns();
   SECTION("warm") {
-    const auto rec = bench::measure_item(
+    const auto rec = bench::run_protocol(
         f.session, f.hooks,
         f.item("ops", {{"op", "copy"}, {"variant", "warm"}}, {sleep_part("copy", kNoisy)}));
     REQUIRE(rec.status == "ok");
@@ -57,7 +57,7 @@ TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x tim
   }
   SECTION("cold: the op minus the flush, both by their medians") {
     const auto rec =
-        bench::measure_item(f.session, f.hooks,
+        bench::run_protocol(f.session, f.hooks,
                             f.item("ops", {{"op", "copy"}, {"variant", "cold"}},
                                    {sleep_part("copy", kNoisy), sleep_part("flush", kFlush)}));
     REQUIRE(rec.status == "ok");
@@ -72,7 +72,7 @@ TEST_CASE("one statistic: ops rows, warm and cold, give energy per op == P x tim
 TEST_CASE("one statistic: stages rows give energy_j == P x the measured time_s_mean",
           "[bench][statistic]") {
   Fixture f;
-  const auto rec = bench::measure_item(
+  const auto rec = bench::run_protocol(
       f.session, f.hooks,
       f.item("stages", {{"workload", "tensors"}, {"size", "tiny"}, {"device", "reference"}},
              {sleep_part("forward", {0, 2, 2, 6, 2, 2}),
@@ -99,7 +99,7 @@ TEST_CASE("one statistic: results rows pair each energy with the time of the sam
   Fixture f;
   bench::PlanItem it = f.item("mlp", {{"workload", "sleep"}}, {sleep_part("sleep", kNoisy)});
   it.values["n"] = 4;  // per-sample columns
-  const auto rec = bench::measure_item(f.session, f.hooks, it);
+  const auto rec = bench::run_protocol(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   const auto row = report::results_row(rec, rec.parts[0]);
   const auto& cols = report::results_columns();

@@ -74,7 +74,7 @@ Agreement check_agreement(const std::string& yaml, double step_ms) {
   for (bench::PlanItem item : planned) {
     for (auto& part : item.parts)
       part.make = [step_ms](Backend& be) { return std::make_unique<Sleep>(be, step_ms); };
-    const report::ItemRecord rec = bench::measure_item(session, hooks, item);
+    const report::ItemRecord rec = bench::run_protocol(session, hooks, item);
     INFO(item.key << ": " << rec.note);
     REQUIRE(rec.status == "ok");
     const report::PartRecord& part = rec.parts.at(0);

@@ -27,7 +27,7 @@ TEST_CASE("protocol: the first run fixes the block count for the others", "[benc
   it.settings.steps = 1;
   it.settings.runs = 4;
   it.settings.min_run_s = 0.03;
-  const auto rec = bench::measure_item(f.session, f.hooks, it);
+  const auto rec = bench::run_protocol(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   const auto& runs = rec.parts[0].run_records;
   REQUIRE(runs.size() == 4);
@@ -50,7 +50,7 @@ TEST_CASE("protocol: min_run_s auto uses the sensor's stated interval from the f
   it.settings.steps = 1;
   it.settings.runs = 2;
   it.settings.min_run_auto = true;
-  const auto rec = bench::measure_item(f.session, f.hooks, it);
+  const auto rec = bench::run_protocol(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   // The first run fills 20 x 10 ms; the second repeats its block count.
   const auto& runs = rec.parts[0].run_records;
@@ -117,7 +117,7 @@ class CountedAdd final : public Workload {
 
 }  // namespace
 
-TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, each in a window",
+TEST_CASE("protocol: run_protocol runs warm-up + runs x blocks x steps steps, each in a window",
           "[bench][protocol]") {
   Fixture f;
   CallCounts counts;
@@ -127,7 +127,7 @@ TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, ea
   it.settings.warmup_steps = 3;
   it.settings.steps = 7;
   it.settings.runs = 4;
-  const auto rec = bench::measure_item(f.session, f.hooks, it);
+  const auto rec = bench::run_protocol(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   const auto& runs = rec.parts[0].run_records;
   REQUIRE(runs.size() == 4);
@@ -148,14 +148,14 @@ TEST_CASE("protocol: measure_item runs warm-up + runs x blocks x steps steps, ea
   none.settings.warmup_steps = 0;
   none.settings.steps = 7;
   none.settings.runs = 2;
-  const auto rec0 = bench::measure_item(f.session, f.hooks, none);
+  const auto rec0 = bench::run_protocol(f.session, f.hooks, none);
   REQUIRE(rec0.parts[0].run_records.size() == 2);
   int64_t steps0 = 0;
   for (const auto& r : rec0.parts[0].run_records) steps0 += int64_t{7} * r.blocks;
   CHECK(cold.elementwise == steps0);
 }
 
-TEST_CASE("protocol: measure's item is a command workload measured by measure_item",
+TEST_CASE("protocol: measure's item is a command workload measured by run_protocol",
           "[bench][protocol]") {
   // `measure -- CMD` is a client of the same engine: its plan item's step is
   // fork, exec and wait, one step per run, no blocks to fill min_run_s.
@@ -174,7 +174,7 @@ TEST_CASE("protocol: measure's item is a command workload measured by measure_it
   f.hooks.on_run = [&](const report::PartRecord&, const report::RunRecord& r) {
     seen.push_back(r.run);
   };
-  const auto rec = bench::measure_item(f.session, f.hooks, item);
+  const auto rec = bench::run_protocol(f.session, f.hooks, item);
   f.hooks.on_run = nullptr;
   INFO(rec.note);
   REQUIRE(rec.status == "ok");
@@ -197,7 +197,7 @@ TEST_CASE("protocol: measure's item is a command workload measured by measure_it
   bad.command = {"sh", "-c", "exit 7"};
   bad.warmup = 0;
   auto failed = std::make_shared<bench::CommandOutcome>();
-  const auto frec = bench::measure_item(f.session, f.hooks,
+  const auto frec = bench::run_protocol(f.session, f.hooks,
                                         bench::command_item(bad, stops.old_mask(), false, failed));
   CHECK(frec.status == "failed");
   REQUIRE(frec.parts[0].run_records.size() == 1);
@@ -225,7 +225,7 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   it.settings.warmup_steps = 1;
   it.settings.steps = 1;
   it.settings.runs = 1;
-  const auto rec = bench::measure_item(session, hooks, it);
+  const auto rec = bench::run_protocol(session, hooks, it);
   REQUIRE(rec.status == "ok");
   const report::RunRecord& by_run = rec.parts[0].run_records.at(0);
 
@@ -274,7 +274,7 @@ TEST_CASE("protocol: the hooks get the study's passes around the parts and the b
     calls.push_back("after:" + std::to_string(rec.parts.at(0).run_records.size()));
     rec.values["after_parts"] = 1;
   };
-  const auto rec = bench::measure_item(f.session, f.hooks, it);
+  const auto rec = bench::run_protocol(f.session, f.hooks, it);
   REQUIRE(rec.status == "ok");
   CHECK(calls == std::vector<std::string>{"before:0", "run1", "run2", "after:2"});
   CHECK(rec.values.at("after_parts") == 1);
@@ -285,6 +285,6 @@ TEST_CASE("protocol: the hooks get the study's passes around the parts and the b
   // item cannot be measured as asked, and says so rather than skip the choice.
   f.hooks.gemm_chooser = nullptr;
   it.settings.gemm_auto = true;
-  CHECK_THROWS_WITH(bench::measure_item(f.session, f.hooks, it),
+  CHECK_THROWS_WITH(bench::run_protocol(f.session, f.hooks, it),
                     Catch::Contains("gemm: auto needs a GEMM chooser"));
 }

@@ -1,6 +1,6 @@
 // The protocol's own cost per step (issue 11 item 2) and the GEMM call
 // counts per step (item 5). Every figure comes through the real code path:
-// the batch study's plan items, measured by measure_item, with the `empty`
+// the batch study's plan items, measured by run_protocol, with the `empty`
 // workload (a step that does nothing) in place of the MLP for the overhead.
 // Prints the median time per step of `empty` next to that of each program at
 // each N on the batch shapes, and their ratio (the share of a step that is
@@ -142,7 +142,7 @@ int run(const Options& o) {
     empty.key += "/empty";
     empty.label = "empty/" + o.device;
     empty.flop_estimate = 0;
-    const double empty_s = step_s(bench::measure_item(session, hooks, empty), o.steps);
+    const double empty_s = step_s(bench::run_protocol(session, hooks, empty), o.steps);
     std::printf("protocol overhead on %s (%s, power %s, %d steps x %d runs, progress %s)\n",
                 o.device.c_str(),
                 o.device == "cpu" ? (std::to_string(o.threads) + " thread(s)").c_str() : "-",
@@ -151,7 +151,7 @@ int run(const Options& o) {
     std::printf("%-12s %5s %14s %14s %12s\n", "program", "N", "step (us)", "per sample (us)",
                 "empty/step");
     for (const auto& item : items) {
-      const double t = step_s(bench::measure_item(session, hooks, item), o.steps);
+      const double t = step_s(bench::run_protocol(session, hooks, item), o.steps);
       std::printf("%-12s %5lld %14.2f %14.2f %11.4f%%\n", item.parts.at(0).name.c_str(),
                   static_cast<long long>(item.values.at("n")), t * 1e6,
                   t * 1e6 / item.values.at("n"), 100.0 * empty_s / t);

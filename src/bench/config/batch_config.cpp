@@ -1,4 +1,4 @@
-// The batch study's keys (see study_batch_config.h).
+// The batch study's keys (see batch_config.h).
 #include "bench/config/batch_config.h"
 
 #include "bench/config/config_compound.h"

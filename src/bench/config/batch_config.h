@@ -17,7 +17,7 @@ struct BatchConfig {
   std::vector<int64_t> n{1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
 };
 
-// Appends the `batch` section and its keys (study_batch_config.cpp).
+// Appends the `batch` section and its keys (batch_config.cpp).
 void add_batch_config_keys(std::vector<ConfigKey>& t);
 
 }  // namespace edp::bench

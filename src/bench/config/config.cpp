@@ -130,12 +130,6 @@ std::string trace_file_problem(const std::string& file) {
   return "";
 }
 
-std::string Config::at(const std::string& path) const {
-  const auto it = where.find(path);
-  if (it != where.end()) return it->second;
-  return source_path.empty() ? "(config)" : source_path;
-}
-
 Config parse_config(const std::string& text, const std::string& origin, bool keep_going) {
   ConfigReader r(origin);
   YAML::Node root;

@@ -5,8 +5,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "bench/config/config.h"
 #include "bench/config/config_reader.h"
+#include "bench/config/config_types.h"
 
 namespace edp::bench {
 

@@ -1,5 +1,5 @@
-// Builders of config keys (config_keys.h) for the table's own keys and for
-// each study's section (study_*_config.cpp): a key is its path, its range or
+// Builders of config keys (config_key.h) for the table's own keys and for
+// each study's section (<study>_config.cpp): a key is its path, its range or
 // choices, a doc string and the member it reads and writes.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/config/config_keys.h"
+#include "bench/config/config_key.h"
 
 namespace edp::bench {
 

@@ -13,12 +13,6 @@
 namespace edp::bench {
 namespace {
 
-std::function<bool(const Config&)> has_study(const std::string& study) {
-  return [study](const Config& c) {
-    return std::find(c.studies.begin(), c.studies.end(), study) != c.studies.end();
-  };
-}
-
 std::vector<std::string> texts_of(std::initializer_list<int> values) {
   std::vector<std::string> out;
   for (int v : values) out.push_back(std::to_string(v));
@@ -239,29 +233,6 @@ bool in(const std::vector<std::string>& v, const std::string& x) {
 }
 
 }  // namespace
-
-std::string ConfigKey::section() const {
-  const auto dot = path.rfind('.');
-  return dot == std::string::npos ? "" : path.substr(0, dot);
-}
-
-std::string ConfigKey::name() const {
-  const auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
-}
-
-std::string ConfigKey::label() const { return path_label ? path : name(); }
-
-void add_study_section(KeyTable& t, const std::string& study, std::string doc,
-                       std::vector<ConfigKey> keys) {
-  t.push_back(section_key(study, true, std::move(doc), has_study(study)));
-  for (ConfigKey& k : keys) {
-    if (k.section() != study)
-      throw std::logic_error("config key " + k.path + " is not in the " + study + " section");
-    k.path_label = true;
-    t.push_back(std::move(k));
-  }
-}
 
 const KeyTable& config_keys() {
   static const KeyTable table = build_table();

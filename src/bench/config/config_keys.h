@@ -1,77 +1,22 @@
-// The config's keys as one table (DESIGN §7): each key's place, type, range
-// or choices, doc string and accessors into Config. Parsing (parse_config),
-// emitting (to_yaml, context.json's config_yaml), validation and the CLI
-// overrides (set_config_value) all walk this table, so a key is written once.
-// Defaults are Config's member initialisers (config.h). A study's section
-// (batch, stages, ops) is entered by the study's own study_*_config.cpp,
-// through the registry (config_studies.cpp), into this same table.
+// The config's keys as one table (DESIGN §7; one key is a ConfigKey,
+// config_key.h). Parsing (parse_config), emitting (to_yaml, context.json's
+// config_yaml), validation and the CLI overrides (set_config_value) all walk
+// this table, so a key is written once. Defaults are Config's member
+// initialisers (config_types.h). A study's section (batch, stages, ops,
+// deploy) is entered by the study's own <study>_config.cpp, through the
+// registry (config_studies.cpp), into this same table.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
 
-#include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
-#include "bench/config/config.h"
+#include "bench/config/config_key.h"
 #include "bench/config/config_reader.h"
+#include "bench/config/config_types.h"
 
 namespace edp::bench {
-
-enum class KeyType {
-  integer,       // decimal, in [lo, hi]; `choices` (as text) when only some values are valid
-  number,        // decimal, finite, in [lo, hi]
-  boolean,       // true/false (yes/no/on/off)
-  text,          // any single value
-  choice,        // one of `choices`
-  text_list,     // [a, b]: no repeats; each one of `choices` when given
-  integer_list,  // [1, 2]: no repeats; each in [lo, hi]
-  section,       // a mapping whose keys are the entries under `path`
-  custom,        // read and written by `parse` and `emit`
-};
-
-// A value as the table's accessors pass it (the member for `type` is used).
-struct KeyValue {
-  int64_t integer = 0;
-  double number = 0;
-  bool boolean = false;
-  std::string text;
-  std::vector<std::string> texts;
-  std::vector<int64_t> integers;
-};
-
-struct ConfigKey {
-  std::string path;  // "power.rate_hz"; a top-level key has no dot
-  KeyType type = KeyType::text;
-  std::string doc;
-  double lo = 0, hi = 0;                     // number (and lists' items)
-  int64_t min_integer = 0, max_integer = 0;  // integer, integer_list
-  std::vector<std::string> choices;
-  std::string item_noun;     // text_list: "workload" in "unknown workload 'x'"
-  bool hex = false;          // integer: 0x.. accepted too (I2C addresses)
-  bool flow = false;         // section: emitted on one line
-  bool allow_empty = false;  // lists: [] is a valid value
-  std::function<void(Config&, const KeyValue&)> set;
-  std::function<KeyValue(const Config&)> get;
-  std::function<void(ConfigReader&, const YAML::Node&, Config&)> parse;  // custom
-  std::function<void(YAML::Emitter&, const Config&)> emit;               // custom
-  std::function<bool(const Config&)> emitted;                            // null: always
-  // After every key is read: what is wrong with this key's value given the
-  // others ("'ops.max_runs' must be at least 'ops.runs'"), or "". The error
-  // names the key's place.
-  std::function<std::string(const Config&)> check;
-  // Errors name the whole path ("ops.steps") rather than the name ("steps"):
-  // a study section's keys repeat top-level names.
-  bool path_label = false;
-
-  std::string section() const;  // "power" for "power.rate_hz", "" at the top
-  std::string name() const;     // "rate_hz"
-  // The name errors use: "runs", "source", "ops.steps" (see path_label).
-  std::string label() const;
-};
-
-using KeyTable = std::vector<ConfigKey>;
 
 // Every key, sections before their keys, in the order to_yaml writes them.
 const KeyTable& config_keys();
@@ -87,7 +32,7 @@ void emit_config_section(YAML::Emitter& e, const std::string& section, const Con
 // Writes the value `c` holds for key `k`, as to_yaml writes it.
 void emit_config_value(YAML::Emitter& e, const ConfigKey& k, const Config& c);
 
-// The studies' sections (each study's own keys, from its study_*_config.cpp),
+// The studies' sections (each study's own keys, from its <study>_config.cpp),
 // in the order of the study registry (config_studies.cpp).
 void add_study_config_keys(KeyTable& t);
 

@@ -1,9 +1,9 @@
 // The study registry's config side (studies.def): every study's name and the
 // function that enters its config section in the key table. The studies
-// themselves (plan items, rows, views) are made in studies.cpp from the same
+// themselves (plan items, rows, views) are made in studies/registry.cpp from the same
 // lines.
-#include "bench/config/config.h"
 #include "bench/config/config_keys.h"
+#include "bench/config/config_types.h"
 
 namespace edp::bench {
 namespace {

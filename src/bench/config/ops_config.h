@@ -31,7 +31,7 @@ struct OpsConfig {
 // valid units.
 int64_t parse_bytes(const std::string& text);
 
-// Appends the `ops` section and its keys (study_ops_config.cpp).
+// Appends the `ops` section and its keys (ops_config.cpp).
 void add_ops_config_keys(std::vector<ConfigKey>& t);
 
 }  // namespace edp::bench

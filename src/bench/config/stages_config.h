@@ -15,7 +15,7 @@ struct StagesConfig {
   std::vector<std::string> sizes{"small", "medium", "large"};
 };
 
-// Appends the `stages` section and its keys (study_stages_config.cpp).
+// Appends the `stages` section and its keys (stages_config.cpp).
 void add_stages_config_keys(std::vector<ConfigKey>& t);
 
 }  // namespace edp::bench

@@ -263,7 +263,7 @@ SessionFacts Session::facts() const {
   return f;
 }
 
-PowerContext SessionFacts::context() const {
+PowerContext SessionFacts::power_context() const {
   PowerContext p;
   p.source = source;
   p.rails = rails;
@@ -300,7 +300,7 @@ RunContext Session::context() const {
   build.openblas = EDPBENCH_HAVE_OPENBLAS != 0;
   build.cuda_architectures = EDPBENCH_CUDA_ARCHITECTURES;
   c.build = build;
-  c.power = facts().context();
+  c.power = facts().power_context();
   return c;
 }
 

@@ -83,7 +83,7 @@ struct SessionFacts {
   power::EnergyMeter::Overhead sampler{};
 
   // As context.json's `power` section (common/run_context.h).
-  PowerContext context() const;
+  PowerContext power_context() const;
 };
 
 class Session {
@@ -179,7 +179,7 @@ class Session {
 
   SessionFacts facts() const;
   // The session's part of context.json: the version, the board (the
-  // platform probe's document), the build and facts().context(); the client
+  // platform probe's document), the build and facts().power_context(); the client
   // adds its times and its own sections (common/run_context.h).
   RunContext context() const;
   // Every rail's running energy counter and latest power, the total rails'

@@ -6,8 +6,6 @@
 // computed between scrapes but the sampler's own work.
 #pragma once
 
-#include <cmath>
-#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -28,19 +26,6 @@ struct ExporterOptions {
   // How the command line names a session option in messages ("--rate-hz"):
   // the CLI's one namer (cli/power_options.h), not a copy here.
   OptionNamer option_name;
-};
-
-// A sweep seen from outside (`run --prometheus-textfile DIR`): what
-// node_exporter's textfile collector serves for it.
-struct SweepProgress {
-  std::string out_dir;                // the sweep's --out (a label)
-  size_t items_total = 0;             // planned, resumed ones included
-  size_t items_done = 0;              // finished (ok, failed or skipped), resumed ones included
-  size_t items_failed = 0;            // failed or skipped in this process
-  std::string status = "running";     // running | finished | interrupted | failed
-  std::string last_key, last_status;  // the last item finished ("" none yet)
-  double last_time_s = NAN, last_energy_j = NAN, last_edp_js = NAN;  // its means
-  double started_unix_s = 0, updated_unix_s = 0;
 };
 
 // Where to listen: "IPv4:PORT", "[IPv6]:PORT" or "localhost:PORT", PORT

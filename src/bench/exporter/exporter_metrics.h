@@ -12,7 +12,7 @@
 
 #include <prometheus/metric_family.h>
 
-#include "bench/exporter/exporter.h"
+#include "bench/exporter/sweep_progress.h"
 #include "power/measurement.h"
 
 namespace edp::bench {

@@ -208,7 +208,7 @@ int run_measure(const MeasureOptions& opt) {
   };
   const PlanItem item = command_item(opt, stops.old_mask(), holds_terminal(), outcome);
   try {
-    measure_item(session, hooks, item);
+    run_protocol(session, hooks, item);
   } catch (const Interrupted& e) {
     rep.interrupted = true;
     return finish(128 + e.signal);

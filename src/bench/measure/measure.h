@@ -2,7 +2,7 @@
 // EDP of any program over repeated runs, the way `perf stat -r N` gives its
 // time. A client of the one measurement engine: a session
 // (bench/engine/session.h) and one plan item whose workload's step is fork, exec and wait
-// (bench/measure/command_workload.h), measured by bench::measure_item like every
+// (bench/measure/command_workload.h), measured by bench::run_protocol like every
 // item of `run`, so a run's time, energy and evidence mean what they mean
 // there.
 #pragma once

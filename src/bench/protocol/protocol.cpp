@@ -135,9 +135,9 @@ report::RunRecord run_trial(Session& session, const ProtocolHooks& h, const Plan
 }
 
 // One part: 1. set-up (timed), 2. warm-up, 3. runs, 4. summary flags.
-void measure_part(Session& session, const ProtocolHooks& h, const PlanItem& item, const Part& part,
-                  Backend& be, const std::vector<int>& cpus, double baseline_w,
-                  report::PartRecord& rec) {
+void run_part(Session& session, const ProtocolHooks& h, const PlanItem& item, const Part& part,
+              Backend& be, const std::vector<int>& cpus, double baseline_w,
+              report::PartRecord& rec) {
   const ProtocolSettings& set = item.settings;
   TimedSetup setup = make_timed(part, be);
   std::unique_ptr<Workload> wl = std::move(setup.workload);
@@ -145,7 +145,7 @@ void measure_part(Session& session, const ProtocolHooks& h, const PlanItem& item
   rec.flop_per_step = wl->flop_per_step();
   rec.bytes_per_step = wl->bytes_per_step();
   if (set.gemm_auto) {
-    if (!h.gemm_chooser) throw std::logic_error("measure_item: gemm: auto needs a GEMM chooser");
+    if (!h.gemm_chooser) throw std::logic_error("run_protocol: gemm: auto needs a GEMM chooser");
     h.gemm_chooser->choose(be, *wl, set.gemm_shape);
   }
 
@@ -268,7 +268,7 @@ report::ItemRecord blank_record(const Session& session, const PlanItem& item) {
   return rec;
 }
 
-report::ItemRecord measure_item(Session& session, const ProtocolHooks& h, const PlanItem& item) {
+report::ItemRecord run_protocol(Session& session, const ProtocolHooks& h, const PlanItem& item) {
   report::ItemRecord rec = blank_record(session, item);
   if (h.before_backend) h.before_backend(rec);
   // check(): a device this build or machine lacks is skipped with the reason.
@@ -292,7 +292,7 @@ report::ItemRecord measure_item(Session& session, const ProtocolHooks& h, const 
     report::PartRecord& part = rec.parts[i];
     part.threads = setup.threads;
     if (baseline) part.baseline_w = baseline_w;
-    measure_part(session, h, item, item.parts[i], be, setup.cpus, baseline_w, part);
+    run_part(session, h, item, item.parts[i], be, setup.cpus, baseline_w, part);
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
     append(rec.note, part.note);
   }

@@ -50,7 +50,7 @@ struct ProtocolHooks {
 // energy window that cannot be trusted makes its part `failed` (times kept).
 // Throws Interrupted on SIGINT/SIGTERM, and what the backend throws (out of
 // memory) for the runner to record as `failed`.
-report::ItemRecord measure_item(Session& session, const ProtocolHooks& hooks, const PlanItem& item);
+report::ItemRecord run_protocol(Session& session, const ProtocolHooks& hooks, const PlanItem& item);
 
 // 2. of the protocol, warm-up: `steps` steps (none for 0), then a
 // synchronise. The first step's result() is the initial one (the MLP's loss

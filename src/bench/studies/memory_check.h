@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/config/config.h"
+#include "bench/studies/study.h"
 
 namespace edp::bench {
 
@@ -42,15 +43,6 @@ constexpr int64_t kRunAllowanceBytes = int64_t{72} << 20;
 constexpr int64_t kRunAllowanceLargeBytes = int64_t{24} << 20;
 constexpr int64_t kLargeTensorBytes = int64_t{32} << 20;
 int64_t run_allowance_bytes(int64_t largest_tensor_bytes);
-
-// What one of a study's items would hold, as its study says (Study::memory_needs).
-struct MemoryNeed {
-  std::string key;   // the config key whose place the problem names: "sizes.wide"
-  std::string item;  // "mlp tensors size wide (N=8)", "ops gemm n=4096"
-  int64_t bytes = 0;
-  std::string fix;            // "make the size smaller": the problem adds "or free memory"
-  int64_t largest_bytes = 0;  // its largest tensor (0: unknown), for run_allowance_bytes
-};
 
 // An MLP study's needs: each shape (a size at the largest N the study runs
 // it at) with each of the config's workloads, named "<study> <workload>

@@ -3,6 +3,7 @@
 // (src/bench/protocol/protocol.h), the same way for every study.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -11,7 +12,6 @@
 #include "bench/config/config.h"
 #include "bench/engine/session.h"
 #include "bench/protocol/plan_item.h"
-#include "bench/studies/memory_check.h"
 #include "platform/platform.h"
 #include "report/csv.h"
 #include "report/records.h"
@@ -38,6 +38,16 @@ struct OutputFile {
   std::string name;
   const std::vector<std::string>& columns;
   bool commit;
+};
+
+// What one of a study's items would hold, as its study says (Study::memory_needs),
+// for the check before anything runs (memory_problems, memory_check.h).
+struct MemoryNeed {
+  std::string key;   // the config key whose place the problem names: "sizes.wide"
+  std::string item;  // "mlp tensors size wide (N=8)", "ops gemm n=4096"
+  int64_t bytes = 0;
+  std::string fix;            // "make the size smaller": the problem adds "or free memory"
+  int64_t largest_bytes = 0;  // its largest tensor (0: unknown), for run_allowance_bytes
 };
 
 class Study {

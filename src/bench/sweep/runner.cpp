@@ -17,7 +17,7 @@
 
 #include "bench/engine/run_evidence.h"
 #include "bench/engine/signals.h"
-#include "bench/exporter/exporter.h"
+#include "bench/exporter/sweep_progress.h"
 #include "bench/protocol/progress.h"
 #include "bench/protocol/protocol.h"
 #include "bench/studies/study.h"
@@ -79,7 +79,7 @@ void log_start(const Sweep& s, const ResultsStore& store, size_t left) {
 report::ItemRecord measure_or_fail(Sweep& s, const PlanItem& item, const Study& study) {
   report::ItemRecord rec;
   try {
-    rec = measure_item(s.session, s.hooks(study, item), item);
+    rec = run_protocol(s.session, s.hooks(study, item), item);
   } catch (const Interrupted&) {
     throw;
   } catch (const std::exception& e) {

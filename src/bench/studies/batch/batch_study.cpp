@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "bench/studies/memory_check.h"
 #include "bench/studies/mlp/mlp_study.h"
 
 namespace edp::bench {

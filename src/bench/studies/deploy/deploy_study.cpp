@@ -5,6 +5,7 @@
 
 #include "bench/protocol/gemm_choice.h"
 #include "bench/studies/deploy/deploy_measure.h"
+#include "bench/studies/memory_check.h"
 #include "bench/studies/mlp/mlp_study.h"
 #include "report/deploy_csv.h"
 #include "report/results_csv.h"

@@ -4,6 +4,7 @@
 #include "bench/studies/mlp/mlp_study.h"
 
 #include "bench/protocol/gemm_choice.h"
+#include "bench/studies/memory_check.h"
 #include "report/results_csv.h"
 #include "workloads/mlp_step.h"
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "bench/studies/memory_check.h"
 #include "bench/studies/mlp/mlp_study.h"
 #include "edpbench/config.h"
 #include "platform/peaks.h"
