@@ -42,7 +42,9 @@ std::map<std::string, std::pair<std::string, std::string>> sweep(const std::stri
 
 }  // namespace
 
-TEST_CASE("two sweeps of the same config record the same gemm choice", "[cli][gemm]") {
+// [alone]: the choice is the same on a quiet machine (issue 38); beside three
+// other tests on two CPUs a median near the rule's margin flipped it once.
+TEST_CASE("two sweeps of the same config record the same gemm choice", "[cli][gemm][alone]") {
   const std::string dir = edp::testing::temp_dir("gemm-auto");
   const std::string cfg = tiny_config(dir);
   const auto a = sweep(cfg, dir + "/a");
