@@ -88,7 +88,7 @@ TEST_CASE("validation run: the choice that changes with the rate ranks the measu
 // The release policy against a real open-loop run: the deploy.csv that
 // configs/deploy-release-simulated.yaml wrote (docs/deploy.md, "Cold starts"),
 // kept as tests/fixtures/deploy/release-simulated: inference at batch 16,
-// the same Poisson requests at 5 and 40/s served with the context kept and
+// the same Poisson requests at 5 and 25/s served with the context kept and
 // released. The simulated machine knows no contexts and a cold cycle does
 // a warm burst's work and more, so `release` must never be the choice.
 TEST_CASE("release validation run: the host state, the cold costs and the checks", "[deploy]") {
@@ -124,7 +124,7 @@ TEST_CASE("release validation run: the host state, the cold costs and the checks
       CHECK(ci < 0.05);
     }
   }
-  CHECK(checks == 4);  // 5 and 40/s, kept and released
+  CHECK(checks == 4);  // 5 and 25/s, kept and released
   // A cold start past the 0.3 s sleep delay costs the simulated wake
   // (wake_j = 0.4 J) more than the last one before it, within their CIs
   // (five cycles each: 0.465 J measured, the CIs 0.039 and 0.091 J).
