@@ -26,11 +26,16 @@ double poisson_cdf(int j, double lambda) {
 
 // E[min(X, x)] for X ~ Erlang(k, rate): the integral of its survival from 0
 // to x, (1/rate) sum_{j<k} P(Poisson(rate x) > j).
-double erlang_mean_min(int k, double rate_hz, double x) {
-  if (std::isinf(x)) return k / rate_hz;
+// P(Poisson(lambda) <= j) for j = 0 .. n - 1, each the same sum as
+// poisson_cdf(j, lambda), in one pass.
+std::vector<double> poisson_cdfs(int n, double lambda) {
+  std::vector<double> out(static_cast<size_t>(std::max(0, n)));
   double sum = 0;
-  for (int j = 0; j < k; ++j) sum += 1.0 - poisson_cdf(j, rate_hz * x);
-  return sum / rate_hz;
+  for (int j = 0; j < n; ++j) {
+    sum += poisson_pmf(j, lambda);
+    out[j] = std::min(1.0, sum);
+  }
+  return out;
 }
 
 bool known(const Estimate& e) { return std::isfinite(e.value); }
@@ -219,6 +224,12 @@ Prediction periodic(const Candidate& c, const Load& load, const std::vector<Wake
       if (gap >= s.from_s && gap < s.to_s) step = &s;
   if (!step || !known(step->energy_j) || !known(step->time_s))
     return unknown_prediction("no wake cost was measured for a gap of " + fmt("%.3g", gap) + " s");
+  // The burst with its wake (a cold start when released) must end before the
+  // next one starts, as the Poisson paths require utilisation < 1.
+  if (tw + step->time_s.value >= cycle_s)
+    return unknown_prediction("overloaded: a burst and its wake take " +
+                              fmt("%.3g", tw + step->time_s.value) + " s, one starts every " +
+                              fmt("%.3g", cycle_s) + " s");
   gap = std::max(0.0, gap);
   const double d = c.idle.gate_delay_s;
   double idle_j = c.idle.awake_w.value * std::min(gap, d);
@@ -246,10 +257,22 @@ Prediction core(const Candidate& c, const Load& load) {
   if (!known(c.burst_s) || !(c.burst_s.value > 0) || !known(c.burst_j))
     return unknown_prediction("the warm burst was not measured");
   if (!known(c.idle.awake_w)) return unknown_prediction("the idle power was not measured");
+  // Read from a file: a power or a burst's energy below zero is damage, not
+  // a measurement (a wake's extra energy may be, within its noise).
+  if (c.idle.awake_w.value < 0 || (known(c.idle.gated_w) && c.idle.gated_w.value < 0) ||
+      c.burst_j.value < 0)
+    return unknown_prediction("a negative idle power or burst energy (" +
+                              fmt("%.3g", c.idle.awake_w.value) + " W, " +
+                              fmt("%.3g", c.burst_j.value) + " J): not a measurement");
   const std::vector<WakeStep> steps =
       wake_steps(c.wake, c.idle.gate_delay_s, c.policy == "release");
-  if (load.arrivals == Arrivals::periodic) return periodic(c, load, steps);
-  return c.batch == 1 ? poisson_single(c, load, steps) : poisson_batch(c, load, steps);
+  Prediction p = load.arrivals == Arrivals::periodic ? periodic(c, load, steps)
+                 : c.batch == 1                      ? poisson_single(c, load, steps)
+                                                     : poisson_batch(c, load, steps);
+  if (p.feasible && !(p.power_w > 0))
+    return unknown_prediction("the measured costs add up to " + fmt("%.3g", p.power_w) +
+                              " W on average: not a power (negative wake costs?)");
+  return p;
 }
 
 RealisedPrediction realised_core(const Candidate& c, const RealisedRun& run) {
@@ -369,15 +392,39 @@ double erlang_quantile(int k, double rate_hz, double q) {
   return hi;
 }
 
+// Both sum over the batch's Erlang terms with the Poisson CDF computed once
+// for all of them (a batch of b has b terms of up to b arrivals: once a
+// term, the model's time grew as b cubed, 5 s for `recommend` at b = 64).
+namespace {
+int most_arrivals(const std::vector<std::pair<int, double>>& erlang) {
+  int k = 0;
+  for (const auto& term : erlang) k = std::max(k, term.first);
+  return k;
+}
+}  // namespace
+
 double GapDistribution::survival(double x) const {
+  const bool finite = x > 0 && !std::isinf(x);
+  const std::vector<double> cdf =
+      finite ? poisson_cdfs(most_arrivals(erlang), rate_hz * x) : std::vector<double>{};
   double s = 0;
-  for (const auto& [k, w] : erlang) s += w * erlang_survival(k, rate_hz, x);
+  for (const auto& [k, w] : erlang) {
+    if (k <= 0) continue;  // erlang_survival's cases, in its order
+    s += w * (x <= 0 ? 1.0 : std::isinf(x) ? 0.0 : cdf[k - 1]);
+  }
   return s;
 }
 
 double GapDistribution::mean_min(double x) const {
+  // E[min(Erlang(k), x)] = sum over j < k of P(Poisson(rate x) > j) / rate.
+  std::vector<double> partial{0};  // partial[k]: that sum for k
+  if (!std::isinf(x)) {
+    const std::vector<double> cdf = poisson_cdfs(most_arrivals(erlang), rate_hz * x);
+    for (const double c : cdf) partial.push_back(partial.back() + (1.0 - c));
+  }
   double m = 0;
-  for (const auto& [k, w] : erlang) m += w * erlang_mean_min(k, rate_hz, x);
+  for (const auto& [k, w] : erlang)
+    m += w * (std::isinf(x) ? k / rate_hz : partial[std::max(0, k)] / rate_hz);
   return m;
 }
 

@@ -166,6 +166,15 @@ TEST_CASE("what the model cannot answer it says", "[deploy]") {
   const Prediction over = predict(simple("cpu", 2, 0.05, 0.2), {10, Arrivals::poisson});
   CHECK_FALSE(over.feasible);
   CHECK_THAT(over.why, Contains("overloaded"));
+  // Damaged inputs (deploy.csv is read from disk): a negative power or
+  // energy, or wake costs that make the average power negative.
+  CHECK_FALSE(predict(simple("cpu", -5, 0.05, 0.01), {1, Arrivals::poisson}).feasible);
+  CHECK_FALSE(predict(simple("cpu", 2, -0.05, 0.01), {1, Arrivals::poisson}).feasible);
+  Candidate negative_wake = gating();
+  negative_wake.wake = {{5.0, {-30, 0}, {0.02, 0}}};
+  const Prediction neg = predict(negative_wake, {0.25, Arrivals::periodic});
+  CHECK_FALSE(neg.feasible);
+  CHECK_THAT(neg.why, Contains("not a power"));
 }
 
 TEST_CASE("the choice and the rate at which it changes device", "[deploy]") {
@@ -332,6 +341,15 @@ TEST_CASE("released, every burst is a cold start, one after no gap too", "[deplo
     REQUIRE(p.feasible);
     CHECK(p.wake_w == Approx(1.875));
     CHECK(p.utilisation == Approx(3.75 * 0.2));
+  }
+  SECTION("periodic: a cycle shorter than a burst and its cold start is overloaded") {
+    // A burst and its cold start take 0.2 s: every 0.25 s they fit, every
+    // 0.125 s (8/s) they do not, though the warm burst alone (0.1 s) would.
+    CHECK(predict(released(), {4, Arrivals::periodic}).feasible);
+    const Prediction over = predict(released(), {8, Arrivals::periodic});
+    CHECK_FALSE(over.feasible);
+    CHECK_THAT(over.why, Contains("overloaded"));
+    CHECK(std::isnan(over.power_w));
   }
   SECTION("no cold start measured before the gating delay: unknown, not free") {
     Candidate c = released();
