@@ -14,6 +14,7 @@
 // on the same path.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -60,9 +61,13 @@ std::string gemm_shape_key(const OpSpec& gemm);
 
 class GemmChooser {
  public:
-  static constexpr int kRounds = 7;  // timed steps per path
+  static constexpr int kRounds = 7;  // samples per path
+  // The wall-clock timer's sample: one step, or as many as last
+  // kMinSampleS (at most kMaxStepsPerSample), timed together.
+  static constexpr double kMinSampleS = 1e-3;
+  static constexpr int64_t kMaxStepsPerSample = 1000;
 
-  // Times one step (step() and a synchronize) in milliseconds.
+  // Times a step (step() and a synchronize) in milliseconds.
   using StepTimer = std::function<double(Backend&, Workload&)>;
 
   GemmChooser();  // wall-clock timer
