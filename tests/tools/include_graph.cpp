@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <regex>
@@ -49,31 +50,18 @@ void list_sources(const std::string& root, const std::string& rel, std::vector<s
   }
 }
 
+// The path with every link and "." or ".." resolved ("" when it does not exist).
+std::string real_path(const std::string& path) {
+  char* r = ::realpath(path.c_str(), nullptr);
+  if (!r) return "";
+  std::string out = r;
+  std::free(r);
+  return out;
+}
+
 std::string folder_of(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
-// "a/./b/../c" -> "a/c"; "" when it climbs out of the root.
-std::string normalized(const std::string& path) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= path.size()) {
-    const auto slash = path.find('/', start);
-    const std::string part =
-        path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    if (part == "..") {
-      if (parts.empty()) return "";
-      parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(part);
-    }
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
-  return out;
 }
 
 // The first folder of `path` under `parent/` ("config" for
@@ -149,7 +137,10 @@ std::vector<Include> read_includes(const std::string& root) {
   std::vector<std::string> files;
   list_sources(root, "", files);
   std::sort(files.begin(), files.end());
-  static const std::regex kInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  // "..." and <...>: src/ is on every target's include path, so <report/csv.h>
+  // reaches src/report/csv.h as "report/csv.h" does.
+  static const std::regex kInclude(R"re(^\s*#\s*include\s*([<"])([^>"]+)[>"])re");
+  const std::string real_root = real_path(root);
   std::vector<Include> out;
   for (const auto& file : files) {
     std::ifstream in(root + "/" + file);
@@ -160,13 +151,21 @@ std::vector<Include> read_includes(const std::string& root) {
       ++line;
       std::smatch m;
       if (!std::regex_search(text, m, kInclude)) continue;
-      const std::string named = m[1];
-      for (const std::string& candidate :
-           {normalized(folder_of(file) + "/" + named), normalized(named)}) {
-        if (!candidate.empty() && is_file(root + "/" + candidate)) {
-          out.push_back({file, line, candidate});
-          break;
-        }
+      const bool quoted = m[1] == "\"";
+      const std::string named = m[2];
+      // A quoted name is looked up beside the file first, as the
+      // preprocessor does; either is resolved on the file system, so a path
+      // that climbs out of src/ and back in ("../../src/report/csv.h") is
+      // the file it reaches.
+      std::vector<std::string> candidates;
+      if (quoted) candidates.push_back(root + "/" + folder_of(file) + "/" + named);
+      candidates.push_back(root + "/" + named);
+      for (const std::string& candidate : candidates) {
+        if (!is_file(candidate)) continue;
+        const std::string real = real_path(candidate);
+        if (real.compare(0, real_root.size() + 1, real_root + "/") == 0)
+          out.push_back({file, line, real.substr(real_root.size() + 1)});
+        break;  // found, inside src/ or not (a system or build folder's header)
       }
     }
   }

@@ -77,6 +77,11 @@ class PlantedTree {
     for (const auto& i : includes) out << "#include \"" << i << "\"\n";
     files_.push_back(full);
   }
+  // Writes `path` with `text` as it is (an include written another way).
+  void raw(const std::string& path, const std::string& text) {
+    file(path, {});
+    std::ofstream(root_ + "/" + path, std::ios::app) << text;
+  }
   const std::string& root() const { return root_; }
 
  private:
@@ -184,5 +189,24 @@ TEST_CASE("include graph: a planted include against DESIGN §1's layers is named
     CHECK(layer_violations(read_includes(t.root()), design_layers()) ==
           std::vector<std::string>{"gui/ (gui/window.cpp): a layer DESIGN §1 does not place; "
                                    "add it to design_layers()"});
+  }
+}
+
+TEST_CASE("include graph: an include written with <...> or through .. is followed", "[tools]") {
+  PlantedTree t;
+  t.file("common/text.h", {});
+  t.file("bench/sweep/runner.h", {"common/text.h"});
+  SECTION("<...>: src/ is on the include path") {
+    t.raw("report/html_mlp.cpp", "#include <bench/sweep/runner.h>\n#include <vector>\n");
+    CHECK(layer_violations(read_includes(t.root()), design_layers()) ==
+          std::vector<std::string>{"report/html_mlp.cpp:3 includes bench/sweep/runner.h: "
+                                   "report/ may not include bench/ (DESIGN §1)"});
+  }
+  SECTION("a path that climbs out of src/ and back in") {
+    const std::string self = t.root().substr(t.root().rfind('/') + 1);
+    t.raw("report/html_mlp.cpp", "#include \"../../" + self + "/bench/sweep/runner.h\"\n");
+    CHECK(layer_violations(read_includes(t.root()), design_layers()) ==
+          std::vector<std::string>{"report/html_mlp.cpp:3 includes bench/sweep/runner.h: "
+                                   "report/ may not include bench/ (DESIGN §1)"});
   }
 }
