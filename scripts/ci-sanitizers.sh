@@ -49,6 +49,11 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 sanitizer_cxx="${EDPBENCH_SANITIZER_CXX:-clang++}"
 command -v "$sanitizer_cxx" >/dev/null ||
   { echo "ci-sanitizers.sh: needs $sanitizer_cxx (scripts/setup-deps.sh --fuzz)" >&2; exit 2; }
+# Without OpenMP (libomp-dev for Clang) CMake would build the workloads
+# without their OpenMP paths, which would then go unsanitized, silently.
+printf 'int main() { return 0; }\n' | "$sanitizer_cxx" -fopenmp -x c++ - -o /dev/null 2>/dev/null ||
+  { echo "ci-sanitizers.sh: $sanitizer_cxx cannot build with -fopenmp (libomp-dev;" \
+         "scripts/setup-deps.sh --fuzz)" >&2; exit 2; }
 configure() {  # configure DIR SANITIZERS
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER="$sanitizer_cxx" \

@@ -20,7 +20,7 @@ typedef enum {
   CUDNN_STATUS_NOT_SUPPORTED = 9
 } cudnnStatus_t;
 
-// The enumerators of cuDNN 7.6-8.x's cudnn.h, with their values, also those the
+// The enumerators of cuDNN 7.6-8.0's cudnn.h, with their values, also those the
 // fake does not accept (it answers CUDNN_STATUS_BAD_PARAM for them): an enum's
 // values in C++ are those its enumerators span, so a test can pass an
 // unknown value (3 here, 15 below) only inside that span without undefined
