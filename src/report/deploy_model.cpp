@@ -17,17 +17,7 @@ double poisson_pmf(int i, double lambda) {
   return std::exp(-lambda + i * std::log(lambda) - std::lgamma(i + 1.0));
 }
 
-// P(Poisson(lambda) <= j)
-double poisson_cdf(int j, double lambda) {
-  double sum = 0;
-  for (int i = 0; i <= j; ++i) sum += poisson_pmf(i, lambda);
-  return std::min(1.0, sum);
-}
-
-// E[min(X, x)] for X ~ Erlang(k, rate): the integral of its survival from 0
-// to x, (1/rate) sum_{j<k} P(Poisson(rate x) > j).
-// P(Poisson(lambda) <= j) for j = 0 .. n - 1, each the same sum as
-// poisson_cdf(j, lambda), in one pass.
+// P(Poisson(lambda) <= j) for j = 0 .. n - 1, in one pass.
 std::vector<double> poisson_cdfs(int n, double lambda) {
   std::vector<double> out(static_cast<size_t>(std::max(0, n)));
   double sum = 0;
@@ -36,6 +26,11 @@ std::vector<double> poisson_cdfs(int n, double lambda) {
     out[j] = std::min(1.0, sum);
   }
   return out;
+}
+
+// P(Poisson(lambda) <= j)
+double poisson_cdf(int j, double lambda) {
+  return j < 0 ? 0.0 : poisson_cdfs(j + 1, lambda).back();
 }
 
 bool known(const Estimate& e) { return std::isfinite(e.value); }
