@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -112,10 +113,14 @@ std::optional<double> field(const CsvTable& t, size_t r, const std::string& c) {
   return parse_double(t.get(r, c));
 }
 
+// A value and its CI half-width. A CI cell that is empty, not a number or
+// negative is an unknown CI (NaN), never an exact value: the model then
+// calls no choice resting on it confident.
 Estimate estimate(const CsvTable& t, size_t r, const std::string& value, const std::string& ci) {
   Estimate e;
   if (const auto v = field(t, r, value)) e.value = *v;
-  if (const auto c = field(t, r, ci)) e.ci95 = *c;
+  const auto c = field(t, r, ci);
+  e.ci95 = c && std::isfinite(*c) && *c >= 0 ? *c : NAN;
   return e;
 }
 

@@ -3,7 +3,9 @@
 #include "report/deploy_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <optional>
 
 #include "common/text.h"
 
@@ -44,6 +46,36 @@ std::vector<Estimate*> inputs(Candidate& c) {
     out.push_back(&w.time_s);
   }
   return out;
+}
+
+// The CI of a predicted power: each measured input moved by its own CI
+// half-width, the changes in power added in quadrature (the inputs are
+// measured independently). An input with an unknown CI (NaN: one
+// measurement, or a damaged deploy.csv cell) that the power depends on makes
+// the power's CI unknown (NaN), so that no choice resting on it is called
+// confident; one the power does not reach (moving it changes nothing) does
+// not. `power_of` is the prediction of a moved candidate, or nullopt where it
+// has none.
+template <class PowerOf>
+double power_ci95(const Candidate& c, double power_w, const PowerOf& power_of) {
+  double var = 0;
+  Candidate moved = c;
+  for (Estimate* input : inputs(moved)) {
+    if (!std::isfinite(input->value) || input->ci95 == 0) continue;
+    const bool unknown = !(input->ci95 > 0) || !std::isfinite(input->ci95);
+    const double keep = input->value;
+    // An unknown CI is probed with a small step: does the power move at all?
+    input->value = keep + (unknown ? std::max(std::fabs(keep) * 1e-3, 1e-12) : input->ci95);
+    const std::optional<double> q = power_of(moved);
+    input->value = keep;
+    if (!q) {
+      if (unknown) return NAN;  // a small step changes the answer: it depends on it
+      continue;
+    }
+    if (unknown && *q != power_w) return NAN;
+    if (!unknown) var += std::pow(*q - power_w, 2);
+  }
+  return std::sqrt(var);
 }
 
 // What the gaps of a distribution cost: idle energy in the awake and gated
@@ -442,19 +474,11 @@ GapDistribution batch_gaps(double rate_hz, int batch, double burst_s) {
 Prediction predict(const Candidate& c, const Load& load, std::optional<double> latency_s) {
   Prediction p = core(c, load);
   if (!p.feasible) return p;
-  // The CI: each measured input moved by its own CI half-width, the changes
-  // in power added in quadrature (the inputs are measured independently).
-  double var = 0;
-  Candidate moved = c;
-  for (Estimate* input : inputs(moved)) {
-    if (!(input->ci95 > 0)) continue;
-    const double keep = input->value;
-    input->value = keep + input->ci95;
+  p.power_ci95_w = power_ci95(c, p.power_w, [&](const Candidate& moved) -> std::optional<double> {
     const Prediction q = core(moved, load);
-    input->value = keep;
-    if (q.feasible) var += std::pow(q.power_w - p.power_w, 2);
-  }
-  p.power_ci95_w = std::sqrt(var);
+    if (!q.feasible) return std::nullopt;
+    return q.power_w;
+  });
   if (latency_s && p.latency_p99_s > *latency_s) {
     p.feasible = false;
     p.why = "p99 latency " + fmt("%.3g", p.latency_p99_s * 1e3) + " ms exceeds the objective " +
@@ -466,18 +490,11 @@ Prediction predict(const Candidate& c, const Load& load, std::optional<double> l
 RealisedPrediction predict_realised(const Candidate& c, const RealisedRun& run) {
   RealisedPrediction p = realised_core(c, run);
   if (!p.known) return p;
-  // The CI as predict()'s: each input moved by its CI, in quadrature.
-  double var = 0;
-  Candidate moved = c;
-  for (Estimate* input : inputs(moved)) {
-    if (!(input->ci95 > 0)) continue;
-    const double keep = input->value;
-    input->value = keep + input->ci95;
+  p.power_ci95_w = power_ci95(c, p.power_w, [&](const Candidate& moved) -> std::optional<double> {
     const RealisedPrediction q = realised_core(moved, run);
-    input->value = keep;
-    if (q.known) var += std::pow(q.power_w - p.power_w, 2);
-  }
-  p.power_ci95_w = std::sqrt(var);
+    if (!q.known) return std::nullopt;
+    return q.power_w;
+  });
   return p;
 }
 

@@ -45,6 +45,7 @@ std::string rate_text(const Load& load) {
 }
 
 std::string hours_text(double h, double ci) {
+  if (std::isnan(ci)) return fmt("%.3g", h) + " h (CI unknown)";
   return fmt("%.3g", h) + " h" + (ci > 0 ? " ± " + fmt("%.2g", ci) : "");
 }
 
@@ -179,7 +180,9 @@ std::string deploy_recommendations_text(const std::vector<DeployRecommendation>&
         out += std::string(rec.confident ? " (confident" : " (not confident") +
                ": the runner-up, " + b.label + ", gives " + hours_text(b.hours, b.hours_ci95) +
                (rec.confident ? "; the 95% CIs of their power do not overlap)"
-                              : "; the 95% CIs of their power overlap)");
+                : std::isnan(a.hours_ci95) || std::isnan(b.hours_ci95)
+                    ? "; a CI is unknown: an input was measured once, or its CI cell is empty)"
+                    : "; the 95% CIs of their power overlap)");
       } else {
         out += " (the only candidate that meets the objective)";
       }

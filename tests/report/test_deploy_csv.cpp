@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -121,6 +122,26 @@ TEST_CASE("deploy.csv: the candidates read back are the item's measurements", "[
   CHECK(deploy_tasks(cs) == std::vector<std::string>{"infer/small"});
   // The model can answer for it at any rate: both sides of the delay are measured.
   CHECK(predict(c, {2, Arrivals::poisson}).feasible);
+}
+
+TEST_CASE("deploy.csv: an empty, non-numeric or negative CI cell is an unknown CI", "[deploy]") {
+  for (const std::string bad : {"", "nan", "-0.004", "inf"}) {
+    CsvTable t = table_of(deploy_rows(infer_item()));
+    const int ci = t.column("energy_j_ci95");
+    REQUIRE(ci >= 0);
+    bool changed = false;
+    for (size_t r = 0; r < t.rows.size(); ++r)
+      if (t.get(r, "measure") == "burst") {
+        t.rows[r][static_cast<size_t>(ci)] = bad;
+        changed = true;
+      }
+    REQUIRE(changed);
+    const auto cs = deploy_candidates(t, "t");
+    REQUIRE(cs.size() == 1);
+    INFO("energy_j_ci95 = '" << bad << "'");
+    CHECK(std::isnan(cs[0].burst_j.ci95));
+    CHECK(std::isnan(predict(cs[0], {2, Arrivals::poisson}).power_ci95_w));
+  }
 }
 
 TEST_CASE("deploy.csv: cold starts give a released candidate idling in the host's states",

@@ -157,6 +157,31 @@ TEST_CASE("the power's CI adds each input's effect in quadrature", "[deploy]") {
   CHECK(predict(c, {10, Arrivals::poisson}).power_ci95_w == Approx(std::hypot(0.1, 0.18)));
 }
 
+TEST_CASE("an input the power depends on with an unknown CI leaves the power's CI unknown",
+          "[deploy]") {
+  // deploy.csv is read from disk: an empty, NaN or negative CI cell is an
+  // unknown CI (one measurement, or damage), never an exact input.
+  const Load load{10, Arrivals::poisson};
+  for (const double bad : {std::nan(""), -0.01}) {
+    Candidate c = simple("cpu", 2.0, 0.05, 0.01);
+    c.burst_j.ci95 = bad;
+    CHECK(std::isnan(predict(c, load).power_ci95_w));
+    // Ranked against a clearly worse candidate, the choice is not confident.
+    const std::vector<Candidate> cs{c, simple("gpu", 9.0, 0.05, 0.01)};
+    const Choice choice = choose(cs, load);
+    REQUIRE(choice.chosen);
+    CHECK(choice.standings[*choice.chosen].candidate->device == "cpu");
+    CHECK_FALSE(choice.confident);
+  }
+  // An input the prediction does not reach keeps the CI known: the gated
+  // state's power, when every gap at this rate ends before the delay.
+  Candidate g = gating();
+  g.idle.gated_w.ci95 = NAN;
+  const Prediction periodic = predict(g, {10, Arrivals::periodic});
+  REQUIRE(periodic.feasible);
+  CHECK(periodic.power_ci95_w == 0);
+}
+
 TEST_CASE("what the model cannot answer it says", "[deploy]") {
   Candidate c = gating();
   c.wake = {{0.1, {0.02, 0}, {0.001, 0}}};  // nothing past the 1 s delay
