@@ -1,5 +1,5 @@
 // `edpbench recommend DEPLOY --rate R --battery-wh W` (docs/deploy.md) on a
-// hand-made deploy.csv (tests/fixtures/deploy/cpu-gpu): a CPU idling at 2 W
+// hand-made deploy.csv (tests/fixtures/deploy/cpu-gpu, its CIs stated as 0): a CPU idling at 2 W
 // with 0.05 J, 10 ms bursts, and a GPU idling at 3 W with its context alive,
 // 1 W once rail-gated after 0.5 s, with 0.01 J, 2 ms bursts and 0.5 J, 20 ms
 // to wake from the gate. By hand (M/G/1, docs/deploy.md):
