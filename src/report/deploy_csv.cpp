@@ -298,7 +298,12 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       r.f["gate_delay_s"] = num(gate_s);
       const bool ok = std::isfinite(v("measured_w")) && std::isfinite(v("predicted_w"));
       r.f["status"] = ok ? "ok" : "failed";
-      if (!ok)
+      if (v("overloaded") == 1) {
+        r.f["status"] = "overloaded";
+        r.f["note"] =
+            "stopped at twice check_s with requests still due: this policy cannot keep up with "
+            "this rate (repeats counts the requests served)";
+      } else if (!ok)
         r.f["note"] = std::isfinite(v("measured_w")) ? "the model could not predict this rate"
                                                      : "energy not measured";
       else if (released)

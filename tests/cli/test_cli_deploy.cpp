@@ -84,3 +84,48 @@ TEST_CASE("recommend --rate: a latency objective and bad arguments", "[cli][depl
       edpbench("recommend " + kFixture + " --rate 1 --battery-wh 10 --arrivals bursty").exit_code ==
       2);
 }
+
+TEST_CASE("deploy run: an open-loop check faster than its bursts stops at twice check_s",
+          "[cli][deploy]") {
+  // 100 000 requests a second for 1 s against training steps of about a
+  // millisecond: the queue only grows. Served to the end, the run would
+  // take some 100 s; it stops once it has run twice check_s with requests
+  // still due, and says so.
+  const std::string dir = edp::testing::temp_dir("deploy-overload");
+  edp::testing::write_text(
+      dir + "/c.yaml",
+      "studies: [deploy]\n"
+      "iterations: 5\nruns: 2\nwarmup_iterations: 1\n"
+      "workloads: [tensors]\n"
+      "sizes: {small: {n: 64, d_in: 1500, h: 100, d_out: 15}}\n"
+      "devices: [{kind: cpu, threads: 1}]\n"
+      "power: {source: simulated, rate_hz: 200, baseline_s: 0.2, settle_s: 0,\n"
+      "        simulated: {idle_w: 2, cpu_w: 4}}\n"
+      "deploy: {sizes: [small], modes: [train], wake_after_s: [0.05],\n"
+      "         wake_repeats: 2, idle_s: 0.1, train_bursts: 2, release: false,\n"
+      "         check_rates_hz: [100000], check_s: 1, arrivals: periodic}\n"
+      "output: {dir: " +
+          dir + "/out}\n");
+  const auto r = edpbench("run --config " + dir + "/c.yaml");
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = edp::testing::slurp(dir + "/out/deploy.csv");
+  std::string check;
+  for (size_t at = 0, end; at < csv.size(); at = end + 1) {
+    end = csv.find('\n', at);
+    if (end == std::string::npos) end = csv.size();
+    const std::string line = csv.substr(at, end - at);
+    if (line.find(",check,") != std::string::npos) check = line;
+  }
+  INFO(check);
+  CHECK_THAT(check, Catch::Contains(",overloaded,stopped at twice check_s"));
+  // The run's span (time_s, the 12th column; no earlier cell holds a
+  // comma): twice check_s and the last burst, not the backlog.
+  size_t at = 0;
+  for (int column = 0; column < 11 && at != std::string::npos; ++column)
+    at = check.find(',', at) + 1;
+  REQUIRE(at != std::string::npos);
+  const double span_s = std::stod(check.substr(at));
+  CHECK(span_s >= 2.0);
+  CHECK(span_s < 4.0);
+}

@@ -27,6 +27,10 @@ namespace dv = report::deploy_values;
 // Windows per idle state: enough for a CI.
 constexpr int kStateWindows = 3;
 
+// An open-loop check still serving at this many times its length stops
+// (docs/deploy.md, "overloaded").
+constexpr double kOverloadedAfter = 2;
+
 void put_summary(report::ItemRecord& rec, const std::string& value, const std::string& ci,
                  const std::vector<double>& samples) {
   const report::Summary s = report::summarize(samples);
@@ -319,6 +323,36 @@ void DeployPass::cold_costs() {
   }
 }
 
+template <class Serve>
+DeployPass::OpenLoop DeployPass::serve_open_loop(const std::vector<double>& arrivals, int batch,
+                                                 Serve serve) {
+  const double check_s = cfg_.deploy.check_s;
+  OpenLoop out;
+  const auto t0 = SteadyClock::now();
+  double free_s = 0;  // when the last burst ended, since t0
+  for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
+    const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
+    // Still serving at twice the run's length: the requests come faster
+    // than this policy serves them, and the queue would only grow. The
+    // run stops here rather than serve the backlog for however long it takes.
+    if (due_s <= 0 && seconds_since(t0) > kOverloadedAfter * check_s) {
+      out.overloaded = true;
+      break;
+    }
+    if (due_s > 0) session_.pause(due_s);
+    const double start_s = seconds_since(t0);
+    out.gaps_s.push_back(due_s > 0 ? start_s - free_s : 0.0);
+    const double answered_s = serve();
+    free_s = seconds_since(t0);
+    for (size_t j = i; j < i + batch; ++j)
+      out.latencies_s.push_back(start_s + answered_s - arrivals[j]);
+  }
+  const double left_s = check_s - seconds_since(t0);
+  session_.pause(std::max(left_s, tail_s_));
+  out.after_s = seconds_since(t0) - free_s;
+  return out;
+}
+
 // The release policy's open-loop checks: the same arrivals as the kept
 // context's check at that rate (the same seed), each batch served by a cold
 // cycle, the gaps timed from the last release to the next cycle's start.
@@ -331,28 +365,20 @@ void DeployPass::release_checks() {
   for (const double rate : cfg_.deploy.check_rates_hz) {
     const std::vector<double> arrivals =
         arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
-    std::vector<double> latencies;
-    std::vector<double> gaps;
-    double lead_s = 0, after_s = 0;
+    double lead_s = 0;
+    OpenLoop run;
     session_.pause(tail_s_);
     const Window win = windowed("check_release/" + report::fmt_double(rate), [&] {
-      const auto t0 = SteadyClock::now();
-      lead_s = std::chrono::duration<double>(t0 - released_at_).count();
-      double free_s = 0;  // when the last release ended, since t0
-      for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
-        const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
-        if (due_s > 0) session_.pause(due_s);
-        const double start_s = seconds_since(t0);
-        gaps.push_back(due_s > 0 ? start_s - free_s : 0.0);
+      lead_s = std::chrono::duration<double>(SteadyClock::now() - released_at_).count();
+      run = serve_open_loop(arrivals, batch, [&] {
         double first_s = 0;
         cold_cycle(&first_s);
-        free_s = seconds_since(t0);
-        for (size_t j = i; j < i + batch; ++j) latencies.push_back(start_s + first_s - arrivals[j]);
-      }
-      const double left_s = cfg_.deploy.check_s - seconds_since(t0);
-      session_.pause(std::max(left_s, tail_s_));
-      after_s = seconds_since(t0) - free_s;
+        return first_s;
+      });
     });
+    const std::vector<double>& latencies = run.latencies_s;
+    const std::vector<double>& gaps = run.gaps_s;
+    const double after_s = run.after_s;
     const auto put = [&](const std::string& what, double v) {
       rec_.values[dv::release_check(rate, what)] = v;
     };
@@ -362,6 +388,7 @@ void DeployPass::release_checks() {
     put("arrivals_expected", expected_arrivals(rate, cfg_.deploy.check_s, periodic));
     put("measured_w", win.energy_j / win.span_s);
     put("latency_p99_s", report::quantile(latencies, 0.99));
+    if (run.overloaded) put("overloaded", 1);
     put("lead_s", lead_s);
     put("after_s", after_s);
     for (size_t i = 0; i < gaps.size(); ++i) put("gap#" + std::to_string(i), gaps[i]);
@@ -437,30 +464,22 @@ void DeployPass::checks(Workload& wl) {
     }
     const std::vector<double> arrivals =
         arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
-    std::vector<double> latencies;
     // The gaps as they fell (report::RealisedRun): the idle before each
     // burst, 0 where a batch was complete when the last burst ended.
     report::RealisedRun run;
+    OpenLoop served;
     single_burst(wl);
     const auto idle_from = SteadyClock::now();
     session_.pause(tail_s_);
     const Window win = windowed("check/" + report::fmt_double(rate), [&] {
-      const auto t0 = SteadyClock::now();
-      run.lead_s = std::chrono::duration<double>(t0 - idle_from).count();
-      double free_s = 0;  // when the last burst ended, since t0
-      for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
-        const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
-        if (due_s > 0) session_.pause(due_s);
-        run.gaps_s.push_back(due_s > 0 ? seconds_since(t0) - free_s : 0.0);
-        single_burst(wl);
-        free_s = seconds_since(t0);
-        for (size_t j = i; j < i + batch; ++j) latencies.push_back(free_s - arrivals[j]);
-      }
-      const double left_s = cfg_.deploy.check_s - seconds_since(t0);
-      session_.pause(std::max(left_s, tail_s_));
-      run.after_s = seconds_since(t0) - free_s;
+      run.lead_s = std::chrono::duration<double>(SteadyClock::now() - idle_from).count();
+      served = serve_open_loop(arrivals, batch, [&] { return single_burst(wl); });
     });
+    const std::vector<double>& latencies = served.latencies_s;
+    run.gaps_s = served.gaps_s;
+    run.after_s = served.after_s;
     run.span_s = win.span_s;
+    if (served.overloaded) rec_.values[dv::check(rate, "overloaded")] = 1;
     rec_.values[dv::check(rate, "seconds")] = win.span_s;
     rec_.values[dv::check(rate, "requests")] = static_cast<double>(latencies.size());
     rec_.values[dv::check(rate, "arrivals")] = static_cast<double>(arrivals.size());

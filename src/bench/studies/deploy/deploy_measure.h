@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "bench/config/config.h"
 #include "bench/engine/session.h"
@@ -59,6 +60,17 @@ class DeployPass {
   template <class Body>
   Window windowed(const std::string& name, Body body);
   double single_burst(Workload& wl);
+  // One open-loop run's serving (inside its window): each batch of
+  // `arrivals` (s from the start) served by serve(), which returns when its
+  // requests are answered, in s from its own start; then idle to check_s.
+  struct OpenLoop {
+    std::vector<double> gaps_s;       // the idle before each burst (report::RealisedRun)
+    std::vector<double> latencies_s;  // each served request's, arrival to answer
+    double after_s = 0;               // idle after the last burst
+    bool overloaded = false;          // stopped at twice check_s with requests due
+  };
+  template <class Serve>
+  OpenLoop serve_open_loop(const std::vector<double>& arrivals, int batch, Serve serve);
   void latency(Workload& wl);
   void idle_states(Workload& wl);
   void wake_costs(Workload& wl);
