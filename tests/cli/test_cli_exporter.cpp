@@ -70,4 +70,40 @@ TEST_CASE("exporter serves the TX2's rails on /metrics over HTTP", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("edpbench_sensor_frozen "));
 }
 
+TEST_CASE("exporter: a request body is refused unread, idle connections do not stop scrapes",
+          "[cli]") {
+  if (edp::testing::run("command -v curl && command -v bash").exit_code != 0) {
+    WARN("skipped: curl or bash is not installed");
+    return;
+  }
+  const std::string dir = edp::testing::temp_dir("exporter-clients");
+  // 1 MB POSTed to /metrics: refused with 413, not read into memory. Then
+  // six connections that send nothing (bash's /dev/tcp), more than the
+  // serving threads: each is closed after the 2 s read timeout, so a scrape
+  // 2.5 s later is answered within 2 s.
+  edp::testing::write_text(
+      dir + "/client.sh",
+      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + kTx2 +
+          " --listen 127.0.0.1:0 --duration-s 30 2>" + dir +
+          "/err & pid=$!\n"
+          "port=\n"
+          "for i in $(seq 1 100); do\n"
+          "  port=$(sed -n 's|^edpbench: exporter: serving "
+          "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
+          dir +
+          "/err)\n"
+          "  [ -n \"$port\" ] && break; sleep 0.1\n"
+          "done\n"
+          "head -c 1000000 /dev/zero | curl -s -o /dev/null -w 'post %{http_code}\\n' "
+          "--data-binary @- http://127.0.0.1:$port/metrics\n"
+          "for i in 1 2 3 4 5 6; do bash -c \"exec 3<>/dev/tcp/127.0.0.1/$port; sleep 8\" & done\n"
+          "sleep 2.5\n"
+          "curl -s -m 2 -o /dev/null -w 'scrape %{http_code}\\n' http://127.0.0.1:$port/metrics\n"
+          "kill $pid; wait $pid\n");
+  const auto r = edp::testing::run("sh " + dir + "/client.sh");
+  INFO(r.err << edp::testing::slurp(dir + "/err"));
+  CHECK_THAT(r.out, Catch::Contains("post 413"));
+  CHECK_THAT(r.out, Catch::Contains("scrape 200"));
+}
+
 #endif  // EDPBENCH_HAVE_PROMETHEUS

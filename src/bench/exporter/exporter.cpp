@@ -41,6 +41,11 @@ const char* const kListenHelp =
     "interface), [::1]:9477 (IPv6) or localhost:9477, PORT from 0 (any free port) to 65535";
 
 #if EDPBENCH_HAVE_PROMETHEUS
+// The HTTP server's limits (docs/observability.md, "What a client can do").
+constexpr size_t kServingThreads = 4;
+constexpr size_t kMaxBodyBytes = 1024;  // GETs only: any body is refused (413)
+constexpr time_t kReadTimeoutS = 2;     // per read and write
+
 double thread_cpu_s() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -157,10 +162,21 @@ int run_exporter(const ExporterOptions& opt) {
   Scraper scraper(session, board, 1.0 / session.options().power.rate_hz);
 
   httplib::Server server;
-  // Two threads: Prometheus scrapes a target one request at a time, and
-  // the second answers a person's curl meanwhile (httplib's default pool
-  // has a thread per core). The server owns and deletes the pool.
-  server.new_task_queue = [] { return new httplib::ThreadPool(2); };
+  // Prometheus scrapes a target one request at a time; the other threads
+  // answer a person's curl meanwhile and outlast clients that hold a
+  // connection without asking (httplib's default pool has a thread per
+  // core). The server owns and deletes the pool.
+  server.new_task_queue = [] { return new httplib::ThreadPool(kServingThreads); };
+  // Only GETs are served: a request body is refused with 413 before it is
+  // read (httplib's default takes any size into memory). A connection that
+  // sends nothing for kReadTimeoutS is closed, and each serves one request,
+  // so a client holds a thread for at most the time it takes to send its
+  // headers (docs/observability.md says what this leaves open).
+  server.set_payload_max_length(kMaxBodyBytes);
+  server.set_read_timeout(kReadTimeoutS, 0);
+  server.set_write_timeout(kReadTimeoutS, 0);
+  server.set_keep_alive_max_count(1);
+  server.set_keep_alive_timeout(kReadTimeoutS);  // the wait for a request's first byte
   server.Get("/metrics", [&scraper](const httplib::Request&, httplib::Response& res) {
     res.set_content(scraper.scrape(), "text/plain; version=0.0.4; charset=utf-8");
   });
