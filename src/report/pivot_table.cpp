@@ -60,7 +60,10 @@ std::vector<Pivot> make_pivots(const CsvTable& table, const PivotSpec& spec,
     cell.status = table.get(r, col::status);
     if (cell.status.empty() || cell.status == "ok") {
       cell.mean = finite(table.get(r, spec.value_column));
-      if (!spec.ci_column.empty()) cell.ci95 = finite(table.get(r, spec.ci_column));
+      if (!spec.ci_column.empty()) {
+        cell.ci95 = finite(table.get(r, spec.ci_column));
+        if (cell.ci95 && *cell.ci95 < 0) cell.ci95.reset();  // damage: shown as no CI
+      }
     }
     auto it = p->cells.find({row, col});
     if (it == p->cells.end())

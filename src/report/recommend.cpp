@@ -168,9 +168,14 @@ std::string device_kind(const std::string& label) { return label.substr(0, label
 std::optional<double> row_ci95(const CsvTable& results, size_t r, const std::string& stem) {
   const auto runs = parse_count(results.get(r, col::runs));
   if (!runs || *runs < 2 || *runs > 1000000) return std::nullopt;
-  if (auto ci = number_at(results, r, stem + "_ci95")) return ci;
+  // A negative CI or std is damage, not a measurement: no CI (never a
+  // confident one, which value + ci < other - ci would give).
+  if (auto ci = number_at(results, r, stem + "_ci95")) {
+    if (*ci < 0) return std::nullopt;
+    return ci;
+  }
   const auto sd = number_at(results, r, stem + "_std");
-  if (!sd) return std::nullopt;
+  if (!sd || *sd < 0) return std::nullopt;
   const int n = static_cast<int>(*runs);
   return student_t975(n - 1) * *sd / std::sqrt(static_cast<double>(n));
 }
@@ -301,8 +306,12 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
         if (chosen->label != rec.choice)
           rec.notes.push_back(chosen->label + " is the best " + rec.choice + " configuration");
         if (other) {
-          if (*chosen->value > 0) rec.ratio = *other->value / *chosen->value;
-          if (chosen->ci95 && other->ci95) {
+          const double ratio = *other->value / *chosen->value;
+          if (*chosen->value > 0 && std::isfinite(ratio)) rec.ratio = ratio;
+          if (!std::isfinite(ratio)) {
+            rec.confident = false;
+            rec.notes.push_back("the values differ by more than a double holds: not measurements");
+          } else if (chosen->ci95 && other->ci95) {
             rec.confident = *chosen->value + *chosen->ci95 < *other->value - *other->ci95;
           } else {
             rec.confident = false;
@@ -318,9 +327,14 @@ std::vector<Recommendation> recommend(const CsvTable& results, const RecommendOp
                 (missing->time_s ? " (" + plain(*missing->time_s) + " s" + ")" : std::string()));
         }
         if (options.battery_wh) {
-          if (chosen->energy_j && *chosen->energy_j > 0) {
-            rec.runs_per_charge = static_cast<long long>(
-                std::floor(*options.battery_wh * 3600.0 / *chosen->energy_j));
+          const double runs = chosen->energy_j && *chosen->energy_j > 0
+                                  ? std::floor(*options.battery_wh * 3600.0 / *chosen->energy_j)
+                                  : NAN;
+          if (runs < 9e18) {  // a count a long long holds (NaN is not)
+            rec.runs_per_charge = static_cast<long long>(runs);
+          } else if (!std::isnan(runs)) {
+            rec.notes.push_back("runs per charge unknown: " + plain(*chosen->energy_j) +
+                                " J a run is not a measurement");
           } else {
             rec.notes.push_back("runs per charge unknown: energy not measured");
           }

@@ -191,6 +191,40 @@ TEST_CASE("confidence: a single run has no CI and is never confident", "[recomme
   CHECK(any_note(recs[0], "fewer than 2 runs"));
 }
 
+TEST_CASE("confidence: a negative CI or std is no CI, never a confident one", "[recommend]") {
+  // results.csv is read from disk: value + ci < other - ci holds trivially
+  // for ci = -5, so a negative cell would make any choice confident.
+  Row c = cpu("10", "10", "1.40");
+  Row g = gpu("10", "10", "1.45");
+  c.edp_ci95 = "-5";
+  g.edp_ci95 = "0.01";
+  auto recs = recommend(table_of({c, g}, true), {});
+  CHECK(recs[0].choice == "cpu");
+  REQUIRE(recs[0].confident);
+  CHECK_FALSE(*recs[0].confident);
+  // Without a CI column the CI comes from the std: a negative one likewise.
+  recs = recommend(table_of({cpu("10", "10", "1.40", "-50"), gpu("10", "10", "1.45", "0.01")}), {});
+  CHECK_FALSE(*recs[0].confident);
+  CHECK_FALSE(row_ci95(table_of({cpu("10", "10", "1.40", "-50")}), 0, "edp_js"));
+}
+
+TEST_CASE("battery: runs per charge beyond a count, and a ratio beyond a double, are unknown",
+          "[recommend]") {
+  RecommendOptions o;
+  o.battery_wh = 1000;
+  o.objective = Objective::energy;
+  // 3.6e6 J / 1e-300 J overflows a 64-bit count (it was cast: undefined).
+  auto recs = recommend(table_of({cpu("10", "1e-300", "1"), gpu("10", "1e-300", "1")}), o);
+  CHECK_FALSE(recs[0].runs_per_charge);
+  CHECK(any_note(recs[0], "runs per charge unknown"));
+  // 1e300 / 1e-300 is inf: no ratio, and not confident.
+  recs = recommend(table_of({cpu("10", "10", "1e-300"), gpu("10", "10", "1e300")}), {});
+  CHECK(recs[0].choice == "cpu");
+  CHECK_FALSE(recs[0].ratio);
+  CHECK_FALSE(*recs[0].confident);
+  CHECK_FALSE(contains(recommendation_sentence(recs[0], {}), "inf"));
+}
+
 TEST_CASE("battery: runs per charge is floor(Wh * 3600 / energy of the choice)", "[recommend]") {
   RecommendOptions o;
   o.battery_wh = 50;  // 180000 J; 180000 / 297 = 606.06 -> 606

@@ -327,6 +327,11 @@ TEST_CASE("make_pivots: a table per label, rows by first appearance, an ok row w
   const std::string html = render_pivot_html(p[1], spec, "N");
   CHECK(contains(html, "<caption>large</caption>"));
   CHECK(contains(html, "<td class=\"num\">3 s \xC2\xB1 100 ms</td>"));
+  // A negative CI cell is damage: the value is shown without a CI.
+  const auto damaged = make_pivots(parse_csv("size,n,device,status,x_s_mean,x_s_ci95\n"
+                                             "small,1,cpu,ok,0.002,-5\n"),
+                                   spec);
+  CHECK(format_cell(damaged[0].cells.at({"1", "cpu"}), spec.value_column) == "2 ms");
 }
 
 TEST_CASE("speedup_table: every pair of modes measured, the faster of two rows", "[report]") {
