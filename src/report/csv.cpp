@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 
 namespace edp::report {
@@ -35,7 +36,10 @@ std::string CsvTable::get(size_t r, const std::string& name) const {
   return rows[r][static_cast<size_t>(c)];
 }
 
-CsvTable parse_csv(const std::string& text, const std::string& origin) {
+namespace {
+
+std::vector<std::vector<std::string>> parse_records(const std::string& text,
+                                                    const std::string& origin) {
   // Bytes are capped by the reader (file_kind::results_csv); memory is not
   // proportional to them: an empty field costs a std::string (32 bytes) for
   // one byte of text. 8 MiB of commas took 957 MB. So fields, records and
@@ -107,10 +111,28 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
     throw std::runtime_error(origin + ":" + std::to_string(record_line) +
                              ": unterminated quoted field");
   if (!field.empty() || !record.empty()) end_record();
+  return records;
+}
 
+}  // namespace
+
+CsvTable parse_csv(const std::string& text, const std::string& origin) {
+  constexpr char kBom[] = "\xEF\xBB\xBF";
+  std::vector<std::vector<std::string>> records = text.compare(0, 3, kBom) == 0
+                                                      ? parse_records(text.substr(3), origin)
+                                                      : parse_records(text, origin);
   CsvTable t;
   if (records.empty()) return t;
   t.header = records.front();
+  // A column named twice: every reader would take the first and drop the
+  // other without a word. (Unnamed columns are read by no one.)
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < t.header.size(); ++i)
+    if (const auto [at, fresh] = seen.emplace(t.header[i], i); !fresh && !t.header[i].empty())
+      throw std::runtime_error(origin + ":1: the header names column '" + t.header[i] +
+                               "' twice (fields " + std::to_string(at->second + 1) + " and " +
+                               std::to_string(i + 1) +
+                               "): remove or rename one; edpbench writes each column once");
   for (size_t r = 1; r < records.size(); ++r) {
     if (records[r].size() != t.header.size())
       throw std::runtime_error(origin + ": row " + std::to_string(r + 1) + " has " +
@@ -119,6 +141,14 @@ CsvTable parse_csv(const std::string& text, const std::string& origin) {
     t.rows.push_back(std::move(records[r]));
   }
   return t;
+}
+
+std::vector<std::string> parse_csv_record(const std::string& text, const std::string& origin) {
+  std::vector<std::vector<std::string>> records = parse_records(text, origin);
+  if (records.size() > 1)
+    throw std::runtime_error(origin + ": one record expected, " + std::to_string(records.size()) +
+                             " found");
+  return records.empty() ? std::vector<std::string>{} : std::move(records.front());
 }
 
 CsvTable read_csv_file(const std::string& path) {

@@ -36,9 +36,15 @@ inline constexpr size_t kCsvMaxRecords = 1000000;
 inline constexpr size_t kCsvMaxCells = 8u << 20;
 
 // Throws std::runtime_error with file and line on malformed input (an
-// unterminated quote, a row with the wrong number of fields, more than the caps above). A quoted
-// field that starts with an apostrophe loses it (csv_escape's guard).
+// unterminated quote, a row with the wrong number of fields, a header that
+// names a column twice, more than the caps above). A quoted field that
+// starts with an apostrophe loses it (csv_escape's guard); a UTF-8
+// byte-order mark before the header (a spreadsheet's "CSV UTF-8") is dropped.
 CsvTable parse_csv(const std::string& text, const std::string& origin = "<csv>");
+// The fields of one record (a line of samples.csv read on its own), with
+// parse_csv's rules but no header's.
+std::vector<std::string> parse_csv_record(const std::string& text,
+                                          const std::string& origin = "<csv>");
 // Through read_untrusted_file (common/safe_file.h): a link, FIFO, device or a
 // file over the results cap is a UsageError before anything is read.
 CsvTable read_csv_file(const std::string& path);

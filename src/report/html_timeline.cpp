@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "common/text.h"
+#include "report/csv.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/samples_csv.h"
@@ -51,6 +53,14 @@ double field(const CsvTable& t, size_t r, const std::string& name) {
   return v ? *v : NAN;
 }
 
+// A run's number: a count up to a million (runs.csv's and samples.csv's
+// `run`); anything else names no run (it was cast to int whatever it held).
+std::optional<int> run_number(const std::string& text) {
+  const auto n = parse_count(text);
+  if (!n || *n > 1000000) return std::nullopt;
+  return static_cast<int>(*n);
+}
+
 // Per configuration the run of median energy (the lower one of an even
 // count; by time when no run has energy).
 std::vector<Chosen> median_runs(const CsvTable& runs) {
@@ -58,7 +68,7 @@ std::vector<Chosen> median_runs(const CsvTable& runs) {
   std::vector<std::pair<std::string, std::string>> order;
   for (size_t r = 0; r < runs.rows.size(); ++r) {
     const auto g = std::make_pair(runs.get(r, "key"), runs.get(r, "workload"));
-    if (!number(runs.get(r, "run"))) continue;
+    if (!run_number(runs.get(r, "run"))) continue;
     if (!groups.count(g)) order.push_back(g);
     groups[g].push_back(r);
   }
@@ -77,7 +87,7 @@ std::vector<Chosen> median_runs(const CsvTable& runs) {
               [&](size_t a, size_t b) { return field(runs, a, metric) < field(runs, b, metric); });
     const size_t r = rows[(rows.size() - 1) / 2];
     Chosen c;
-    c.id = RunId{g.first, g.second, static_cast<int>(field(runs, r, "run"))};
+    c.id = RunId{g.first, g.second, *run_number(runs.get(r, "run"))};
     c.window_s = field(runs, r, "end_monotonic_s") - field(runs, r, "start_monotonic_s");
     const double e = field(runs, r, "energy_j"), de = field(runs, r, "dynamic_energy_j");
     const double t = field(runs, r, "time_s");
@@ -128,14 +138,13 @@ std::map<RunId, Curve> read_curves(const std::string& text, const std::set<RunId
     if (end >= text.size()) break;
     const std::string record = text.substr(pos, end + 1 - pos);
     pos = end + 1;
-    CsvTable row;
+    std::vector<std::string> f;
     try {
-      row = parse_csv(record, "samples.csv");
+      f = parse_csv_record(record, "samples.csv");
     } catch (const std::exception& e) {
       *why = e.what();
       return {};
     }
-    const std::vector<std::string>& f = row.header;
     if (header) {
       header = false;
       if (f != samples_columns()) {
@@ -145,10 +154,10 @@ std::map<RunId, Curve> read_curves(const std::string& text, const std::set<RunId
       continue;
     }
     if (f.size() != samples_columns().size()) continue;
-    const auto run = number(f[3]);
+    const auto run = run_number(f[3]);
     const auto t = number(f[4]);
     if (!run || !t) continue;
-    const RunId id{f[1], f[2], static_cast<int>(*run)};
+    const RunId id{f[1], f[2], *run};
     if (!wanted.count(id)) continue;
     Curve& c = curves[id];
     if (c.t_s.empty() || c.t_s.back() != *t) c.t_s.push_back(*t);

@@ -97,6 +97,23 @@ TEST_CASE("csv quoting round-trips commas, quotes and newlines", "[csv]") {
                     Catch::Contains("x.csv") && Catch::Contains("1 fields"));
 }
 
+TEST_CASE("csv: a header that names a column twice is refused at line 1", "[csv]") {
+  // Every reader takes a column's first copy: the second would be dropped
+  // without a word (a 1000x 'confident' recommendation in review).
+  CHECK_THROWS_WITH(parse_csv("edp_js_mean,workload,edp_js_mean\n1000,t,1\n", "r.csv"),
+                    Catch::Contains("r.csv:1:") && Catch::Contains("'edp_js_mean' twice") &&
+                        Catch::Contains("fields 1 and 3"));
+  // One record on its own (samples.csv's lines) may repeat values.
+  CHECK(parse_csv_record("0,0,0\r\n", "s.csv") == std::vector<std::string>{"0", "0", "0"});
+  CHECK_THROWS_WITH(parse_csv_record("a\nb\n", "s.csv"), Catch::Contains("one record"));
+}
+
+TEST_CASE("csv: a UTF-8 byte-order mark before the header is dropped", "[csv]") {
+  const CsvTable t = parse_csv("\xEF\xBB\xBFworkload,size\ntensors,small\n", "bom.csv");
+  CHECK(t.header == std::vector<std::string>{"workload", "size"});
+  CHECK(t.get(0, "workload") == "tensors");
+}
+
 TEST_CASE("parse_count accepts whole counts only, so a corrupt field cannot overflow an integer",
           "[report][csv]") {
   CHECK(parse_count("10") == 10);

@@ -117,6 +117,22 @@ TEST_CASE("timeline section: absent without samples.csv, a note when the cap cut
   CHECK(other.find("<svg") == std::string::npos);
 }
 
+TEST_CASE("timeline section: a run number that is no count names no run", "[report][timeline]") {
+  // 1e20 was cast to int (undefined; it drew "run -2147483648"), and two
+  // huge numbers collided.
+  Sweep s;
+  s.data.runs = parse_csv(
+      "study,key,workload,run,time_s,energy_j,dynamic_energy_j,start_monotonic_s,"
+      "end_monotonic_s\n"
+      "mlp,k1,tensors,1e20,1.0,5,3,10,11\n"
+      "mlp,k1,tensors,2,1.0,3,1,20,21\n"
+      "mlp,k1,tensors,3,1.0,4,2,30,31.25\n");
+  const std::string h = render_timeline_section(s.data);
+  CHECK(h.find("-2147483648") == std::string::npos);
+  // Of the two runs left, the lower of the even count's median: run 2.
+  CHECK(h.find("run 2 of 2") != std::string::npos);
+}
+
 TEST_CASE("time chart: 1-2-5 ticks across zero, gaps where a value is missing",
           "[report][timeline]") {
   CHECK(linear_ticks(-0.5, 1.25) == std::vector<double>{-0.5, 0, 0.5, 1.0});

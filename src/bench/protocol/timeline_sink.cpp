@@ -73,13 +73,13 @@ TimelineSink::TimelineSink(std::string path, double hz, int64_t max_rows, bool r
                          ":1: not the header of samples.csv; move the file away to resume");
     }
     while (next_record(old, &pos, &record)) {
-      report::CsvTable row;
+      std::vector<std::string> row;
       try {
-        row = report::parse_csv(record, facts_.file);
+        row = report::parse_csv_record(record, facts_.file);
       } catch (const std::exception& e) {
         throw UsageError(std::string(e.what()) + "; move the file away to resume");
       }
-      if (row.header.size() != report::samples_columns().size() || !keep(row.header[1])) continue;
+      if (row.size() != report::samples_columns().size() || !keep(row[1])) continue;
       kept += record;
       ++facts_.rows;
     }
