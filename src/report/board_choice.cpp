@@ -96,8 +96,10 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<LoadedSweep>&
       BoardChoice& c = out[it->second];
       boards_of[it->second].insert(si);
       c.boards = boards_of[it->second].size();
+      // Time, energy and EDP are positive: zero or less is no measurement
+      // (as recommend() takes it); it won as "-1 J".
       const auto value = html::number(t.get(r, column));
-      if (!value) continue;
+      if (!value || !(*value > 0)) continue;
       BoardOption o;
       o.sweep = si;
       o.row = r;
@@ -107,6 +109,7 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<LoadedSweep>&
       if (o.point.empty()) o.point = mode;
       o.value = *value;
       o.time_s = html::number(t.get(r, col::time_s_mean));
+      if (o.time_s && !(*o.time_s > 0)) o.time_s.reset();
       o.meets_deadline = !options.deadline_s || (o.time_s && *o.time_s <= *options.deadline_s);
       if (!c.fastest || (o.time_s && (!c.fastest->time_s || *o.time_s < *c.fastest->time_s)))
         c.fastest = o;

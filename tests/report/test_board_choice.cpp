@@ -131,3 +131,20 @@ TEST_CASE("cross-board page: what differs is compare's list, the compared settin
         std::string::npos);
   CHECK(html.find("L4T: Jetson TX2 R32.7.4; Jetson Orin NX R35.4.1") != std::string::npos);
 }
+
+TEST_CASE("recommend_across_boards: zero or a negative value is no measurement") {
+  // results.csv is read from disk: an energy of -1 J won "the lowest energy".
+  std::vector<LoadedSweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  CsvTable& t = sweeps[1].data.results;
+  const int energy = t.column("energy_j_mean");
+  REQUIRE(energy >= 0);
+  for (auto& row : t.rows) row[static_cast<size_t>(energy)] = "-1";
+  RecommendOptions opt;
+  opt.objective = Objective::energy;
+  for (const auto& c : recommend_across_boards(sweeps, opt)) {
+    INFO(c.workload << "/" << c.size);
+    REQUIRE(c.best);
+    CHECK(c.best->board == "Jetson TX2");
+    CHECK(c.best->value > 0);
+  }
+}
