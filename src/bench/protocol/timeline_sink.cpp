@@ -106,8 +106,19 @@ void TimelineSink::add(const std::string& study, const std::string& key,
 
 void TimelineSink::commit() {
   if (pending_.empty()) return;
-  const int fd = ::open(facts_.file.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO put in the file's place fails here (ENXIO without
+  // a reader) rather than hang the sweep; then only the regular file this
+  // sweep wrote, with no other name (a hard link), is appended to.
+  const int fd =
+      ::open(facts_.file.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw std::runtime_error(io_error("cannot append to", facts_.file));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    ::close(fd);
+    throw std::runtime_error(facts_.file +
+                             " is no longer the regular file this sweep writes (something "
+                             "replaced or linked it): move it away and run with --resume");
+  }
   size_t done = 0;
   while (done < pending_.size()) {
     const ssize_t n = ::write(fd, pending_.data() + done, pending_.size() - done);
