@@ -234,6 +234,18 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
   }
   std::ofstream(c + "/runs.csv") << runs;
   CHECK_THROWS_WITH(load_sweep(c), Catch::Contains("has runs=5 but runs.csv has 3"));
+  // Two rows of one configuration: both lines named.
+  const auto twice = write_sweep(tmp, "twice",
+                                 {{"tensors", "small", "cpu", "1", kFast},
+                                  {"tensors", "large", "cpu", "1", kFast},
+                                  {"tensors", "small", "cpu", "1", kFast}},
+                                 "x", false, /*write_runs=*/false);
+  const auto once = write_sweep(
+      tmp, "once",
+      {{"tensors", "small", "cpu", "1", kFast}, {"tensors", "large", "cpu", "1", kFast}}, "x",
+      false, /*write_runs=*/false);
+  CHECK_THROWS_WITH(compare_sweeps({load_sweep(once), load_sweep(twice)}, {}),
+                    Catch::Contains("results.csv lines 2 and 4: two rows for tensors/small/cpu"));
   // Without runs.csv: compared, untested, and said so.
   const auto d = write_sweep(tmp, "d", {{"tensors", "small", "cpu", "2", kSlow}}, "x", false,
                              /*write_runs=*/false);
