@@ -51,8 +51,9 @@ inline constexpr FileKind context_json{"context.json", 16ull << 20};
 inline constexpr FileKind clock_state{"clock state file", 1ull << 20};
 // A power trace (t_s,<rail>_w,...): an hour at 1 kHz with 8 rails is ~50 MB.
 inline constexpr FileKind trace_csv{"power trace", 64ull << 20};
-// samples.csv, read back on --resume: power.timeline_max_rows (at most 1e9
-// rows of ~60 bytes) is the real bound; more than 4 GiB is not one of ours.
+// samples.csv, read back on --resume and by the report:
+// power.timeline_max_rows (at most 1e7 rows of about 100 bytes) is the real
+// bound; more than 4 GiB is not one of ours.
 inline constexpr FileKind samples_csv{"samples.csv", 4ull << 30};
 }  // namespace file_kind
 

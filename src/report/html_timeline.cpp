@@ -3,9 +3,6 @@
 // time on the total rails, as read against lag-corrected, with the window's
 // edges and the idle baseline the run used. From DIR/samples.csv, runs.csv
 // and context.json alone; "" when samples.csv is absent.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +11,7 @@
 #include <set>
 #include <tuple>
 
+#include "common/safe_file.h"
 #include "common/text.h"
 #include "report/csv.h"
 #include "report/html_sections.h"
@@ -27,9 +25,6 @@ namespace {
 
 using namespace html;
 
-// samples.csv larger than this is not drawn (the cap keeps a sweep's file
-// far below it: 1e6 rows of about 100 bytes by default).
-constexpr off_t kMaxSamplesBytes = off_t{2} << 30;
 // Charts drawn at most; a note says how many were left out.
 constexpr size_t kMaxCharts = 60;
 
@@ -99,26 +94,15 @@ std::vector<Chosen> median_runs(const CsvTable& runs) {
   return out;
 }
 
-// samples.csv's text: a regular file under the size limit, else "" with why.
+// samples.csv's text through the one reader of untrusted files (a link, a
+// FIFO or a file over samples.csv's cap is refused), else "" with why.
 std::string read_samples(const std::string& path, std::string* why) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return "";
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxSamplesBytes) {
-    ::close(fd);
-    *why = "samples.csv is not a regular file under 2 GiB; not drawn";
+  try {
+    return read_untrusted_file_if_present(path, file_kind::samples_csv).value_or("");
+  } catch (const std::exception& e) {
+    *why = std::string(e.what()) + "; not drawn";
     return "";
   }
-  std::string text(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < text.size()) {
-    const ssize_t n = ::read(fd, &text[got], text.size() - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  text.resize(got);
-  return text;
 }
 
 // The rows of the chosen runs, point by point. Records are split at line

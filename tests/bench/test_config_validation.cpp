@@ -99,6 +99,16 @@ TEST_CASE("a second YAML document is an error", "[config]") {
   CHECK_THAT(error_of(""), Catch::StartsWith("t.yaml:1:1: the config must be a mapping"));
 }
 
+TEST_CASE("power.timeline_max_rows stops where samples.csv still fits its readers' cap",
+          "[config]") {
+  // 1e7 rows of about 100 bytes is about 1 GB, under the 4 GiB that resume
+  // and the report read; 1e9 rows was accepted and made a file neither reads.
+  CHECK_THAT(error_of("power: {timeline: true, timeline_max_rows: 20000000}\n"),
+             Catch::Contains("t.yaml:1:44: 'timeline_max_rows' = 20000000 is out of range "
+                             "[1000, 10000000]"));
+  CHECK(error_of("power: {timeline: true, timeline_max_rows: 10000000}\n") == "<no error>");
+}
+
 TEST_CASE("every error of a config is reported at once, in file order", "[config]") {
   const std::string e = error_of(
       "runs: -1\nworkloads: [tensors, resnet]\npower: {source: magic, rate_hz: 0}\n"

@@ -102,7 +102,7 @@ KeyTable build_table() {
   };
   t.push_back(timeline_hz);
   ConfigKey timeline_rows = integer_key(
-      "power.timeline_max_rows", 1000, 1000000000, "Most rows samples.csv holds for a sweep",
+      "power.timeline_max_rows", 1000, 10000000, "Most rows samples.csv holds for a sweep",
       [](auto& c) -> auto& { return c.power.timeline_max_rows; });
   timeline_rows.emitted = [](const Config& c) {
     return c.power.timeline_max_rows != PowerConfig().timeline_max_rows;
