@@ -3,6 +3,7 @@
 // with files of their own, ops and stages, are not compared).
 #include <sys/stat.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "common/errors.h"
 #include "report/columns.h"
 #include "report/compare.h"
+#include "report/csv.h"
 #include "report/html_util.h"
 
 namespace edp::report {
@@ -30,6 +32,9 @@ std::string base_name(std::string path) {
 // The columns a runs.csv row and its results.csv row share, by name: runs.csv
 // has no threads or n; two devices of one kind differ in their label (cpu,
 // cpu#2), a batch row's N is in its key.
+// How far results.csv's mean may be from its runs' mean, relative.
+constexpr double kMeanTolerance = 1e-6;
+
 const std::vector<std::string> kRunMatchColumns{col::workload,        col::size,  col::device,
                                                 col::operating_point, col::study, col::key};
 
@@ -113,6 +118,34 @@ LoadedSweep make_sweep(ReportData data) {
                        describe(res, r, cols) + ") has runs=" + std::to_string(*expected) +
                        " but runs.csv has " + std::to_string(s.run_rows[r].size()) +
                        " of its runs; the files do not match (an interrupted copy?)");
+  }
+  for (size_t r = 0; r < res.rows.size(); ++r) {
+    if (res.get(r, col::status) != "ok") continue;
+    // compare takes a change from results.csv's means and its test from
+    // runs.csv's runs: the two must be the same data, or an edited or stale
+    // results.csv hides what the runs show. results.csv writes 9 significant
+    // digits, so its mean is the runs' mean to within a few parts in 1e9.
+    for (const char* stem : {col::time_s, col::energy_j, col::dynamic_energy_j, col::edp_js}) {
+      const auto mean = parse_double(res.get(r, std::string(stem) + "_mean"));
+      if (!mean || !std::isfinite(*mean)) continue;
+      double sum = 0;
+      size_t n = 0;
+      for (const size_t rr : s.run_rows[r])
+        if (const auto v = parse_double(runs.get(rr, stem)); v && std::isfinite(*v)) {
+          sum += *v;
+          ++n;
+        }
+      // Runs without a value leave the mean's rule unknown: not checked.
+      if (n == 0 || n != s.run_rows[r].size()) continue;
+      const double runs_mean = sum / static_cast<double>(n);
+      if (std::fabs(runs_mean - *mean) > kMeanTolerance * std::fabs(runs_mean) + 1e-12)
+        throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
+                         describe(res, r, cols) + ") has " + stem + "_mean " + fmt_double(*mean) +
+                         " but its " + std::to_string(n) + " runs in runs.csv average " +
+                         fmt_double(runs_mean) +
+                         "; results.csv was edited or is from another sweep (copy the two "
+                         "files of one sweep together)");
+    }
   }
   return s;
 }

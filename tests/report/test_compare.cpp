@@ -234,6 +234,22 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
   }
   std::ofstream(c + "/runs.csv") << runs;
   CHECK_THROWS_WITH(load_sweep(c), Catch::Contains("has runs=5 but runs.csv has 3"));
+  // results.csv's mean is not its runs' mean (edited, or from another
+  // sweep): the change would come from one and the test from the other.
+  {
+    const auto stale = write_sweep(tmp, "stale", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+    CsvTable t = edp::report::read_csv_file(stale + "/results.csv");
+    const int at = t.column("energy_j_mean");
+    REQUIRE(at >= 0);
+    t.rows[0][static_cast<size_t>(at)] =
+        std::to_string(std::stod(t.rows[0][static_cast<size_t>(at)]) * 1.3);
+    std::string text = csv_line(t.header);
+    for (const auto& row : t.rows) text += csv_line(row);
+    std::ofstream(stale + "/results.csv") << text;
+    CHECK_THROWS_WITH(load_sweep(stale), Catch::Contains("results.csv line 2") &&
+                                             Catch::Contains("energy_j_mean") &&
+                                             Catch::Contains("runs in runs.csv average"));
+  }
   // Two rows of one configuration: both lines named.
   const auto twice = write_sweep(tmp, "twice",
                                  {{"tensors", "small", "cpu", "1", kFast},
