@@ -29,13 +29,13 @@ std::string base_name(std::string path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// The columns a runs.csv row and its results.csv row share, by name: runs.csv
-// has no threads or n; two devices of one kind differ in their label (cpu,
-// cpu#2), a batch row's N is in its key.
 // How far results.csv's mean may be from its runs' mean, relative: 9
 // significant digits are written; a value rounded to 6 by hand still passes.
 constexpr double kMeanTolerance = 1e-5;
 
+// The columns a runs.csv row and its results.csv row share, by name: runs.csv
+// has no threads or n; two devices of one kind differ in their label (cpu,
+// cpu#2), a batch row's N is in its key.
 const std::vector<std::string> kRunMatchColumns{col::workload,        col::size,  col::device,
                                                 col::operating_point, col::study, col::key};
 
