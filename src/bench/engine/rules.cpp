@@ -70,7 +70,9 @@ Confidence judge_confidence(const ConfidenceEvidence& e) {
 
 std::string low_confidence_causes() {
   return "shorter than " + fmt("%g", kMinUpdatesPerWindow) +
-         " sensor updates, frozen, anomalies or an unknown update interval";
+         " sensor updates, frozen, anomalies, no lag correction (the averaging period "
+         "unknown when the window opened) or an update interval that contradicts the stated "
+         "averaging period";
 }
 
 // --- stopping criteria ------------------------------------------------------
