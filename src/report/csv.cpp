@@ -163,7 +163,9 @@ std::string fmt_double(double v) {
 }
 
 std::optional<double> parse_double(const std::string& s) {
-  if (s.empty()) return std::nullopt;
+  // Decimal only, as edpbench writes numbers (and as trace files are read):
+  // strtod alone also takes blanks, hex ("0x1p-3"), "nan" and "inf".
+  if (s.empty() || s.find_first_not_of("0123456789+-.eE") != std::string::npos) return std::nullopt;
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);

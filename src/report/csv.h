@@ -51,6 +51,8 @@ CsvTable read_csv_file(const std::string& path);
 
 // Formats a double with enough digits to round-trip ("%.9g"); NaN -> "".
 std::string fmt_double(double v);
+// A decimal number ("1.5", "-2e-3"), else nullopt: no blanks, hex, "nan" or
+// "inf", nothing past the number, nothing out of a double's range.
 std::optional<double> parse_double(const std::string& s);
 // A whole, non-negative count (runs, N) from a field, else nullopt: the field
 // must be a finite integer no larger than 2^53, so a corrupt or hostile CSV

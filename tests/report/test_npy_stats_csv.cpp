@@ -114,6 +114,19 @@ TEST_CASE("csv: a UTF-8 byte-order mark before the header is dropped", "[csv]") 
   CHECK(t.get(0, "workload") == "tensors");
 }
 
+TEST_CASE("parse_double reads decimal numbers as edpbench writes them, nothing else",
+          "[report][csv]") {
+  CHECK(parse_double("1.5") == 1.5);
+  CHECK(parse_double("-2e-3") == -2e-3);
+  CHECK(parse_double("+7") == 7);
+  CHECK(parse_double(".5") == 0.5);
+  for (const char* bad :
+       {"", " 1.48", "1.48 ", "0x1p-3", "nan", "inf", "-inf", "1e999", "1,5", "1.5x", "\t2"}) {
+    INFO("'" << bad << "'");
+    CHECK_FALSE(parse_double(bad));
+  }
+}
+
 TEST_CASE("parse_count accepts whole counts only, so a corrupt field cannot overflow an integer",
           "[report][csv]") {
   CHECK(parse_count("10") == 10);
