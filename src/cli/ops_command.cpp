@@ -1,6 +1,6 @@
 // `edpbench ops`: the operator study (DESIGN §9.1) with its defaults, or a
 // config's devices and power settings, without writing a config.
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "bench/sweep/runner.h"
 #include "cli/command.h"
 #include "cli/power_options.h"

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <set>
 
-#include "bench/config/config.h"
 #include "bench/config/config_keys.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/memory_check.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/results_store.h"
@@ -103,7 +103,7 @@ TEST_CASE("the study registry: every name has its study and its section", "[conf
   CHECK_THROWS_WITH(make_study("fft"), Catch::Contains("studies: mlp, batch, stages, ops"));
   // A study's keys sit in its section and are named by their path in errors;
   // every other key by its name.
-  for (const auto& k : config_keys()) {
+  for (const auto& k : config_schema().keys) {
     INFO(k.path);
     const std::string top = k.path.substr(0, k.path.find('.'));
     const bool in_study = k.path != top && std::find(known_studies().begin(), known_studies().end(),

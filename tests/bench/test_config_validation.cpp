@@ -6,8 +6,8 @@
 
 #include <dirent.h>
 
-#include "bench/config/config.h"
 #include "bench/config/config_keys.h"
+#include "bench/studies/config_schema.h"
 #include "common/errors.h"
 #include "platform/boards.h"
 #include "support/process.h"
@@ -194,7 +194,7 @@ TEST_CASE("the key table: every key is read, written and read back", "[config]")
   CHECK(to_yaml(c) == every);
   CHECK(to_yaml(parse_config(to_yaml(c), "again.yaml")) == every);
   // Every key of the table was given in `every` and recorded where.
-  for (const auto& k : config_keys()) {
+  for (const auto& k : config_schema().keys) {
     INFO(k.path);
     CHECK(c.where.count(k.path) == 1);
     CHECK_FALSE(k.doc.empty());

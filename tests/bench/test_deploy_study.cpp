@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/deploy/deploy_arrivals.h"
 #include "bench/studies/deploy/deploy_measure.h"
 #include "bench/studies/study.h"

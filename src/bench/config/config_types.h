@@ -85,7 +85,9 @@ struct Config {
   // keys they name keep their defaults meanwhile.
   std::vector<std::string> problems;
   std::string name = "default";
-  std::vector<std::string> studies{"mlp"};  // known_studies()
+  // The studies to run: names the key table's ConfigSchema accepts
+  // (parse_config starts from its default_studies).
+  std::vector<std::string> studies;
   // The studies' own sections (DESIGN §9), each declared and entered in the
   // key table by its study (<study>_config.h, .cpp).
   BatchConfig batch;
@@ -119,8 +121,5 @@ struct Config {
 
 // The workload names the tool knows.
 const std::vector<std::string>& known_workloads();
-// The study names the tool knows, in the order of DESIGN §9: the study
-// registry's (config_studies.cpp).
-const std::vector<std::string>& known_studies();
 
 }  // namespace edp::bench
