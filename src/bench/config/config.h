@@ -34,7 +34,7 @@ std::string trace_file_problem(const std::string& file);
 
 // Sets one key from the command line through the key table (config_keys.h):
 // the same parsing, ranges and choices as in a config file. Errors name the
-// option and value ("--gemm-n 0: 'ops.gemm_n' = 0 is out of range [1, 65536]").
+// option and value ("--runs 0: 'runs' = 0 is out of range [1, 100000]").
 void set_config_value(const ConfigSchema& s, Config& c, const std::string& path,
                       const std::string& value, const std::string& option);
 void set_config_list(const ConfigSchema& s, Config& c, const std::string& path,

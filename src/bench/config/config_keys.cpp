@@ -150,7 +150,7 @@ KeyTable build_table(const std::vector<StudyKeys>& studies) {
   t.push_back(boolean_key(
       "power.trace.loop", "Start over at the end",
       [](auto& c) -> auto& { return c.power.trace.loop; }));
-  // The simulated source (power/simulated.h, docs/deploy.md): written only
+  // The simulated source (power/simulated.h, a test source): written only
   // when it is the source, so every other config's config.yaml is unchanged.
   t.push_back(section_key("power.simulated", true,
                           "A test source whose power follows this process's CPU time",

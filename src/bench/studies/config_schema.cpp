@@ -9,14 +9,16 @@ namespace edp::bench {
 #define EDP_STUDY_WITH_CONFIG(name, maker, add_keys) void add_keys(KeyTable&);
 #include "bench/studies/studies.def"
 
-const ConfigSchema& config_schema() {
-  static const ConfigSchema schema = make_config_schema(
-      {
+std::vector<StudyKeys> registered_study_keys() {
+  return {
 #define EDP_STUDY(name, maker) {#name, nullptr},
 #define EDP_STUDY_WITH_CONFIG(name, maker, add_keys) {#name, add_keys},
 #include "bench/studies/studies.def"
-      },
-      {"mlp"});
+  };
+}
+
+const ConfigSchema& config_schema() {
+  static const ConfigSchema schema = make_config_schema(registered_study_keys(), {"mlp"});
   return schema;
 }
 

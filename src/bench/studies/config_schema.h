@@ -14,8 +14,11 @@
 
 namespace edp::bench {
 
-// The core keys with each study's section, in the registry's order;
-// `studies:` accepts the registry's names and is `[mlp]` when not given.
+// Each registered study's name and section (studies.def), in its order.
+std::vector<StudyKeys> registered_study_keys();
+// make_config_schema(registered_study_keys(), {"mlp"}): the core keys with
+// each study's section; `studies:` accepts the registry's names and is
+// `[mlp]` when not given.
 const ConfigSchema& config_schema();
 // The study names the tool knows, in the order of DESIGN §9 (the registry's).
 const std::vector<std::string>& known_studies();

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "bench/studies/config_schema.h"
-#include "bench/studies/deploy/deploy_study.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
 #include "common/text.h"
