@@ -2,7 +2,7 @@
 // throws a UsageError "fuzz.yaml:LINE:COL: ..."; anything else is a finding.
 #include <regex>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "common/errors.h"
 #include "fuzz_common.h"
 

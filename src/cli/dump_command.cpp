@@ -1,6 +1,6 @@
 // `edpbench dump`: initial tensors (.npy) and the loss trajectory (loss.csv).
-#include "bench/config/config.h"
 #include "bench/dump/dump.h"
+#include "bench/studies/config_schema.h"
 #include "cli/command.h"
 
 namespace {

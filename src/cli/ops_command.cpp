@@ -1,6 +1,7 @@
 // `edpbench ops`: the operator study (DESIGN §9.1) with its defaults, or a
 // config's devices and power settings, without writing a config.
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
+#include "bench/studies/ops/ops_config.h"
 #include "bench/sweep/runner.h"
 #include "cli/command.h"
 #include "cli/power_options.h"
@@ -43,10 +44,11 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
     if (!a->ops.empty()) set_config_list(cfg, "ops.ops", a->ops, "--ops");
     if (!a->bytes.empty()) set_config_list(cfg, "ops.bytes", a->bytes, "--bytes");
     if (!a->gemm_n.empty()) set_config_list(cfg, "ops.gemm_n", a->gemm_n, "--gemm-n");
-    if (a->no_cold) cfg.ops.cold = false;
+    if (a->no_cold) cfg.edit<edp::bench::OpsConfig>().cold = false;
     if (!a->runs.empty()) {
       edp::bench::set_config_value(cfg, "ops.runs", a->runs, "--runs");
-      cfg.ops.max_runs = std::max(cfg.ops.max_runs, cfg.ops.runs);
+      edp::bench::OpsConfig& ops = cfg.edit<edp::bench::OpsConfig>();
+      ops.max_runs = std::max(ops.max_runs, ops.runs);
     }
     a->power.apply(cfg);
     edp::bench::apply_filters(cfg, {}, {}, a->devices, 0, 0);

@@ -5,8 +5,8 @@
 
 #include <iostream>
 
-#include "bench/config/config.h"
 #include "bench/engine/run_evidence.h"
+#include "bench/studies/config_schema.h"
 #include "bench/sweep/sweep_preview.h"
 #include "cli/command.h"
 #include "cli/power_options.h"

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/config/config.h"
 #include "bench/engine/session_options.h"
+#include "bench/studies/config_schema.h"
 
 namespace edp::cli {
 

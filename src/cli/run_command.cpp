@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "bench/config/config.h"
 #include "bench/engine/signals.h"
+#include "bench/studies/config_schema.h"
 #include "bench/sweep/runner.h"
 #include "cli/command.h"
 #include "cli/power_options.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "common/text.h"
 
 namespace edp::cli {

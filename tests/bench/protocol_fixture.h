@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/protocol/protocol.h"
+#include "bench/studies/config_schema.h"
 #include "bench/sweep/sweep.h"
 #include "power/clock.h"
 #include "power/trace.h"

@@ -2,7 +2,7 @@
 // names the file, line and column (and exits 2 through the CLI).
 #include <catch2/catch.hpp>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "common/errors.h"
 #include "support/process.h"
 

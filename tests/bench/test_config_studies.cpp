@@ -9,9 +9,12 @@
 #include <algorithm>
 #include <set>
 
-#include "bench/config/config.h"
 #include "bench/config/config_keys.h"
+#include "bench/studies/batch/batch_config.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/memory_check.h"
+#include "bench/studies/ops/ops_config.h"
+#include "bench/studies/stages/stages_config.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/results_store.h"
 #include "common/errors.h"
@@ -59,16 +62,16 @@ TEST_CASE("the canonical YAML round-trips each study's section", "[config][study
           CHECK(yaml.find("\n" + std::string(other) + ":") == std::string::npos);
       const Config again = parse_config(yaml, "again.yaml");
       CHECK(to_yaml(again) == yaml);
-      CHECK(again.batch.n == c.batch.n);
-      CHECK(again.batch.sizes == c.batch.sizes);
-      CHECK(again.stages.sizes == c.stages.sizes);
-      CHECK(again.ops.bytes == c.ops.bytes);
-      CHECK(again.ops.max_rel_ci == c.ops.max_rel_ci);
+      CHECK(again.section<BatchConfig>().n == c.section<BatchConfig>().n);
+      CHECK(again.section<BatchConfig>().sizes == c.section<BatchConfig>().sizes);
+      CHECK(again.section<StagesConfig>().sizes == c.section<StagesConfig>().sizes);
+      CHECK(again.section<OpsConfig>().bytes == c.section<OpsConfig>().bytes);
+      CHECK(again.section<OpsConfig>().max_rel_ci == c.section<OpsConfig>().max_rel_ci);
     }
   }
   SECTION("a section given for a study not selected is read but not written") {
     const Config c = parse_config("ops: {steps: 7}\n", "s.yaml");
-    CHECK(c.ops.steps == 7);
+    CHECK(c.section<OpsConfig>().steps == 7);
     CHECK(to_yaml(c).find("\nops:") == std::string::npos);
   }
 }
@@ -103,7 +106,7 @@ TEST_CASE("the study registry: every name has its study and its section", "[conf
   CHECK_THROWS_WITH(make_study("fft"), Catch::Contains("studies: mlp, batch, stages, ops"));
   // A study's keys sit in its section and are named by their path in errors;
   // every other key by its name.
-  for (const auto& k : config_keys()) {
+  for (const auto& k : config_schema().keys) {
     INFO(k.path);
     const std::string top = k.path.substr(0, k.path.find('.'));
     const bool in_study = k.path != top && std::find(known_studies().begin(), known_studies().end(),

@@ -6,8 +6,9 @@
 
 #include <dirent.h>
 
-#include "bench/config/config.h"
 #include "bench/config/config_keys.h"
+#include "bench/studies/config_schema.h"
+#include "bench/studies/ops/ops_config.h"
 #include "common/errors.h"
 #include "platform/boards.h"
 #include "support/process.h"
@@ -171,7 +172,7 @@ TEST_CASE("command-line values go through the config's key table", "[config]") {
   CHECK_THROWS_WITH(apply_filters(c, {}, {}, {}, 200000, 0),
                     "--runs 200000: 'runs' = 200000 is out of range [1, 100000]");
   set_config_list(c, "ops.gemm_n", {"64", "128"}, "--gemm-n");
-  CHECK(c.ops.gemm_n == std::vector<int64_t>{64, 128});
+  CHECK(c.section<OpsConfig>().gemm_n == std::vector<int64_t>{64, 128});
 }
 
 TEST_CASE("the key table: every key is read, written and read back", "[config]") {
@@ -204,13 +205,13 @@ TEST_CASE("the key table: every key is read, written and read back", "[config]")
   CHECK(to_yaml(c) == every);
   CHECK(to_yaml(parse_config(to_yaml(c), "again.yaml")) == every);
   // Every key of the table was given in `every` and recorded where.
-  for (const auto& k : config_keys()) {
+  for (const auto& k : config_schema().keys) {
     INFO(k.path);
     CHECK(c.where.count(k.path) == 1);
     CHECK_FALSE(k.doc.empty());
   }
   CHECK(c.power.ina226.force);
-  CHECK(c.ops.gemm_n.empty());
+  CHECK(c.section<OpsConfig>().gemm_n.empty());
   CHECK(c.operating_points.size() == 2);
 }
 

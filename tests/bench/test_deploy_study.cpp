@@ -6,8 +6,9 @@
 #include <cmath>
 #include <set>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/deploy/deploy_arrivals.h"
+#include "bench/studies/deploy/deploy_config.h"
 #include "bench/studies/deploy/deploy_measure.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
@@ -40,23 +41,23 @@ std::string error_of(const std::string& yaml) {
 
 TEST_CASE("deploy config: defaults, values and refusals", "[deploy][config]") {
   const Config d = parse_config(kBase, "d.yaml");
-  CHECK(d.deploy.batches == std::vector<int64_t>{1, 4, 16, 64});
-  CHECK(d.deploy.wake_after_s == std::vector<double>{0.1, 1, 10});
-  CHECK(d.deploy.check_rates_hz.empty());
+  CHECK(d.section<DeployConfig>().batches == std::vector<int64_t>{1, 4, 16, 64});
+  CHECK(d.section<DeployConfig>().wake_after_s == std::vector<double>{0.1, 1, 10});
+  CHECK(d.section<DeployConfig>().check_rates_hz.empty());
   const Config c = parse_config(kBase +
                                     "deploy: {sizes: [small], modes: [infer], batches: [2, 8], "
                                     "wake_after_s: [0.05, 2], check_rates_hz: [1.5, 20], "
                                     "arrivals: periodic, release: false}\n",
                                 "d.yaml");
-  CHECK(c.deploy.batches == std::vector<int64_t>{2, 8});
-  CHECK(c.deploy.wake_after_s == std::vector<double>{0.05, 2});
-  CHECK(c.deploy.check_rates_hz == std::vector<double>{1.5, 20});
-  CHECK(c.deploy.arrivals == "periodic");
-  CHECK_FALSE(c.deploy.release);
+  CHECK(c.section<DeployConfig>().batches == std::vector<int64_t>{2, 8});
+  CHECK(c.section<DeployConfig>().wake_after_s == std::vector<double>{0.05, 2});
+  CHECK(c.section<DeployConfig>().check_rates_hz == std::vector<double>{1.5, 20});
+  CHECK(c.section<DeployConfig>().arrivals == "periodic");
+  CHECK_FALSE(c.section<DeployConfig>().release);
   // The section round-trips through config.yaml.
   const Config again = parse_config(to_yaml(c), "again.yaml");
-  CHECK(again.deploy.wake_after_s == c.deploy.wake_after_s);
-  CHECK(again.deploy.check_rates_hz == c.deploy.check_rates_hz);
+  CHECK(again.section<DeployConfig>().wake_after_s == c.section<DeployConfig>().wake_after_s);
+  CHECK(again.section<DeployConfig>().check_rates_hz == c.section<DeployConfig>().check_rates_hz);
   CHECK_THAT(error_of(kBase + "deploy: {wake_after_s: [0.1, 0.1]}\n"),
              Catch::Contains("lists 0.1 twice"));
   CHECK_THAT(error_of(kBase + "deploy: {wake_after_s: []}\n"),
@@ -151,7 +152,7 @@ TEST_CASE("deploy: open-loop arrivals, Poisson and periodic", "[deploy]") {
 TEST_CASE("deploy: the shipped validation config loads and plans its item", "[deploy]") {
   const Config c = load_config(EDPBENCH_CONFIGS "/deploy-simulated.yaml");
   CHECK(c.power.source == "simulated");
-  CHECK(c.deploy.check_rates_hz == std::vector<double>{0.5, 2, 10});
+  CHECK(c.section<DeployConfig>().check_rates_hz == std::vector<double>{0.5, 2, 10});
   const std::vector<PlanItem> items = make_study("deploy")->plan(c);
   REQUIRE(items.size() == 1);
   CHECK(items[0].key == "deploy:mode=train,workload=tensors,size=small,device=cpu");
@@ -163,8 +164,8 @@ TEST_CASE("deploy: the shipped validation config loads and plans its item", "[de
 TEST_CASE("deploy: the shipped crossover config loads and plans its two batches", "[deploy]") {
   const Config c = load_config(EDPBENCH_CONFIGS "/deploy-crossover-simulated.yaml");
   CHECK(c.power.source == "simulated");
-  CHECK(c.deploy.arrivals == "poisson");
-  CHECK(c.deploy.check_rates_hz == std::vector<double>{2, 6, 20});
+  CHECK(c.section<DeployConfig>().arrivals == "poisson");
+  CHECK(c.section<DeployConfig>().check_rates_hz == std::vector<double>{2, 6, 20});
   const std::vector<PlanItem> items = make_study("deploy")->plan(c);
   REQUIRE(items.size() == 2);
   CHECK(items[0].key == "deploy:mode=infer,workload=tensors,size=small,batch=1,device=cpu");

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <regex>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "common/errors.h"
 
 using namespace edp::bench;

@@ -7,7 +7,7 @@
 
 #include <sys/stat.h>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/memory_check.h"
 #include "support/process.h"
 #include "workloads/mlp_stages.h"

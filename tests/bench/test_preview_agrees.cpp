@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "bench/protocol/protocol.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/sweep_preview.h"
 #include "support/process.h"

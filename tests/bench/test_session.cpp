@@ -10,6 +10,7 @@
 
 #include "bench/engine/session.h"
 #include "bench/engine/signals.h"
+#include "bench/studies/config_schema.h"
 #include "common/elapsed.h"
 #include "common/errors.h"
 #include "power/trace.h"

@@ -1,10 +1,10 @@
-// The study registry (src/bench/config/studies.def) is read by the config and by the
+// The study registry (src/bench/studies/studies.def) is read by the key table and by the
 // runner: both sides must see the same studies, in the same order, under the
 // names the studies give themselves, and every study's view (its report
 // section and identity, report/study_view.h) must name it.
 #include <catch2/catch.hpp>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bench/studies/stages/stages_config.h"
 #include "bench/studies/stages/stages_study.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/results_store.h"
@@ -18,7 +19,7 @@ bench::Config stages_config() {
   c.studies = {"stages"};
   c.workloads = {"tensors", "autograd"};
   c.sizes = {{"tiny", 4, 10, 6, 2}, {"big", 8, 20, 6, 2}};
-  c.stages.sizes = {"tiny"};
+  c.edit<bench::StagesConfig>().sizes = {"tiny"};
   bench::DeviceSpec cpu;
   cpu.kind = "cpu";
   cpu.label = "cpu";

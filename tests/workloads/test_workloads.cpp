@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "bench/config/config.h"
+#include "bench/studies/config_schema.h"
 #include "support/tolerance.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/mlp.h"

@@ -22,6 +22,7 @@
 #include "bench/protocol/backend_setup.h"
 #include "bench/protocol/protocol.h"
 #include "bench/studies/batch/batch_study.h"
+#include "bench/studies/config_schema.h"
 #include "common/text.h"
 #include "workloads/counting_backend.h"
 #include "workloads/empty_workload.h"

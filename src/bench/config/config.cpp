@@ -74,8 +74,8 @@ std::string place(const Config& c, const ConfigReader& r, const YAML::Node& root
 }
 
 // Checks that need several keys (or the file system), after every key is read.
-void check_whole(ConfigReader& r, const YAML::Node& root, Config& c) {
-  for (const auto& k : config_keys()) {
+void check_whole(const ConfigSchema& s, ConfigReader& r, const YAML::Node& root, Config& c) {
+  for (const auto& k : s.keys) {
     if (!k.check) continue;
     const std::string problem = k.check(c);
     if (!problem.empty()) r.error_at(place(c, r, root, k.path), problem);
@@ -130,7 +130,8 @@ std::string trace_file_problem(const std::string& file) {
   return "";
 }
 
-Config parse_config(const std::string& text, const std::string& origin, bool keep_going) {
+Config parse_config(const ConfigSchema& s, const std::string& text, const std::string& origin,
+                    bool keep_going) {
   ConfigReader r(origin);
   YAML::Node root;
   try {
@@ -148,6 +149,7 @@ Config parse_config(const std::string& text, const std::string& origin, bool kee
   }
   Config c;
   c.source_path = origin;
+  c.studies = s.default_studies;
   if (!root.IsMap())
     throw UsageError(located(origin, root.Mark()) +
                      ": the config must be a mapping of settings (see configs/default.yaml)");
@@ -157,12 +159,12 @@ Config parse_config(const std::string& text, const std::string& origin, bool kee
              {"large", 384, 40000, 600, 400}};
   c.devices = {DeviceSpec{"cpu", 0, "all", "auto", 0, "cpu"},
                DeviceSpec{"gpu", 0, "all", "auto", 0, "gpu"}};
-  r.guard([&] { read_config_section(r, "", root, c); });
+  r.guard([&] { read_config_section(s, r, "", root, c); });
   // A relative trace file is relative to the config file, not to the cwd.
   if (!c.power.trace.file.empty() && c.power.trace.file[0] != '/' &&
       origin.find('/') != std::string::npos)
     c.power.trace.file = directory_of(origin) + "/" + c.power.trace.file;
-  check_whole(r, root, c);
+  check_whole(s, r, root, c);
   if (!r.errors().empty()) {
     if (!keep_going) throw UsageError(in_file_order(r.errors()));
     c.problems = sorted_by_place(r.errors());
@@ -170,7 +172,7 @@ Config parse_config(const std::string& text, const std::string& origin, bool kee
   return c;
 }
 
-Config load_config(const std::string& path, bool keep_going) {
+Config load_config(const ConfigSchema& s, const std::string& path, bool keep_going) {
   // Through the one reader of untrusted files: a regular file, or a pipe the
   // shell handed over (`--config <(...)`, /dev/fd/N), read interruptibly; a
   // link, a named FIFO (it blocked the open), a device such as /dev/zero or a
@@ -179,50 +181,50 @@ Config load_config(const std::string& path, bool keep_going) {
   if (!text)
     throw UsageError("cannot read config file '" + path +
                      "' (check the path; examples are in configs/ or /etc/edpbench/)");
-  return parse_config(*text, path, keep_going);
+  return parse_config(s, *text, path, keep_going);
 }
 
-std::string to_yaml(const Config& c) {
+std::string to_yaml(const ConfigSchema& s, const Config& c) {
   YAML::Emitter e;
   e.SetDoublePrecision(15);  // 0.3, not 0.29999999999999999
-  emit_config_section(e, "", c);
+  emit_config_section(s, e, "", c);
   return std::string(e.c_str()) + "\n";
 }
 
 namespace {
-void set_config_node(Config& c, const std::string& path, const YAML::Node& value,
-                     const std::string& option) {
-  const ConfigKey* key = find_config_key(path);
+void set_config_node(const ConfigSchema& s, Config& c, const std::string& path,
+                     const YAML::Node& value, const std::string& option) {
+  const ConfigKey* key = s.find(path);
   if (!key) throw std::logic_error("set_config_value: no config key " + path);
   ConfigReader r(option, false);
-  r.guard([&] { read_config_key(r, *key, value, c); });
+  r.guard([&] { read_config_key(s, r, *key, value, c); });
   if (!r.errors().empty()) throw UsageError(join(r.errors(), "\n"));
 }
 }  // namespace
 
-void set_config_value(Config& c, const std::string& path, const std::string& value,
-                      const std::string& option) {
-  set_config_node(c, path, YAML::Node(value), option + " " + value);
+void set_config_value(const ConfigSchema& s, Config& c, const std::string& path,
+                      const std::string& value, const std::string& option) {
+  set_config_node(s, c, path, YAML::Node(value), option + " " + value);
 }
 
-void set_config_list(Config& c, const std::string& path, const std::vector<std::string>& values,
-                     const std::string& option) {
+void set_config_list(const ConfigSchema& s, Config& c, const std::string& path,
+                     const std::vector<std::string>& values, const std::string& option) {
   YAML::Node list(YAML::NodeType::Sequence);
   for (const auto& v : values) list.push_back(YAML::Node(v));
-  set_config_node(c, path, list, option + " " + join(values, ","));
+  set_config_node(s, c, path, list, option + " " + join(values, ","));
 }
 
 std::vector<std::string> config_value_problems(
-    const Config& c, const std::vector<std::string>& paths,
+    const ConfigSchema& s, const Config& c, const std::vector<std::string>& paths,
     const std::function<std::string(const std::string& path)>& option) {
   std::vector<std::string> problems;
   for (const auto& path : paths) {
-    const ConfigKey* key = find_config_key(path);
+    const ConfigKey* key = s.find(path);
     if (!key) throw std::logic_error("config_value_problems: no config key " + path);
     // The value as to_yaml writes it, read back as a config file's value.
     YAML::Emitter e;
     e.SetDoublePrecision(15);
-    emit_config_value(e, *key, c);
+    emit_config_value(s, e, *key, c);
     const YAML::Node value = YAML::Load(e.c_str());
     Config scratch = c;
     // Named as a user types it: nan and inf, not YAML's .nan and .inf.
@@ -230,7 +232,7 @@ std::vector<std::string> config_value_problems(
     if (typed == ".nan" || typed == ".inf" || typed == "-.inf")
       typed = typed == "-.inf" ? "-inf" : typed.substr(1);
     ConfigReader r(option(path) + " " + typed, false);
-    r.guard([&] { read_config_key(r, *key, value, scratch); });
+    r.guard([&] { read_config_key(s, r, *key, value, scratch); });
     for (const auto& error : r.errors()) problems.push_back(error);
   }
   return problems;
@@ -255,12 +257,12 @@ void keep_only(std::vector<T>& items, const std::vector<std::string>& wanted, Na
 }
 }  // namespace
 
-void apply_filters(Config& c, const std::vector<std::string>& workloads,
+void apply_filters(const ConfigSchema& s, Config& c, const std::vector<std::string>& workloads,
                    const std::vector<std::string>& sizes, const std::vector<std::string>& devices,
                    int runs, int iterations, const std::vector<std::string>& studies) {
   for (const auto& st : studies)
-    if (!contains(known_studies(), st))
-      throw UsageError("unknown study '" + st + "' (valid: " + join(known_studies()) + ")");
+    if (!contains(s.studies, st))
+      throw UsageError("unknown study '" + st + "' (valid: " + join(s.studies) + ")");
   if (!studies.empty()) c.studies = studies;
   keep_only(
       c.workloads, workloads, [](const std::string& s) { return s; }, "workload");
@@ -269,8 +271,9 @@ void apply_filters(Config& c, const std::vector<std::string>& workloads,
   keep_only(
       c.devices, devices, [](const DeviceSpec& d) { return d.label; }, "device");
   // The same ranges as the config's keys (one validation path).
-  if (runs > 0) set_config_value(c, "runs", std::to_string(runs), "--runs");
-  if (iterations > 0) set_config_value(c, "iterations", std::to_string(iterations), "--iterations");
+  if (runs > 0) set_config_value(s, c, "runs", std::to_string(runs), "--runs");
+  if (iterations > 0)
+    set_config_value(s, c, "iterations", std::to_string(iterations), "--iterations");
 }
 
 }  // namespace edp::bench

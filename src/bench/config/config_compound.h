@@ -25,7 +25,7 @@ void emit_total_rails(YAML::Emitter& e, const Config& c);
 void read_min_run_s(ConfigReader& r, const YAML::Node& n, Config& c);
 void emit_min_run_s(YAML::Emitter& e, const Config& c);
 
-// batch.sizes / stages.sizes: names the config's `sizes` defines.
+// A study's list of size names ("<study>.sizes"): names the config's `sizes` defines.
 std::vector<std::string> read_size_names(ConfigReader& r, const YAML::Node& n,
                                          const std::string& key, const Config& c);
 

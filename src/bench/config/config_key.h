@@ -55,16 +55,16 @@ struct ConfigKey {
   std::function<void(YAML::Emitter&, const Config&)> emit;               // custom
   std::function<bool(const Config&)> emitted;                            // null: always
   // After every key is read: what is wrong with this key's value given the
-  // others ("'ops.max_runs' must be at least 'ops.runs'"), or "". The error
+  // others ("'probe.max_runs' must be at least 'probe.runs'"), or "". The error
   // names the key's place.
   std::function<std::string(const Config&)> check;
-  // Errors name the whole path ("ops.steps") rather than the name ("steps"):
+  // Errors name the whole path ("probe.steps") rather than the name ("steps"):
   // a study section's keys repeat top-level names.
   bool path_label = false;
 
   std::string section() const;  // "power" for "power.rate_hz", "" at the top
   std::string name() const;     // "rate_hz"
-  // The name errors use: "runs", "source", "ops.steps" (see path_label).
+  // The name errors use: "runs", "source", "probe.steps" (see path_label).
   std::string label() const;
 };
 

@@ -1,6 +1,6 @@
 // Builders of config keys (config_key.h) for the table's own keys and for
-// each study's section (<study>_config.cpp): a key is its path, its range or
-// choices, a doc string and the member it reads and writes.
+// each study's section (studies/<name>/<name>_config.cpp): a key is its path,
+// its range or choices, a doc string and the member it reads and writes.
 #pragma once
 
 #include <functional>
@@ -117,6 +117,22 @@ ConfigKey integer_list_key(std::string path, int64_t lo, int64_t hi, std::string
     return v;
   };
   return k;
+}
+
+// A member of study section S (held in Config::study_sections) as a field
+// accessor for the builders above: `section_member(&OpsConfig::steps)` reads
+// cfg.section<OpsConfig>().steps and writes cfg.edit<OpsConfig>().steps.
+template <class S>
+const S& section_of(const Config& c) {
+  return c.section<S>();
+}
+template <class S>
+S& section_of(Config& c) {
+  return c.edit<S>();
+}
+template <class S, class T>
+auto section_member(T S::*member) {
+  return [member](auto& c) -> auto& { return section_of<S>(c).*member; };
 }
 
 inline ConfigKey section_key(std::string path, bool flow, std::string doc,

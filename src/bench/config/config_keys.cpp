@@ -21,7 +21,9 @@ std::vector<std::string> texts_of(std::initializer_list<int> values) {
 
 const int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-KeyTable build_table() {
+KeyTable build_table(const std::vector<StudyKeys>& studies) {
+  std::vector<std::string> names;
+  for (const StudyKeys& s : studies) names.push_back(s.name);
   KeyTable t;
   ConfigKey name = text_key(
       "name", {}, "A name for the sweep (context.json, report)",
@@ -50,7 +52,7 @@ KeyTable build_table() {
       "init_scale", 1e-12, 1e6, "Scale of the initial weights",
       [](auto& c) -> auto& { return c.init_scale; }));
   t.push_back(text_list_key(
-      "studies", known_studies(), "study", "The studies to run (DESIGN §9)",
+      "studies", names, "study", "The studies to run (DESIGN §9)",
       [](auto& c) -> auto& { return c.studies; }));
   t.push_back(text_list_key(
       "workloads", known_workloads(), "workload", "The MLP programs",
@@ -148,7 +150,7 @@ KeyTable build_table() {
   t.push_back(boolean_key(
       "power.trace.loop", "Start over at the end",
       [](auto& c) -> auto& { return c.power.trace.loop; }));
-  // The simulated source (power/simulated.h, docs/deploy.md): written only
+  // The simulated source (power/simulated.h, a test source): written only
   // when it is the source, so every other config's config.yaml is unchanged.
   t.push_back(section_key("power.simulated", true,
                           "A test source whose power follows this process's CPU time",
@@ -178,7 +180,8 @@ KeyTable build_table() {
   t.push_back(text_key(
       "gpu.sync", {"block", "yield", "spin"}, "How the host waits for the GPU",
       [](auto& c) -> auto& { return c.gpu.sync; }));
-  add_study_config_keys(t);
+  for (const StudyKeys& s : studies)
+    if (s.add_keys) s.add_keys(t);
   t.push_back(custom_key("operating_points", "Clock settings every item runs at (DESIGN §10)",
                          read_points, emit_points,
                          [](const Config& c) { return !c.operating_points.empty(); }));
@@ -194,11 +197,11 @@ KeyTable build_table() {
   return t;
 }
 
-void emit_value(YAML::Emitter& e, const ConfigKey& k, const Config& c) {
+void emit_value(const ConfigSchema& s, YAML::Emitter& e, const ConfigKey& k, const Config& c) {
   switch (k.type) {
     case KeyType::section:
       if (k.flow) e << YAML::Flow;
-      emit_config_section(e, k.path, c);
+      emit_config_section(s, e, k.path, c);
       return;
     case KeyType::custom:
       k.emit(e, c);
@@ -234,24 +237,34 @@ bool in(const std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
-const KeyTable& config_keys() {
-  static const KeyTable table = build_table();
-  return table;
-}
-
-const ConfigKey* find_config_key(const std::string& path) {
-  for (const auto& k : config_keys())
+const ConfigKey* ConfigSchema::find(const std::string& path) const {
+  for (const auto& k : keys)
     if (k.path == path) return &k;
   return nullptr;
 }
 
-void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node, Config& c) {
+ConfigSchema make_config_schema(const std::vector<StudyKeys>& studies,
+                                std::vector<std::string> default_studies) {
+  ConfigSchema s;
+  s.keys = build_table(studies);
+  for (const StudyKeys& study : studies) s.studies.push_back(study.name);
+  s.default_studies = std::move(default_studies);
+  return s;
+}
+
+const ConfigSchema& core_config_schema() {
+  static const ConfigSchema schema = make_config_schema({}, {});
+  return schema;
+}
+
+void read_config_key(const ConfigSchema& s, ConfigReader& r, const ConfigKey& k,
+                     const YAML::Node& node, Config& c) {
   c.where[k.path] = r.where(node);
   const std::string label = k.label();
   KeyValue v;
   switch (k.type) {
     case KeyType::section:
-      read_config_section(r, k.path, node, c);
+      read_config_section(s, r, k.path, node, c);
       return;
     case KeyType::custom:
       k.parse(r, node, c);
@@ -300,13 +313,13 @@ void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node
   k.set(c, v);
 }
 
-void read_config_section(ConfigReader& r, const std::string& section, const YAML::Node& node,
-                         Config& c) {
+void read_config_section(const ConfigSchema& s, ConfigReader& r, const std::string& section,
+                         const YAML::Node& node, Config& c) {
   const std::string what = section.empty() ? "the config" : section;
   r.expect_map(node, what);
   std::vector<const ConfigKey*> children;
   std::vector<std::string> names;
-  for (const auto& k : config_keys())
+  for (const auto& k : s.keys)
     if (k.section() == section) {
       children.push_back(&k);
       names.push_back(k.name());
@@ -314,20 +327,22 @@ void read_config_section(ConfigReader& r, const std::string& section, const YAML
   r.check_keys(node, names, what);
   for (const ConfigKey* k : children) {
     const YAML::Node value = node[k->name()];
-    if (value) r.guard([&] { read_config_key(r, *k, value, c); });
+    if (value) r.guard([&] { read_config_key(s, r, *k, value, c); });
   }
 }
 
-void emit_config_value(YAML::Emitter& e, const ConfigKey& k, const Config& c) {
-  emit_value(e, k, c);
+void emit_config_value(const ConfigSchema& s, YAML::Emitter& e, const ConfigKey& k,
+                       const Config& c) {
+  emit_value(s, e, k, c);
 }
 
-void emit_config_section(YAML::Emitter& e, const std::string& section, const Config& c) {
+void emit_config_section(const ConfigSchema& s, YAML::Emitter& e, const std::string& section,
+                         const Config& c) {
   e << YAML::BeginMap;
-  for (const auto& k : config_keys()) {
+  for (const auto& k : s.keys) {
     if (k.section() != section || (k.emitted && !k.emitted(c))) continue;
     e << YAML::Key << k.name() << YAML::Value;
-    emit_value(e, k, c);
+    emit_value(s, e, k, c);
   }
   e << YAML::EndMap;
 }

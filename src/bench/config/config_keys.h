@@ -2,9 +2,13 @@
 // config_key.h). Parsing (parse_config), emitting (to_yaml, context.json's
 // config_yaml), validation and the CLI overrides (set_config_value) all walk
 // this table, so a key is written once. Defaults are Config's member
-// initialisers (config_types.h). A study's section (batch, stages, ops,
-// deploy) is entered by the study's own <study>_config.cpp, through the
-// registry (config_studies.cpp), into this same table.
+// initialisers (config_types.h) and each study section's own.
+//
+// The table is a ConfigSchema: the core keys, defined here, with each
+// study's section entered by the study itself. This folder knows no study:
+// whoever knows them (the study registry, src/bench/studies/config_schema.h)
+// hands their sections to make_config_schema. The engine, which reads only
+// the core keys (the power options), uses core_config_schema().
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -18,22 +22,41 @@
 
 namespace edp::bench {
 
-// Every key, sections before their keys, in the order to_yaml writes them.
-const KeyTable& config_keys();
-const ConfigKey* find_config_key(const std::string& path);
+// One study as the key table sees it: the name `studies:` accepts and the
+// function that enters its section (add_study_section), null for a study
+// that reads the shared keys only.
+struct StudyKeys {
+  std::string name;
+  void (*add_keys)(KeyTable&) = nullptr;
+};
+
+// Every key a config may hold and the studies it may name.
+struct ConfigSchema {
+  KeyTable keys;                     // sections before their keys, in the order to_yaml writes them
+  std::vector<std::string> studies;  // what `studies:` accepts, in order
+  std::vector<std::string> default_studies;              // `studies:` when a config gives none
+  const ConfigKey* find(const std::string& path) const;  // null: no such key
+};
+
+// The core keys with the studies' sections between the `gpu` section and
+// `operating_points` (where to_yaml has always written them), in the order
+// given; `studies:` accepts their names.
+ConfigSchema make_config_schema(const std::vector<StudyKeys>& studies,
+                                std::vector<std::string> default_studies);
+// The core keys alone: no study section, and `studies:` names no study.
+const ConfigSchema& core_config_schema();
 
 // Reads `node` as key `k` into `c` (errors go to `r`); records where it was.
-void read_config_key(ConfigReader& r, const ConfigKey& k, const YAML::Node& node, Config& c);
+void read_config_key(const ConfigSchema& s, ConfigReader& r, const ConfigKey& k,
+                     const YAML::Node& node, Config& c);
 // Reads the keys of `section` present in `node` (unknown and repeated keys
 // are errors).
-void read_config_section(ConfigReader& r, const std::string& section, const YAML::Node& node,
-                         Config& c);
-void emit_config_section(YAML::Emitter& e, const std::string& section, const Config& c);
+void read_config_section(const ConfigSchema& s, ConfigReader& r, const std::string& section,
+                         const YAML::Node& node, Config& c);
+void emit_config_section(const ConfigSchema& s, YAML::Emitter& e, const std::string& section,
+                         const Config& c);
 // Writes the value `c` holds for key `k`, as to_yaml writes it.
-void emit_config_value(YAML::Emitter& e, const ConfigKey& k, const Config& c);
-
-// The studies' sections (each study's own keys, from its <study>_config.cpp),
-// in the order of the study registry (config_studies.cpp).
-void add_study_config_keys(KeyTable& t);
+void emit_config_value(const ConfigSchema& s, YAML::Emitter& e, const ConfigKey& k,
+                       const Config& c);
 
 }  // namespace edp::bench

@@ -1,8 +1,8 @@
 // What a configuration holds (DESIGN §7): the sizes, devices, power and GPU
-// settings, the studies' sections and the Config that gathers them, with the
-// names its `workloads` and `studies` lists accept. Data only: the key table
-// (config_keys.h) reads and writes these members, and config.h loads, writes
-// and filters whole configs through that table.
+// settings, the studies' sections (study_sections.h) and the Config that
+// gathers them, with the names its `workloads` list accepts. Data only: the
+// key table (config_keys.h) reads and writes these members, and config.h
+// loads, writes and filters whole configs through that table.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/config/batch_config.h"
-#include "bench/config/deploy_config.h"
-#include "bench/config/ops_config.h"
-#include "bench/config/stages_config.h"
+#include "bench/config/study_sections.h"
 #include "platform/operating_point.h"
 #include "power/options.h"
 
@@ -85,13 +82,13 @@ struct Config {
   // keys they name keep their defaults meanwhile.
   std::vector<std::string> problems;
   std::string name = "default";
-  std::vector<std::string> studies{"mlp"};  // known_studies()
-  // The studies' own sections (DESIGN §9), each declared and entered in the
-  // key table by its study (<study>_config.h, .cpp).
-  BatchConfig batch;
-  StagesConfig stages;
-  OpsConfig ops;
-  DeployConfig deploy;
+  // The studies to run: names the key table's ConfigSchema accepts
+  // (parse_config starts from its default_studies).
+  std::vector<std::string> studies;
+  // The studies' own sections (DESIGN §9), each a struct of its study's
+  // folder that the study enters in the key table (<name>_config.h, .cpp):
+  // read with section<S>(), changed with edit<S>().
+  StudySections study_sections;
   int iterations = 500;
   int runs = 10;
   int warmup_iterations = 10;
@@ -115,12 +112,20 @@ struct Config {
   std::map<std::string, std::string> where;
   // "FILE:LINE:COL" for `path`, or the file name alone when unknown.
   std::string at(const std::string& path) const;
+
+  // Study S's section (S::kStudy): the one read or set, else S's defaults.
+  template <class S>
+  const S& section() const {
+    return study_sections.get<S>();
+  }
+  // Study S's section, to change (S's defaults when it was not set).
+  template <class S>
+  S& edit() {
+    return study_sections.edit<S>();
+  }
 };
 
 // The workload names the tool knows.
 const std::vector<std::string>& known_workloads();
-// The study names the tool knows, in the order of DESIGN §9: the study
-// registry's (config_studies.cpp).
-const std::vector<std::string>& known_studies();
 
 }  // namespace edp::bench

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bench/protocol/backend_setup.h"
+#include "bench/studies/config_schema.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "report/csv.h"

@@ -18,7 +18,7 @@ SessionOptions session_options(const Config& c, const std::string& sysfs_root) {
 const std::vector<std::string>& session_option_keys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> out;
-    for (const auto& k : config_keys())
+    for (const auto& k : core_config_schema().keys)
       if (k.type != KeyType::section && (k.path.rfind("power.", 0) == 0 || k.path == "cooldown_s" ||
                                          k.path == "max_start_temp_c"))
         out.push_back(k.path);
@@ -32,7 +32,7 @@ std::vector<std::string> session_option_problems(const SessionOptions& o, const 
   c.power = o.power;
   c.cooldown_s = o.cooldown_s;
   c.max_start_temp_c = o.max_start_temp_c;
-  return config_value_problems(c, session_option_keys(), name);
+  return config_value_problems(core_config_schema(), c, session_option_keys(), name);
 }
 
 void validate_session_options(const SessionOptions& o, const OptionNamer& name) {

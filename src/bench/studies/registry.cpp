@@ -1,8 +1,8 @@
 // The studies' makers, from the registry (studies.def); its config side is
-// config_studies.cpp.
+// config_schema.cpp.
 #include <algorithm>
 
-#include "bench/studies/deploy/deploy_study.h"
+#include "bench/studies/config_schema.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -12,7 +12,7 @@ namespace edp::bench {
 
 // Each registered study's maker (defined in its own files).
 #define EDP_STUDY(name, maker) std::unique_ptr<Study> maker();
-#include "bench/config/studies.def"
+#include "bench/studies/studies.def"
 
 namespace {
 
@@ -24,7 +24,7 @@ struct Registered {
 const std::vector<Registered>& registered() {
   static const std::vector<Registered> all{
 #define EDP_STUDY(name, maker) {#name, maker},
-#include "bench/config/studies.def"
+#include "bench/studies/studies.def"
   };
   return all;
 }

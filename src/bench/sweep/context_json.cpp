@@ -5,6 +5,7 @@
 #include "bench/sweep/context_json.h"
 
 #include "bench/protocol/timeline_sink.h"
+#include "bench/studies/config_schema.h"
 #include "bench/sweep/sweep.h"
 #include "common/errors.h"
 #include "common/run_context.h"

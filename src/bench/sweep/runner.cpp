@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "bench/protocol/backend_setup.h"
+#include "bench/studies/config_schema.h"
 #include "bench/sweep/context_json.h"
 
 #include <chrono>

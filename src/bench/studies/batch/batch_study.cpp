@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "bench/studies/batch/batch_config.h"
 #include "bench/studies/memory_check.h"
 #include "bench/studies/mlp/mlp_study.h"
 
@@ -17,13 +18,13 @@ class BatchStudy final : public Study {
   std::string name() const override { return "batch"; }
   std::vector<PlanItem> plan(const Config& cfg) const override {
     std::vector<PlanItem> items;
-    for (const auto& size_name : cfg.batch.sizes) {
+    for (const auto& size_name : cfg.section<BatchConfig>().sizes) {
       const SizeSpec* base = nullptr;
       for (const auto& s : cfg.sizes)
         if (s.name == size_name) base = &s;
       if (!base) continue;  // the config loader refuses unknown names
       for (const auto& w : cfg.workloads)
-        for (int64_t n : cfg.batch.n)
+        for (int64_t n : cfg.section<BatchConfig>().n)
           for (const auto& dev : cfg.devices) {
             SizeSpec size = *base;
             size.n = n;
@@ -45,13 +46,14 @@ class BatchStudy final : public Study {
   report::StudyView view() const override { return report::batch_view(name()); }
   // Each size at the largest N.
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
+    const BatchConfig& batch = cfg.section<BatchConfig>();
     std::vector<SizeSpec> shapes;
-    if (cfg.batch.n.empty()) return {};
-    for (const auto& size_name : cfg.batch.sizes)
+    if (batch.n.empty()) return {};
+    for (const auto& size_name : batch.sizes)
       for (const auto& s : cfg.sizes)
         if (s.name == size_name) {
           SizeSpec big = s;
-          big.n = *std::max_element(cfg.batch.n.begin(), cfg.batch.n.end());
+          big.n = *std::max_element(batch.n.begin(), batch.n.end());
           shapes.push_back(big);
           break;
         }

@@ -71,6 +71,7 @@ DeployPass::DeployPass(Session& session, const Config& cfg, const PlanItem& item
                        report::ItemRecord& rec)
     : session_(session),
       cfg_(cfg),
+      deploy_(cfg.section<DeployConfig>()),
       item_(item),
       rec_(rec),
       gate_(gate_delay(cfg, session.platform(), *item.device)),
@@ -105,8 +106,7 @@ double DeployPass::single_burst(Workload& wl) {
 
 // Warm bursts one by one, each synchronised: a request's latency.
 void DeployPass::latency(Workload& wl) {
-  const int n =
-      item_.params.front().second == "infer" ? cfg_.deploy.bursts : cfg_.deploy.train_bursts;
+  const int n = item_.params.front().second == "infer" ? deploy_.bursts : deploy_.train_bursts;
   std::vector<double> t;
   for (int i = 0; i < n; ++i) t.push_back(single_burst(wl));
   rec_.values[dv::burst("count")] = n;
@@ -120,7 +120,7 @@ void DeployPass::latency(Workload& wl) {
 // before the gating delay, and once gated (after the delay), in windows of
 // their own: power = energy / span of each window.
 void DeployPass::idle_states(Workload& wl) {
-  const double total_s = cfg_.deploy.idle_s;
+  const double total_s = deploy_.idle_s;
   double each_s = total_s / kStateWindows;
   if (std::isfinite(gate_.delay_s)) each_s = std::min(each_s, 0.8 * gate_.delay_s - tail_s_);
   if (each_s > 0.005) {
@@ -178,9 +178,9 @@ report::IdleProfile DeployPass::profile(double awake_w) const {
 void DeployPass::wake_costs(Workload& wl) {
   if (!std::isfinite(context_w_)) return;
   if (std::isfinite(gate_.delay_s) && !std::isfinite(gated_w_)) return;
-  for (const double gap : cfg_.deploy.wake_after_s) {
+  for (const double gap : deploy_.wake_after_s) {
     std::vector<double> times, energies, gaps;
-    for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
+    for (int r = 0; r < deploy_.wake_repeats; ++r) {
       single_burst(wl);
       session_.pause(tail_s_);
       double idle_in_s = 0, burst_s = 0;
@@ -229,7 +229,7 @@ bool DeployPass::cold_cycle(double* elapsed_s) {
 // after a cold cycle released the context, in windows that end before the
 // gating delay, as the context state's are (idle_states).
 void DeployPass::host_idle() {
-  const double total_s = cfg_.deploy.idle_s;
+  const double total_s = deploy_.idle_s;
   double each_s = total_s / kStateWindows;
   if (std::isfinite(gate_.delay_s)) each_s = std::min(each_s, 0.8 * gate_.delay_s - tail_s_);
   if (!(each_s > 0.005)) return;
@@ -259,9 +259,9 @@ void DeployPass::host_idle() {
 void DeployPass::cold_starts() {
   if (!cold_cycle(nullptr)) return;  // a device this machine lacks: the item is skipped
   host_idle();
-  for (const double gap : cfg_.deploy.wake_after_s) {
+  for (const double gap : deploy_.wake_after_s) {
     std::vector<double> times, gaps;
-    for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
+    for (int r = 0; r < deploy_.wake_repeats; ++r) {
       session_.pause(tail_s_);
       double lead_s = 0, idle_in_s = 0, cold_s = 0, busy_s = 0;
       const Window win =
@@ -307,9 +307,9 @@ void DeployPass::cold_costs() {
   const double host_w = rec_.value(dv::idle("host", "w"));
   if (!std::isfinite(host_w) || rec_.value(dv::kHostAfterRelease) != 1) return;
   if (std::isfinite(gate_.delay_s) && !std::isfinite(gated_w_)) return;
-  for (const double gap : cfg_.deploy.wake_after_s) {
+  for (const double gap : deploy_.wake_after_s) {
     std::vector<double> energies;
-    for (int r = 0; r < cfg_.deploy.wake_repeats; ++r) {
+    for (int r = 0; r < deploy_.wake_repeats; ++r) {
       const auto raw = [&](const char* what) {
         return rec_.value(
             dv::first("cold", gap, std::string("raw_") + what + "#" + std::to_string(r)));
@@ -326,7 +326,7 @@ void DeployPass::cold_costs() {
 template <class Serve>
 DeployPass::OpenLoop DeployPass::serve_open_loop(const std::vector<double>& arrivals, int batch,
                                                  Serve serve) {
-  const double check_s = cfg_.deploy.check_s;
+  const double check_s = deploy_.check_s;
   OpenLoop out;
   const auto t0 = SteadyClock::now();
   double free_s = 0;  // when the last burst ended, since t0
@@ -358,13 +358,13 @@ DeployPass::OpenLoop DeployPass::serve_open_loop(const std::vector<double>& arri
 // cycle, the gaps timed from the last release to the next cycle's start.
 // The model's predictions wait for the whole candidate (release_predictions).
 void DeployPass::release_checks() {
-  const bool periodic = cfg_.deploy.arrivals == "periodic";
+  const bool periodic = deploy_.arrivals == "periodic";
   int batch = 1;
   for (const auto& [name, value] : item_.params)
     if (name == "batch") batch = std::max(1, std::atoi(value.c_str()));
-  for (const double rate : cfg_.deploy.check_rates_hz) {
+  for (const double rate : deploy_.check_rates_hz) {
     const std::vector<double> arrivals =
-        arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
+        arrival_times(rate, deploy_.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
     double lead_s = 0;
     OpenLoop run;
     session_.pause(tail_s_);
@@ -385,7 +385,7 @@ void DeployPass::release_checks() {
     put("seconds", win.span_s);
     put("requests", static_cast<double>(latencies.size()));
     put("arrivals", static_cast<double>(arrivals.size()));
-    put("arrivals_expected", expected_arrivals(rate, cfg_.deploy.check_s, periodic));
+    put("arrivals_expected", expected_arrivals(rate, deploy_.check_s, periodic));
     put("measured_w", win.energy_j / win.span_s);
     put("latency_p99_s", report::quantile(latencies, 0.99));
     if (run.overloaded) put("overloaded", 1);
@@ -398,7 +398,7 @@ void DeployPass::release_checks() {
 // The release checks priced by the model, from the item's rows as
 // deploy.csv will hold them (as checks() does for the kept context).
 void DeployPass::release_predictions() {
-  if (cfg_.deploy.check_rates_hz.empty()) return;
+  if (deploy_.check_rates_hz.empty()) return;
   const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
   const std::vector<report::Candidate> candidates =
       report::deploy_candidates(rows, "the item's own rows");
@@ -406,8 +406,8 @@ void DeployPass::release_predictions() {
   for (const auto& c : candidates)
     if (c.policy == "release") release = &c;
   if (!release) return;
-  const bool periodic = cfg_.deploy.arrivals == "periodic";
-  for (const double rate : cfg_.deploy.check_rates_hz) {
+  const bool periodic = deploy_.arrivals == "periodic";
+  for (const double rate : deploy_.check_rates_hz) {
     const auto get = [&](const std::string& what) {
       return rec_.value(dv::release_check(rate, what));
     };
@@ -444,16 +444,16 @@ void DeployPass::release_predictions() {
 // realised (report::predict_realised), which a Poisson run's luck does not
 // move.
 void DeployPass::checks(Workload& wl) {
-  if (cfg_.deploy.check_rates_hz.empty()) return;
+  if (deploy_.check_rates_hz.empty()) return;
   const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
   const std::vector<report::Candidate> candidates =
       report::deploy_candidates(rows, "the item's own rows");
   const report::Candidate* keep = nullptr;
   for (const auto& c : candidates)
     if (c.policy == "keep") keep = &c;
-  const bool periodic = cfg_.deploy.arrivals == "periodic";
+  const bool periodic = deploy_.arrivals == "periodic";
   const int batch = keep ? keep->batch : 1;
-  for (const double rate : cfg_.deploy.check_rates_hz) {
+  for (const double rate : deploy_.check_rates_hz) {
     if (keep) {
       const report::Prediction p = report::predict(
           *keep, {rate, periodic ? report::Arrivals::periodic : report::Arrivals::poisson});
@@ -463,7 +463,7 @@ void DeployPass::checks(Workload& wl) {
       }
     }
     const std::vector<double> arrivals =
-        arrival_times(rate, cfg_.deploy.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
+        arrival_times(rate, deploy_.check_s, periodic, seed_of(item_.key, rate, cfg_.seed));
     // The gaps as they fell (report::RealisedRun): the idle before each
     // burst, 0 where a batch was complete when the last burst ended.
     report::RealisedRun run;
@@ -484,7 +484,7 @@ void DeployPass::checks(Workload& wl) {
     rec_.values[dv::check(rate, "requests")] = static_cast<double>(latencies.size());
     rec_.values[dv::check(rate, "arrivals")] = static_cast<double>(arrivals.size());
     rec_.values[dv::check(rate, "arrivals_expected")] =
-        expected_arrivals(rate, cfg_.deploy.check_s, periodic);
+        expected_arrivals(rate, deploy_.check_s, periodic);
     rec_.values[dv::check(rate, "measured_w")] = win.energy_j / win.span_s;
     rec_.values[dv::check(rate, "latency_p99_s")] = report::quantile(latencies, 0.99);
     if (keep) {

@@ -12,6 +12,7 @@
 #include "bench/config/config.h"
 #include "bench/engine/session.h"
 #include "bench/protocol/plan_item.h"
+#include "bench/studies/deploy/deploy_config.h"
 #include "common/elapsed.h"
 #include "platform/platform.h"
 #include "report/deploy_model.h"
@@ -90,6 +91,7 @@ class DeployPass {
 
   Session& session_;
   const Config& cfg_;
+  const DeployConfig& deploy_;  // cfg_'s deploy section
   const PlanItem& item_;
   report::ItemRecord& rec_;
   GateDelay gate_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "bench/protocol/gemm_choice.h"
+#include "bench/studies/deploy/deploy_config.h"
 #include "bench/studies/deploy/deploy_measure.h"
 #include "bench/studies/memory_check.h"
 #include "bench/studies/mlp/mlp_study.h"
@@ -56,17 +57,17 @@ class DeployStudy final : public Study {
 
   std::vector<PlanItem> plan(const Config& cfg) const override {
     std::vector<PlanItem> items;
-    for (const auto& size_name : cfg.deploy.sizes) {
+    for (const auto& size_name : cfg.section<DeployConfig>().sizes) {
       const auto size = std::find_if(cfg.sizes.begin(), cfg.sizes.end(),
                                      [&](const SizeSpec& s) { return s.name == size_name; });
       if (size == cfg.sizes.end()) continue;  // the config loader refuses unknown names
-      for (const auto& mode : cfg.deploy.modes)
+      for (const auto& mode : cfg.section<DeployConfig>().modes)
         for (const auto& dev : cfg.devices) {
           if (mode == "train")
             for (const auto& program : cfg.workloads)
               items.push_back(deploy_item(cfg, mode, program, *size, 1, dev));
           else  // the forward pass is one computation: the first program's
-            for (const int64_t batch : cfg.deploy.batches)
+            for (const int64_t batch : cfg.section<DeployConfig>().batches)
               items.push_back(deploy_item(cfg, mode, cfg.workloads.front(), *size,
                                           static_cast<int>(batch), dev));
         }
@@ -81,7 +82,7 @@ class DeployStudy final : public Study {
 
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
     std::vector<SizeSpec> shapes;
-    for (const auto& size_name : cfg.deploy.sizes)
+    for (const auto& size_name : cfg.section<DeployConfig>().sizes)
       for (const auto& s : cfg.sizes)
         if (s.name == size_name) shapes.push_back(s);
     return mlp_memory_needs(cfg, name(), shapes);
@@ -99,7 +100,8 @@ class DeployStudy final : public Study {
 
   void before_backend(const PlanItem& item, const PassContext& ctx,
                       report::ItemRecord& rec) const override {
-    if (ctx.cfg.deploy.release) DeployPass(ctx.session, ctx.cfg, item, rec).cold_starts();
+    if (ctx.cfg.section<DeployConfig>().release)
+      DeployPass(ctx.session, ctx.cfg, item, rec).cold_starts();
   }
 
   void after_parts(Backend& be, const PlanItem& item, const PassContext& ctx,

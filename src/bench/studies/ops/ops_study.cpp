@@ -17,6 +17,7 @@
 
 #include "bench/protocol/gemm_choice.h"
 #include "bench/studies/memory_check.h"
+#include "bench/studies/ops/ops_config.h"
 #include "report/columns.h"
 #include "report/ops_csv.h"
 #include "report/results_csv.h"
@@ -33,14 +34,15 @@ std::string shape_text(const OpSpec& s) {
 }
 
 ProtocolSettings ops_settings(const Config& cfg) {
+  const OpsConfig& ops = cfg.section<OpsConfig>();
   ProtocolSettings p;
   p.warmup_steps = 2;
-  p.steps = cfg.ops.steps;
-  p.runs = cfg.ops.runs;
-  p.max_runs = cfg.ops.max_runs;
-  p.max_rel_ci = cfg.ops.max_rel_ci;
-  p.time_limit_s = cfg.ops.time_limit_s;
-  p.min_run_s = std::max(cfg.ops.min_run_s, cfg.power.min_run_s);
+  p.steps = ops.steps;
+  p.runs = ops.runs;
+  p.max_runs = ops.max_runs;
+  p.max_rel_ci = ops.max_rel_ci;
+  p.time_limit_s = ops.time_limit_s;
+  p.min_run_s = std::max(ops.min_run_s, cfg.power.min_run_s);
   p.min_run_auto = cfg.power.min_run_auto;
   return p;
 }
@@ -83,7 +85,8 @@ PlanItem op_item(const Config& cfg, const DeviceSpec& dev, const OpSpec& spec,
     flush.bytes = 0;  // twice the last-level cache
     item.parts.push_back({"flush", [flush](Backend& be) { return make_op_workload(flush, be); }});
   }
-  item.flop_estimate = spec_flop(spec) * cfg.ops.steps * cfg.ops.runs;
+  item.flop_estimate =
+      spec_flop(spec) * cfg.section<OpsConfig>().steps * cfg.section<OpsConfig>().runs;
   return item;
 }
 
@@ -93,7 +96,7 @@ class OpsStudy final : public Study {
 
   std::vector<PlanItem> plan(const Config& cfg) const override {
     std::vector<PlanItem> items;
-    const auto& ops = cfg.ops.ops;
+    const auto& ops = cfg.section<OpsConfig>().ops;
     auto wanted = [&](const std::string& op) {
       return std::find(ops.begin(), ops.end(), op) != ops.end();
     };
@@ -104,18 +107,18 @@ class OpsStudy final : public Study {
         if (op != "copy" && elementwise(op)) order.push_back(op);
       for (const auto& op : order) {
         if (!wanted(op)) continue;
-        for (const auto& label : cfg.ops.bytes) {
+        for (const auto& label : cfg.section<OpsConfig>().bytes) {
           OpSpec spec{op};
           spec.bytes = parse_bytes(label);
           items.push_back(op_item(cfg, dev, spec, label, "warm"));
-          if (cfg.ops.cold) {
+          if (cfg.section<OpsConfig>().cold) {
             spec.cold = true;
             items.push_back(op_item(cfg, dev, spec, label, "cold"));
           }
         }
       }
       if (!wanted("gemm")) continue;
-      for (int64_t n : cfg.ops.gemm_n) {
+      for (int64_t n : cfg.section<OpsConfig>().gemm_n) {
         OpSpec spec{"gemm"};
         spec.m = spec.n = spec.k = n;
         items.push_back(op_item(cfg, dev, spec, "n=" + std::to_string(n), "warm"));
@@ -133,9 +136,9 @@ class OpsStudy final : public Study {
   // checked against the memory left by check().
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
     std::vector<MemoryNeed> out;
-    const auto& ops = cfg.ops.ops;
+    const auto& ops = cfg.section<OpsConfig>().ops;
     if (std::find(ops.begin(), ops.end(), "gemm") == ops.end()) return out;
-    for (int64_t n : cfg.ops.gemm_n) {
+    for (int64_t n : cfg.section<OpsConfig>().gemm_n) {
       OpSpec spec{"gemm"};
       spec.m = spec.n = spec.k = n;
       out.push_back({"ops.gemm_n", "ops gemm n=" + std::to_string(n),

@@ -11,6 +11,7 @@
 
 #include "bench/studies/memory_check.h"
 #include "bench/studies/mlp/mlp_study.h"
+#include "bench/studies/stages/stages_config.h"
 #include "edpbench/config.h"
 #include "platform/peaks.h"
 #include "report/results_csv.h"
@@ -94,7 +95,7 @@ class StagesStudy final : public Study {
   std::vector<PlanItem> plan(const Config& cfg) const override {
     std::vector<PlanItem> items;
     for (const auto& program : cfg.workloads)
-      for (const auto& size_name : cfg.stages.sizes) {
+      for (const auto& size_name : cfg.section<StagesConfig>().sizes) {
         auto size = std::find_if(cfg.sizes.begin(), cfg.sizes.end(),
                                  [&](const SizeSpec& s) { return s.name == size_name; });
         if (size == cfg.sizes.end()) continue;  // the config loader refuses unknown names
@@ -120,7 +121,7 @@ class StagesStudy final : public Study {
 
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
     std::vector<SizeSpec> shapes;
-    for (const auto& size_name : cfg.stages.sizes)
+    for (const auto& size_name : cfg.section<StagesConfig>().sizes)
       for (const auto& s : cfg.sizes)
         if (s.name == size_name) {
           shapes.push_back(s);

@@ -1,17 +1,18 @@
 // The deploy study's config section (DESIGN §9.4, docs/deploy.md): its
-// settings, held in Config::deploy, and its keys in the config's key table.
-// Its own header so that config.h holds it without the study's machinery.
+// settings, held in the config's study sections (cfg.section<DeployConfig>()),
+// and its keys, which the registry (studies.def) enters in the key table.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "bench/config/config_key.h"
+
 namespace edp::bench {
 
-struct ConfigKey;
-
 struct DeployConfig {
+  static constexpr const char* kStudy = "deploy";  // its registry name and section
   // The sizes whose layer shapes are deployed (names from `sizes`).
   std::vector<std::string> sizes{"small", "medium", "large"};
   // train: a training step of each program in `workloads`; infer: the
@@ -35,6 +36,6 @@ struct DeployConfig {
 };
 
 // Appends the `deploy` section and its keys (deploy_config.cpp).
-void add_deploy_config_keys(std::vector<ConfigKey>& t);
+void add_deploy_config_keys(KeyTable& t);
 
 }  // namespace edp::bench

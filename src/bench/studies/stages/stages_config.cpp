@@ -1,5 +1,5 @@
-// The stages study's keys (see study_stages_config.h).
-#include "bench/config/stages_config.h"
+// The stages study's keys (see stages_config.h).
+#include "bench/studies/stages/stages_config.h"
 
 #include "bench/config/config_compound.h"
 #include "bench/config/config_key_builders.h"
@@ -11,9 +11,11 @@ void add_stages_config_keys(KeyTable& t) {
   keys.push_back(custom_key(
       "stages.sizes", "Sizes profiled",
       [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.stages.sizes = read_size_names(r, n, "stages.sizes", c);
+        c.edit<StagesConfig>().sizes = read_size_names(r, n, "stages.sizes", c);
       },
-      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.stages.sizes; }));
+      [](YAML::Emitter& e, const Config& c) {
+        e << YAML::Flow << c.section<StagesConfig>().sizes;
+      }));
   add_study_section(t, "stages", "The stages study (DESIGN §9.3)", std::move(keys));
 }
 

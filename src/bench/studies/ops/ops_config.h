@@ -1,19 +1,20 @@
-// The ops study's config section (DESIGN §9.1): its settings, held in
-// Config::ops, and its keys in the config's key table (config_keys.h).
-// Its own header so that config.h holds it without the study's machinery.
+// The ops study's config section (DESIGN §9.1): its settings, held in the
+// config's study sections (cfg.section<OpsConfig>()), and its keys, which
+// the registry (studies.def) enters in the key table.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace edp::bench {
+#include "bench/config/config_key.h"
 
-struct ConfigKey;
+namespace edp::bench {
 
 // Operator microbenchmarks (seed 000). Sizes are working sets with a unit
 // ("2MB", "1GB": binary units, as memory is counted) and GEMM orders.
 struct OpsConfig {
+  static constexpr const char* kStudy = "ops";  // its registry name and section
   std::vector<std::string> ops{"copy",    "add",  "mul",  "scalar",
                                "sigmoid", "tanh", "gemm", "fma_peak"};
   std::vector<std::string> bytes{"2MB", "16MB", "64MB"};
@@ -32,6 +33,6 @@ struct OpsConfig {
 int64_t parse_bytes(const std::string& text);
 
 // Appends the `ops` section and its keys (ops_config.cpp).
-void add_ops_config_keys(std::vector<ConfigKey>& t);
+void add_ops_config_keys(KeyTable& t);
 
 }  // namespace edp::bench

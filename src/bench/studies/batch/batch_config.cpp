@@ -1,5 +1,5 @@
 // The batch study's keys (see batch_config.h).
-#include "bench/config/batch_config.h"
+#include "bench/studies/batch/batch_config.h"
 
 #include "bench/config/config_compound.h"
 #include "bench/config/config_key_builders.h"
@@ -11,11 +11,13 @@ void add_batch_config_keys(KeyTable& t) {
   keys.push_back(custom_key(
       "batch.sizes", "Sizes whose layer shapes are swept",
       [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.batch.sizes = read_size_names(r, n, "batch.sizes", c);
+        c.edit<BatchConfig>().sizes = read_size_names(r, n, "batch.sizes", c);
       },
-      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.batch.sizes; }));
-  keys.push_back(integer_list_key(
-      "batch.n", 1, 1 << 20, "Batch sizes", [](auto& c) -> auto& { return c.batch.n; }));
+      [](YAML::Emitter& e, const Config& c) {
+        e << YAML::Flow << c.section<BatchConfig>().sizes;
+      }));
+  keys.push_back(
+      integer_list_key("batch.n", 1, 1 << 20, "Batch sizes", section_member(&BatchConfig::n)));
   add_study_section(t, "batch", "The batch study (DESIGN §9.2)", std::move(keys));
 }
 

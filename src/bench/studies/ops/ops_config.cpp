@@ -1,5 +1,5 @@
-// The ops study's keys and its working-set sizes (see study_ops_config.h).
-#include "bench/config/ops_config.h"
+// The ops study's keys and its working-set sizes (see ops_config.h).
+#include "bench/studies/ops/ops_config.h"
 
 #include <cctype>
 #include <map>
@@ -32,7 +32,7 @@ void read_ops_bytes(ConfigReader& r, const YAML::Node& n, Config& c) {
     });
   }
   if (texts.empty()) r.fail(n, "'ops.bytes' must list at least one size");
-  c.ops.bytes = texts;
+  c.edit<OpsConfig>().bytes = texts;
 }
 
 }  // namespace
@@ -64,40 +64,34 @@ void add_ops_config_keys(KeyTable& t) {
   std::vector<ConfigKey> keys;
   keys.push_back(text_list_key(
       "ops.ops", {"copy", "add", "mul", "scalar", "sigmoid", "tanh", "gemm", "fma_peak"}, "op",
-      "Operators measured", [](auto& c) -> auto& { return c.ops.ops; }));
-  keys.push_back(
-      custom_key("ops.bytes", "Working sets (binary units: 16MB)", read_ops_bytes,
-                 [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.ops.bytes; }));
-  ConfigKey gemm_n = integer_list_key(
-      "ops.gemm_n", 1, 65536, "Square GEMM orders", [](auto& c) -> auto& { return c.ops.gemm_n; });
+      "Operators measured", section_member(&OpsConfig::ops)));
+  keys.push_back(custom_key(
+      "ops.bytes", "Working sets (binary units: 16MB)", read_ops_bytes,
+      [](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.section<OpsConfig>().bytes; }));
+  ConfigKey gemm_n = integer_list_key("ops.gemm_n", 1, 65536, "Square GEMM orders",
+                                      section_member(&OpsConfig::gemm_n));
   gemm_n.allow_empty = true;  // no square GEMMs, only the MLP's shapes
   keys.push_back(gemm_n);
-  keys.push_back(boolean_key(
-      "ops.cold", "Also the cache-flushed element-wise variants",
-      [](auto& c) -> auto& { return c.ops.cold; }));
-  keys.push_back(integer_key(
-      "ops.steps", 1, 100000000, "Steps per run block",
-      [](auto& c) -> auto& { return c.ops.steps; }));
-  keys.push_back(integer_key(
-      "ops.runs", 1, 100000, "At least this many runs",
-      [](auto& c) -> auto& { return c.ops.runs; }));
-  ConfigKey max_runs = integer_key(
-      "ops.max_runs", 1, 1000000, "At most this many runs",
-      [](auto& c) -> auto& { return c.ops.max_runs; });
+  keys.push_back(boolean_key("ops.cold", "Also the cache-flushed element-wise variants",
+                             section_member(&OpsConfig::cold)));
+  keys.push_back(integer_key("ops.steps", 1, 100000000, "Steps per run block",
+                             section_member(&OpsConfig::steps)));
+  keys.push_back(integer_key("ops.runs", 1, 100000, "At least this many runs",
+                             section_member(&OpsConfig::runs)));
+  ConfigKey max_runs = integer_key("ops.max_runs", 1, 1000000, "At most this many runs",
+                                   section_member(&OpsConfig::max_runs));
   max_runs.check = [](const Config& c) {
-    return c.ops.max_runs < c.ops.runs ? std::string("'ops.max_runs' must be at least 'ops.runs'")
-                                       : std::string();
+    const OpsConfig& ops = c.section<OpsConfig>();
+    return ops.max_runs < ops.runs ? std::string("'ops.max_runs' must be at least 'ops.runs'")
+                                   : std::string();
   };
   keys.push_back(max_runs);
-  keys.push_back(number_key(
-      "ops.max_rel_ci", 0, 1, "Stop at this relative 95% CI of the time",
-      [](auto& c) -> auto& { return c.ops.max_rel_ci; }));
-  keys.push_back(number_key(
-      "ops.time_limit_s", 0, 86400, "Per item and variant",
-      [](auto& c) -> auto& { return c.ops.time_limit_s; }));
-  keys.push_back(number_key(
-      "ops.min_run_s", 0, 86400, "Shortest window",
-      [](auto& c) -> auto& { return c.ops.min_run_s; }));
+  keys.push_back(number_key("ops.max_rel_ci", 0, 1, "Stop at this relative 95% CI of the time",
+                            section_member(&OpsConfig::max_rel_ci)));
+  keys.push_back(number_key("ops.time_limit_s", 0, 86400, "Per item and variant",
+                            section_member(&OpsConfig::time_limit_s)));
+  keys.push_back(number_key("ops.min_run_s", 0, 86400, "Shortest window",
+                            section_member(&OpsConfig::min_run_s)));
   add_study_section(t, "ops", "The operator study (DESIGN §9.1)", std::move(keys));
 }
 
