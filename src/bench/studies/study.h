@@ -15,6 +15,7 @@
 #include "platform/platform.h"
 #include "report/csv.h"
 #include "report/records.h"
+#include "report/section_views.h"
 #include "report/study_view.h"
 
 namespace edp::bench {
