@@ -4,7 +4,8 @@
 
 #include <memory>
 
-#include "workloads/mlp.h"
+#include "workloads/backend.h"
+#include "workloads/mlp_workload.h"
 
 namespace edp {
 

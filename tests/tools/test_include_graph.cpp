@@ -25,15 +25,6 @@ namespace {
 // EDPBENCH_FIXTURES is tests/fixtures; the sources are beside tests/.
 const std::string kSrc = std::string(EDPBENCH_FIXTURES) + "/../../src";
 
-// Pairs outside src/bench that include each other today. Issue 34 split
-// src/bench, whose pairs are gone; these are in the layers' own files and
-// are left to their owners (docs/engine.md, "Hand-over"). The list may only
-// shrink: a pair that no longer includes each other fails the test below
-// until its line is removed.
-const std::vector<std::string> kKnownPairs{
-    "workloads/mlp <-> workloads/mlp_variants",  // mlp.cpp:7, mlp_variants.h:7
-};
-
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& l : lines) out += "\n  " + l;
@@ -88,23 +79,10 @@ class PlantedTree {
 TEST_CASE("include graph: no two files in src/ include each other", "[tools]") {
   const auto includes = read_includes(kSrc);
   REQUIRE(includes.size() > 500);  // src/ was read, not an empty folder
-  std::vector<std::string> found, unexpected;
-  for (const auto& m : mutual_includes(includes)) {
-    found.push_back(m.pair());
-    if (std::find(kKnownPairs.begin(), kKnownPairs.end(), m.pair()) == kKnownPairs.end())
-      unexpected.push_back(m.describe());
-  }
-  {
-    INFO("files that include each other; move what both need to where it belongs:"
-         << joined(unexpected));
-    CHECK(unexpected.empty());
-  }
-  std::vector<std::string> stale;
-  for (const auto& p : kKnownPairs)
-    if (std::find(found.begin(), found.end(), p) == found.end()) stale.push_back(p);
-  INFO("known pairs that no longer include each other; remove them from kKnownPairs:"
-       << joined(stale));
-  CHECK(stale.empty());
+  std::vector<std::string> found;
+  for (const auto& m : mutual_includes(includes)) found.push_back(m.describe());
+  INFO("files that include each other; move what both need to where it belongs:" << joined(found));
+  CHECK(found.empty());
 }
 
 TEST_CASE("include graph: src/bench's folders include each other without a cycle", "[tools]") {
