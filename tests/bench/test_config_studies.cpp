@@ -12,6 +12,7 @@
 #include "bench/config/config.h"
 #include "bench/config/config_keys.h"
 #include "bench/studies/memory_check.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/results_store.h"
 #include "common/errors.h"

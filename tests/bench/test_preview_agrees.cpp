@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "bench/protocol/protocol.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/sweep_preview.h"
 #include "support/process.h"

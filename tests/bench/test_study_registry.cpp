@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "bench/config/config.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
 #include "report/section_views.h"

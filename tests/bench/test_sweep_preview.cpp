@@ -3,6 +3,7 @@
 // problems collected, and the text and JSON forms.
 #include <catch2/catch.hpp>
 
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/sweep_preview.h"
 

@@ -1,5 +1,7 @@
 // The studies' makers, from the registry (studies.def); its config side is
 // config_studies.cpp.
+#include "bench/studies/registry.h"
+
 #include <algorithm>
 
 #include "bench/studies/deploy/deploy_study.h"

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "bench/protocol/backend_setup.h"
+#include "bench/studies/registry.h"
 #include "bench/sweep/context_json.h"
 
 #include <chrono>
