@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "workloads/mlp_autograd.h"
 #include "workloads/mlp_variants.h"
 
 namespace edp {
