@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/atomic_file.h"
@@ -24,6 +25,8 @@
 #include "report/deploy_csv.h"
 #include "report/deploy_recommend.h"
 #include "report/recommend.h"
+#include "report/report_data.h"
+#include "report/section_views.h"
 
 namespace {
 
@@ -174,7 +177,7 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   if (a.json) return 0;
   std::cout << edp::terminal_text(recommendations_text(recs, options), true);
   // What each study adds for its rows (the batch study's crossover N).
-  for (const StudyView& v : options.studies.on_page(results)) {
+  for (const StudyView& v : views_on_page(options.studies, results)) {
     if (!v.recommend_notes) continue;
     const std::string notes = v.recommend_notes(rows_of_study(results, v.study), options);
     if (!notes.empty()) std::cout << "\n" << edp::terminal_text(notes, true);

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "cli/command.h"
 #include "common/atomic_file.h"

@@ -9,6 +9,7 @@
 #include "common/text.h"
 #include "power/plausible.h"
 #include "power/sysfs.h"
+#include "power/vip_channel.h"
 
 namespace edp::power {
 namespace {

@@ -10,8 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "power/sysfs.h"
-
 namespace edp::power {
 
 // What a rail's value means. Power rails are integrated with the trapezoid
@@ -63,20 +61,6 @@ struct RailReading {
   double power_w = std::numeric_limits<double>::quiet_NaN();
   double energy_j = std::numeric_limits<double>::quiet_NaN();  // counters only
 };
-
-// One monitor channel exposed as sysfs files, as the INA2xx/INA3221 drivers
-// do: voltage in mV, current in mA, and power in units of `power_to_w` watts.
-// Without a power file (JetPack 5's hwmon layout) power is V x I. Voltage and
-// current are read only when `detail` asks for them or power needs them.
-// Returns nullptr on success, else the quantity that failed ("voltage",
-// "current", "power") with the reason in *why. A file that vanished or was
-// replaced since discovery (FileHandle::replaced) and a value outside
-// `range` (power/plausible.h; nullptr: none) are failures too.
-struct ChannelRange;
-const char* read_vip_channel(const FileHandle& voltage_mv, const FileHandle& current_ma,
-                             const FileHandle& power, double power_to_w, bool detail,
-                             RailReading* r, std::string* why,
-                             const ChannelRange* range = nullptr) noexcept;
 
 class Sensor {
  public:

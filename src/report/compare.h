@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "report/html_report.h"
 #include "report/mann_whitney.h"
+#include "report/report_data.h"
 #include "report/study_view.h"
 
 namespace edp::report {

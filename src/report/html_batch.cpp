@@ -5,6 +5,7 @@
 #include <map>
 
 #include "report/columns.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pivot_table.h"

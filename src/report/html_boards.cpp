@@ -7,8 +7,10 @@
 
 #include "common/errors.h"
 #include "report/board_choice.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
+#include "report/report_css.h"
 #include "report/svg_chart.h"
 
 namespace edp::report {

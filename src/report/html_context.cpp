@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/context_schema.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 

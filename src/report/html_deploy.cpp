@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "report/deploy_csv.h"
 #include "report/deploy_recommend.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/svg_line_chart.h"
 

@@ -9,6 +9,7 @@
 #include "common/errors.h"
 #include "common/safe_file.h"
 #include "report/columns.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pivot_table.h"

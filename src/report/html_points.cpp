@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "report/columns.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/pareto.h"

@@ -24,111 +24,19 @@
 #include "common/errors.h"
 #include "common/safe_file.h"
 #include "report/compare.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/recommend.h"
+#include "report/report_css.h"
+#include "report/section_views.h"
 #include "report/study_view.h"
 
 namespace edp::report {
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    // A bidirectional control in a name from a file would show the page's
-    // text after it reordered (Trojan Source): shown as \uNNNN instead.
-    char32_t bidi = 0;
-    if (const std::size_t n = bidi_control_at(text, i, &bidi); n > 0) {
-      char buf[12];
-      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(bidi));
-      out += buf;
-      i += n - 1;
-      continue;
-    }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string report_css() {
-  return R"(body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222;
-max-width: 1180px; margin: 20px auto; padding: 0 12px; font-size: 14px; line-height: 1.4; }
-h1 { font-size: 24px; margin: 0 0 4px; }
-h2 { font-size: 19px; margin: 28px 0 8px; border-bottom: 2px solid #ddd; padding-bottom: 3px; }
-.sub { color: #555; margin: 0 0 12px; }
-.chips span { display: inline-block; background: #f0f2f5; border-radius: 10px; padding: 2px 10px;
-margin: 0 6px 6px 0; font-size: 13px; }
-.notice { border-left: 4px solid #d9a400; background: #fff8e1; padding: 8px 12px; margin: 8px 0; }
-.notice.info { border-color: #3b6fd4; background: #eef3fc; }
-.wide { overflow-x: auto; }
-figure { margin: 10px 0 18px; }
-figcaption { color: #555; font-size: 13px; }
-svg.chart { max-width: 100%; height: auto; border: 1px solid #e4e4e4; }
-table { border-collapse: collapse; margin: 6px 0 12px; font-size: 12px; }
-table.results td, table.results th { padding: 3px 5px; }
-table.results td:last-child { min-width: 9em; }
-table.results .note { font-size: 11px; }
-th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: left; vertical-align: top; }
-th { background: #f3f4f6; }
-td.nowrap { white-space: nowrap; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.failed td { background: #fdecec; } tr.skipped td { background: #f4f4f4; color: #666; }
-.choice { font-weight: bold; padding: 1px 8px; border-radius: 8px; color: #fff; }
-.choice.cpu { background: #3b6fd4; } .choice.gpu { background: #6aa300; }
-.choice.none, .choice.undecided { background: #888; }
-.note { color: #555; font-size: 12px; }
-table.kv th { width: 170px; font-weight: normal; color: #444; }
-table.kv table.kv { margin: 0; }
-ol.compact { margin: 0; padding-left: 20px; }
-pre { background: #f6f7f9; padding: 6px 8px; font-size: 12px; white-space: pre-wrap;
-margin: 4px 0; }
-details summary { cursor: pointer; color: #3b6fd4; }
-.pair { display: flex; flex-wrap: wrap; gap: 8px; }
-.pair figure { margin: 4px 0; }
-table.pivot caption { text-align: left; font-weight: bold; padding: 4px 0; }
-footer { margin: 30px 0 10px; color: #777; font-size: 12px; border-top: 1px solid #ddd;
-padding-top: 6px; }
-@media (max-width: 700px) {
-table { display: block; overflow-x: auto; max-width: 100%; }
-figure { overflow-x: auto; }
-svg.chart { max-width: none; width: 680px; }
-}
-)";
-}
-
 namespace {
 
 using namespace html;
-
-bool is_dir(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::string base_name(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 class Page {
  public:
@@ -173,7 +81,7 @@ class Page {
   // each gets only its own rows and is empty when they (or its file) are
   // absent. Several results sections name their study in headings and ids.
   std::string study_sections() const {
-    const std::vector<StudyView> views = studies_.on_page(d_.results);
+    const std::vector<StudyView> views = views_on_page(studies_, d_.results);
     std::vector<ReportData> rows;
     size_t results_sections = 0;
     for (const StudyView& v : views) {
@@ -308,50 +216,6 @@ class Page {
 };
 
 }  // namespace
-
-ReportData load_report_data(const std::string& dir) {
-  if (!is_dir(dir)) throw UsageError("results directory " + dir + " does not exist");
-  ReportData d;
-  d.dir = dir;
-  char resolved[PATH_MAX];
-  d.title = base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
-  const std::string results = dir + "/results.csv";
-  if (!path_present(results))
-    throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");
-  d.results = load_results_csv(results);
-
-  // Presence by lstat: a link (even dangling), a FIFO or a device goes to the
-  // reader, which refuses it (exit 2) instead of following or skipping it.
-  const std::string runs = dir + "/runs.csv";
-  if (path_present(runs)) {
-    try {
-      d.runs = read_csv_file(runs);
-    } catch (const UsageError&) {
-      throw;
-    } catch (const std::exception& e) {
-      d.warnings.push_back(std::string("runs.csv is unreadable, per-run ranges are left out: ") +
-                           e.what());
-    }
-  } else {
-    d.warnings.push_back("no runs.csv in " + dir + ": per-run ranges are left out");
-  }
-
-  const std::string context = dir + "/context.json";
-  if (path_present(context)) {
-    try {
-      d.context = read_json_file(context);
-      d.run_context = run_context_from_json(d.context->to_text());
-    } catch (const UsageError&) {
-      throw;
-    } catch (const std::exception& e) {
-      d.warnings.push_back(std::string("context.json is unreadable, the context is left out: ") +
-                           e.what());
-    }
-  } else {
-    d.warnings.push_back("no context.json in " + dir + ": the run context is left out");
-  }
-  return d;
-}
 
 std::string render_html_report(const ReportData& data, const StudyViews& studies) {
   return Page(data, studies).render();

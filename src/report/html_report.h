@@ -8,30 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "common/run_context.h"
-#include "report/csv.h"
-#include "report/json_read.h"
+#include "report/report_data.h"
 #include "report/study_view.h"
 
 namespace edp::report {
-
-// Everything the page is built from, read from an `edpbench run` directory.
-struct ReportData {
-  std::string title;                      // the directory's name
-  std::string dir;                        // where the files are (sections read their own)
-  CsvTable results;                       // results.csv (required)
-  std::optional<CsvTable> runs;           // runs.csv, when present and readable
-  std::optional<JsonValue> context;       // context.json as written (the report shows it whole)
-  std::optional<RunContext> run_context;  // the same, read through its struct
-  std::vector<std::string> warnings;      // what was missing or unreadable
-};
-
-// Throws edp::UsageError when DIR or DIR/results.csv is missing or invalid;
-// a missing or malformed runs.csv/context.json only adds a warning.
-ReportData load_report_data(const std::string& dir);
-
-// "&", "<", ">", '"' and "'" as entities.
-std::string html_escape(const std::string& text);
 
 // The page: header, notices, each study's section (the views of `studies`,
 // then a results section for each study results.csv holds that none

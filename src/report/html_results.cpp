@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "report/columns.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/recommend.h"

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "report/html_report.h"
+#include "report/report_data.h"
 
 namespace edp::report {
 
@@ -39,8 +39,5 @@ std::string render_deploy_section(const std::string& dir);
 // context.json as key/value tables (board, L4T, nvpmodel, clocks, sensors,
 // baselines, the resolved config); a note when there is none.
 std::string render_context_section(const ReportData& data);
-// The page's stylesheet (inline CSS), shared by the one-sweep and the
-// cross-board report.
-std::string report_css();
 
 }  // namespace edp::report

@@ -14,6 +14,7 @@
 #include "common/safe_file.h"
 #include "common/text.h"
 #include "report/csv.h"
+#include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
 #include "report/samples_csv.h"

@@ -6,15 +6,12 @@
 
 #include "report/results_csv.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <tuple>
 
-#include "common/errors.h"
 #include "common/safe_file.h"
 #include "report/stats.h"
 
@@ -132,36 +129,6 @@ std::string power_source_of(const CsvTable& t, const std::vector<size_t>& rows) 
 }
 
 }  // namespace
-
-std::vector<std::string> missing_columns(const CsvTable& table,
-                                         const std::vector<std::string>& required) {
-  std::vector<std::string> missing;
-  for (const auto& c : required)
-    if (table.column(c) < 0) missing.push_back(c);
-  return missing;
-}
-
-CsvTable load_results_csv(const std::string& path) {
-  // Through the one reader of untrusted files: a link, /dev/zero, a FIFO (it
-  // would never end) or a file beyond the results cap is refused.
-  const auto text = read_untrusted_file_if_present(path, file_kind::results_csv);
-  if (!text) throw UsageError("cannot open results file " + path + ": " + std::strerror(ENOENT));
-  if (text->empty()) throw UsageError(path + " is empty (no header, no rows)");
-  CsvTable t;
-  try {
-    t = parse_csv(*text, path);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("malformed results file: ") + e.what());
-  }
-  const auto missing = missing_columns(t, required_result_columns());
-  if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    throw UsageError(path + " is not an edpbench results.csv: missing required column" +
-                     (missing.size() > 1 ? "s " : " ") + list);
-  }
-  return t;
-}
 
 std::string device_kind(const std::string& label) { return label.substr(0, label.find('#')); }
 

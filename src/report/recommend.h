@@ -73,14 +73,6 @@ struct Recommendation {
   bool has_points() const { return !cpu_point().empty() || !gpu_point().empty(); }
 };
 
-// The columns every results.csv has (DESIGN §5), in order.
-// Names from `required` that `table` lacks, in the order of `required`.
-std::vector<std::string> missing_columns(const CsvTable& table,
-                                         const std::vector<std::string>& required);
-// Reads and checks a results.csv. Throws edp::UsageError naming the file when it
-// cannot be read, is malformed or lacks required columns (listing them).
-CsvTable load_results_csv(const std::string& path);
-
 // "cpu#2" -> "cpu", "gpu" -> "gpu": the device kind a label belongs to.
 std::string device_kind(const std::string& label);
 

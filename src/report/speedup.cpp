@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "report/html_report.h"
+#include "report/html_escape.h"
 #include "report/svg_chart.h"
 
 namespace edp::report {

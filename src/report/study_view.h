@@ -6,7 +6,8 @@
 // collected by bench::study_views(); `edpbench` hands them to the readers),
 // and the rows of a study nobody describes (the monitor API's, a newer
 // edpbench's) get results_view(): plain results.csv rows, drawn, tabled and
-// recommended as such.
+// recommended as such. The views themselves, which draw a study with a
+// section of the page, are in report/section_views.h.
 //
 // The views live here, in report/, because the sections read only the files
 // (never runner structs) and report must not depend on bench (DESIGN §1);
@@ -49,33 +50,16 @@ struct StudyView {
   std::function<std::string(const CsvTable& rows, const RecommendOptions&)> recommend_notes;
 };
 
-// The results section (html_results.cpp): time, energy and EDP per
-// workload and size, CPU against GPU, the recommendation, every
-// configuration, the speed-ups between backend modes, and the operating
-// points when there are several.
-StudyView results_view(const std::string& study);
-// results.csv rows with N swept (html_batch.cpp); identity adds "n".
-StudyView batch_view(const std::string& study);
-// DIR/stages.csv and DIR/memory.csv (html_stages.cpp).
-StudyView stages_view(const std::string& study);
-// DIR/ops.csv (html_ops.cpp).
-StudyView ops_view(const std::string& study);
-// The deploy study: its results rows, then deploy.csv (html_deploy.cpp).
-StudyView deploy_view(const std::string& study);
-
 class StudyViews {
  public:
   StudyViews() = default;
   explicit StudyViews(std::vector<StudyView> registered);
 
-  // The registered view of `study`, else results_view(study).
-  StudyView of(const std::string& study) const;
-  // What a page over `results` shows, in order: every registered view, then
-  // a results view for each study found in `results` that none describes,
-  // in order of first appearance.
-  std::vector<StudyView> on_page(const CsvTable& results) const;
-  // Every identity column of the registered views (and results_view's), in
-  // registry order, once each.
+  // The views registered, in registry order (what a page shows first:
+  // views_on_page, report/section_views.h).
+  const std::vector<StudyView>& registered() const { return views_; }
+  // Every identity column of the registered views (and a plain StudyView's:
+  // workload and size), in registry order, once each.
   std::vector<std::string> identity_columns() const;
   // identity of the row's study, minus workload and size: the columns that
   // tell its configurations of one (workload, size) apart.

@@ -4,7 +4,7 @@
 #include "report/svg_chart.h"
 
 #include "common/text.h"
-#include "report/html_report.h"
+#include "report/html_escape.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "common/text.h"
-#include "report/html_report.h"
+#include "report/html_escape.h"
 #include "report/svg_chart.h"
 
 namespace edp::report {

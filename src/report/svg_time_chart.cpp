@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "common/text.h"
-#include "report/html_report.h"
+#include "report/html_escape.h"
 #include "report/svg_chart.h"
 
 namespace edp::report {

@@ -1,8 +1,12 @@
 // The autograd MLP (Alg2); mlp_custom_relu.cpp derives Alg3 from it.
 #pragma once
 
+#include <memory>
+#include <string>
+
 #include "workloads/autograd.h"
-#include "workloads/mlp_variants.h"
+#include "workloads/backend.h"
+#include "workloads/mlp_workload.h"
 
 namespace edp {
 
@@ -19,5 +23,8 @@ class AutogradMlp : public MlpWorkload {
  private:
   autograd::Tape tape_;
 };
+
+// The autograd program, for make_mlp_workload() (workloads/mlp.h).
+std::unique_ptr<MlpWorkload> make_autograd_mlp(Backend& b, const MlpData& init, float lr);
 
 }  // namespace edp

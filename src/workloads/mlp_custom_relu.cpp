@@ -2,6 +2,7 @@
 // Function, like PyTorch's MyReLU: forward saves its input in the context,
 // backward zeroes the gradient where the input was negative.
 #include "workloads/mlp_autograd.h"
+#include "workloads/mlp_variants.h"
 
 namespace edp {
 

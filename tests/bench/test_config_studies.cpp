@@ -14,6 +14,7 @@
 #include "bench/studies/config_schema.h"
 #include "bench/studies/memory_check.h"
 #include "bench/studies/ops/ops_config.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/stages/stages_config.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/results_store.h"

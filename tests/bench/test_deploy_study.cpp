@@ -10,6 +10,7 @@
 #include "bench/studies/deploy/deploy_arrivals.h"
 #include "bench/studies/deploy/deploy_config.h"
 #include "bench/studies/deploy/deploy_measure.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
 #include "platform/platform.h"

@@ -14,6 +14,7 @@
 
 #include "bench/protocol/protocol.h"
 #include "bench/studies/config_schema.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/sweep_preview.h"
 #include "support/process.h"

@@ -4,9 +4,12 @@
 // section and identity, report/study_view.h) must name it.
 #include <catch2/catch.hpp>
 
+#include "bench/config/config.h"
 #include "bench/studies/config_schema.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
+#include "report/section_views.h"
 
 using namespace edp::bench;
 
@@ -25,7 +28,7 @@ TEST_CASE("study registry: the config's names are the studies' own, in one order
 TEST_CASE("study registry: the readers' views keep the registry's order", "[study]") {
   const edp::report::StudyViews views = study_views();
   const edp::report::CsvTable none;
-  const auto on_page = views.on_page(none);
+  const auto on_page = edp::report::views_on_page(views, none);
   REQUIRE(on_page.size() == known_studies().size());
   for (size_t i = 0; i < on_page.size(); ++i) CHECK(on_page[i].study == known_studies()[i]);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bench/studies/registry.h"
 #include "bench/studies/stages/stages_config.h"
 #include "bench/studies/stages/stages_study.h"
 #include "bench/studies/study.h"

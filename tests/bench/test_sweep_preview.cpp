@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "bench/studies/config_schema.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "bench/sweep/sweep_preview.h"
 

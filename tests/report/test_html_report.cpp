@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/errors.h"
+#include "report/html_escape.h"
 #include "report/html_report.h"
 #include "report/json_read.h"
 #include "report/svg_chart.h"

@@ -14,6 +14,7 @@
 #include "common/errors.h"
 #include "report/csv.h"
 #include "report/recommend.h"
+#include "report/report_data.h"
 #include "support/binary.h"
 
 using namespace edp::report;

@@ -11,6 +11,7 @@
 #include "report/csv.h"
 #include "report/html_report.h"
 #include "report/recommend.h"
+#include "report/report_data.h"
 #include "support/binary.h"
 #include "support/study_registry.h"
 

@@ -17,6 +17,7 @@
 #include "report/html_sections.h"
 #include "report/pivot_table.h"
 #include "report/recommend.h"
+#include "report/report_data.h"
 #include "report/speedup.h"
 #include "support/binary.h"
 #include "support/study_registry.h"

@@ -3,6 +3,7 @@
 // read their fixtures with the real registry.
 #pragma once
 
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "report/study_view.h"
 

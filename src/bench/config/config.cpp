@@ -20,11 +20,6 @@
 
 namespace edp::bench {
 
-const std::vector<std::string>& known_workloads() {
-  static const std::vector<std::string> names{"tensors", "autograd", "custom_relu"};
-  return names;
-}
-
 namespace {
 
 std::string directory_of(const std::string& path) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
 #include "workloads/mlp_stages.h"

@@ -1,5 +1,7 @@
 // The studies' makers, from the registry (studies.def); its config side is
 // config_schema.cpp.
+#include "bench/studies/registry.h"
+
 #include <algorithm>
 
 #include "bench/studies/config_schema.h"

@@ -15,6 +15,7 @@
 #include "platform/platform.h"
 #include "report/csv.h"
 #include "report/records.h"
+#include "report/section_views.h"
 #include "report/study_view.h"
 
 namespace edp::bench {
@@ -90,38 +91,5 @@ class Study {
   virtual void after_parts(Backend&, const PlanItem&, const PassContext&,
                            report::ItemRecord&) const {}
 };
-
-// The rows every measured item has whatever its study, written by the
-// engine: runs.csv (one per run of each part) and rails.csv (one per rail of
-// each run).
-FileRows engine_rows(const report::ItemRecord& rec);
-
-// Studies by name, in the order of DESIGN §9; throws UsageError for an
-// unknown name.
-std::unique_ptr<Study> make_study(const std::string& name);
-// Every study of this build, in that order.
-std::vector<std::unique_ptr<Study>> all_studies();
-// Their views, in that order: what `report`, `recommend` and `compare` are
-// given to read a results directory with.
-report::StudyViews study_views();
-
-// The items of every study the config selects, in the config's order, at
-// every operating point (points outermost across studies, so a point is
-// applied once), and every problem found on the way: studies this build
-// lacks and each study's check(). `run` and `plan` both plan with it, so
-// they list the same items in the same order.
-struct SweepPlan {
-  std::vector<PlanItem> items;
-  std::vector<std::string> problems;
-};
-SweepPlan plan_studies(const Config& cfg);
-// plan_studies(cfg).items
-std::vector<PlanItem> plan_sweep(const Config& cfg);
-// `items` repeated at every point of the config, with the point in the key.
-std::vector<PlanItem> at_operating_points(const Config& cfg, std::vector<PlanItem> items);
-
-// The MLP items' common parts: the ProtocolSettings of the config, the
-// label, a DeviceSpec lookup.
-ProtocolSettings mlp_settings(const Config& cfg, const DeviceSpec& dev);
 
 }  // namespace edp::bench

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "bench/studies/registry.h"
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/safe_file.h"

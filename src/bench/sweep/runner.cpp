@@ -9,6 +9,7 @@
 
 #include "bench/protocol/backend_setup.h"
 #include "bench/studies/config_schema.h"
+#include "bench/studies/registry.h"
 #include "bench/sweep/context_json.h"
 
 #include <chrono>

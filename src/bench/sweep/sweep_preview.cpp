@@ -14,6 +14,7 @@
 #include "bench/protocol/backend_setup.h"
 #include "bench/protocol/protocol.h"
 #include "bench/protocol/step_timing.h"
+#include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "common/elapsed.h"
 #include "common/errors.h"

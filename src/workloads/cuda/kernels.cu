@@ -5,13 +5,14 @@
 // in a fixed order, so the result is the same from run to run.
 //
 // C++14 and CUDA 10.2 APIs only: this must build with nvcc 10.2 for sm_62.
+#include "workloads/cuda/kernels.h"
+
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <utility>
 
 #include "workloads/cuda/cuda_check.h"
-#include "workloads/cuda/kernels.h"
 #include "workloads/cuda/launch.h"
 
 namespace edp {

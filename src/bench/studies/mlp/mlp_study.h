@@ -12,6 +12,10 @@ namespace edp::bench {
 
 std::unique_ptr<Study> make_mlp_study();
 
+// The protocol settings of an MLP item on `dev` from the config (the stages
+// and deploy studies' items use them too).
+ProtocolSettings mlp_settings(const Config& cfg, const DeviceSpec& dev);
+
 // One MLP training-step item of `study` with the given key parameters.
 PlanItem mlp_item(const Config& cfg, const std::string& study, const std::string& program,
                   const SizeSpec& size, const DeviceSpec& dev, Params params);

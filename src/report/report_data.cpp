@@ -1,0 +1,106 @@
+#include "report/report_data.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+
+#include "common/errors.h"
+#include "common/safe_file.h"
+#include "report/results_csv.h"
+
+namespace edp::report {
+namespace {
+
+bool is_dir(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string base_name(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::vector<std::string> missing_columns(const CsvTable& table,
+                                         const std::vector<std::string>& required) {
+  std::vector<std::string> missing;
+  for (const auto& c : required)
+    if (table.column(c) < 0) missing.push_back(c);
+  return missing;
+}
+
+CsvTable load_results_csv(const std::string& path) {
+  // Through the one reader of untrusted files: a link, /dev/zero, a FIFO (it
+  // would never end) or a file beyond the results cap is refused.
+  const auto text = read_untrusted_file_if_present(path, file_kind::results_csv);
+  if (!text) throw UsageError("cannot open results file " + path + ": " + std::strerror(ENOENT));
+  if (text->empty()) throw UsageError(path + " is empty (no header, no rows)");
+  CsvTable t;
+  try {
+    t = parse_csv(*text, path);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("malformed results file: ") + e.what());
+  }
+  const auto missing = missing_columns(t, required_result_columns());
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    throw UsageError(path + " is not an edpbench results.csv: missing required column" +
+                     (missing.size() > 1 ? "s " : " ") + list);
+  }
+  return t;
+}
+
+ReportData load_report_data(const std::string& dir) {
+  if (!is_dir(dir)) throw UsageError("results directory " + dir + " does not exist");
+  ReportData d;
+  d.dir = dir;
+  char resolved[PATH_MAX];
+  d.title = base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
+  const std::string results = dir + "/results.csv";
+  if (!path_present(results))
+    throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");
+  d.results = load_results_csv(results);
+
+  // Presence by lstat: a link (even dangling), a FIFO or a device goes to the
+  // reader, which refuses it (exit 2) instead of following or skipping it.
+  const std::string runs = dir + "/runs.csv";
+  if (path_present(runs)) {
+    try {
+      d.runs = read_csv_file(runs);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::exception& e) {
+      d.warnings.push_back(std::string("runs.csv is unreadable, per-run ranges are left out: ") +
+                           e.what());
+    }
+  } else {
+    d.warnings.push_back("no runs.csv in " + dir + ": per-run ranges are left out");
+  }
+
+  const std::string context = dir + "/context.json";
+  if (path_present(context)) {
+    try {
+      d.context = read_json_file(context);
+      d.run_context = run_context_from_json(d.context->to_text());
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::exception& e) {
+      d.warnings.push_back(std::string("context.json is unreadable, the context is left out: ") +
+                           e.what());
+    }
+  } else {
+    d.warnings.push_back("no context.json in " + dir + ": the run context is left out");
+  }
+  return d;
+}
+
+}  // namespace edp::report

@@ -1,0 +1,38 @@
+// An `edpbench run` directory as the readers read it back (the report, its
+// sections, compare): results.csv, and runs.csv and context.json when they
+// are there and readable.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/run_context.h"
+#include "report/csv.h"
+#include "report/json_read.h"
+
+namespace edp::report {
+
+// Everything the page is built from, read from an `edpbench run` directory.
+struct ReportData {
+  std::string title;                      // the directory's name
+  std::string dir;                        // where the files are (sections read their own)
+  CsvTable results;                       // results.csv (required)
+  std::optional<CsvTable> runs;           // runs.csv, when present and readable
+  std::optional<JsonValue> context;       // context.json as written (the report shows it whole)
+  std::optional<RunContext> run_context;  // the same, read through its struct
+  std::vector<std::string> warnings;      // what was missing or unreadable
+};
+
+// Throws edp::UsageError when DIR or DIR/results.csv is missing or invalid;
+// a missing or malformed runs.csv/context.json only adds a warning.
+ReportData load_report_data(const std::string& dir);
+
+// Names from `required` that `table` lacks, in the order of `required`.
+std::vector<std::string> missing_columns(const CsvTable& table,
+                                         const std::vector<std::string>& required);
+// Reads and checks a results.csv. Throws edp::UsageError naming the file when it
+// cannot be read, is malformed or lacks required columns (listing them).
+CsvTable load_results_csv(const std::string& path);
+
+}  // namespace edp::report
