@@ -123,6 +123,17 @@ bool path_present(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string path_base_name(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 std::optional<std::string> read_untrusted_file_if_present(const std::string& path,
                                                           const FileKind& kind) {
   if (kind.pipe_allowed) {

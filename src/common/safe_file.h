@@ -69,6 +69,10 @@ std::optional<std::string> read_untrusted_file_if_present(const std::string& pat
 
 // Whether anything is at `path` (lstat: a link, dangling or not, counts).
 bool path_present(const std::string& path);
+// Whether `path` is a directory (stat: a link to one counts).
+bool is_directory(const std::string& path);
+// The last component of `path`, trailing slashes ignored ("a/b/" -> "b").
+std::string path_base_name(std::string path);
 
 // Runs between chunks of a read and while a pipe is waited on; it may throw
 // to end the read (bench installs one that throws when a stop signal came).

@@ -1,7 +1,6 @@
 // Loading one sweep for `compare`: results.csv through the report's reader,
 // runs.csv matched to it row by row, by column name (the runs of studies
 // with files of their own, ops and stages, are not compared).
-#include <sys/stat.h>
 
 #include <cmath>
 #include <map>
@@ -9,6 +8,7 @@
 #include <utility>
 
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/columns.h"
 #include "report/compare.h"
 #include "report/csv.h"
@@ -17,17 +17,6 @@
 namespace edp::report {
 
 namespace {
-
-bool is_dir(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::string base_name(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // How far results.csv's mean may be from its runs' mean, relative: 9
 // significant digits are written; a value rounded to 6 by hand still passes.
@@ -58,8 +47,8 @@ std::string describe(const CsvTable& t, size_t r, const std::vector<std::string>
 
 LoadedSweep load_sweep(const std::string& path) {
   std::string dir = path;
-  if (!is_dir(path)) {
-    if (base_name(path) != "results.csv")
+  if (!is_directory(path)) {
+    if (path_base_name(path) != "results.csv")
       throw UsageError(path +
                        " is neither a results directory nor a results.csv; pass the --out "
                        "directory of `edpbench run`");

@@ -2,7 +2,6 @@
 
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -14,20 +13,6 @@
 #include "report/results_csv.h"
 
 namespace edp::report {
-namespace {
-
-bool is_dir(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::string base_name(std::string path) {
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
 
 std::vector<std::string> missing_columns(const CsvTable& table,
                                          const std::vector<std::string>& required) {
@@ -60,11 +45,11 @@ CsvTable load_results_csv(const std::string& path) {
 }
 
 ReportData load_report_data(const std::string& dir) {
-  if (!is_dir(dir)) throw UsageError("results directory " + dir + " does not exist");
+  if (!is_directory(dir)) throw UsageError("results directory " + dir + " does not exist");
   ReportData d;
   d.dir = dir;
   char resolved[PATH_MAX];
-  d.title = base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
+  d.title = path_base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
   const std::string results = dir + "/results.csv";
   if (!path_present(results))
     throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");

@@ -5,6 +5,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/config/config_key_builders.h"
 #include "bench/config/config_reader.h"
 #include "bench/config/config_types.h"
 
@@ -28,5 +33,18 @@ void emit_min_run_s(YAML::Emitter& e, const Config& c);
 // A study's list of size names ("<study>.sizes"): names the config's `sizes` defines.
 std::vector<std::string> read_size_names(ConfigReader& r, const YAML::Node& n,
                                          const std::string& key, const Config& c);
+
+// The key of a study section's list of size names (`field` of section S),
+// read by read_size_names and written on one line.
+template <class S>
+ConfigKey size_names_key(const std::string& path, std::string doc,
+                         std::vector<std::string> S::*field) {
+  return custom_key(
+      path, std::move(doc),
+      [path, field](ConfigReader& r, const YAML::Node& n, Config& c) {
+        c.edit<S>().*field = read_size_names(r, n, path, c);
+      },
+      [field](YAML::Emitter& e, const Config& c) { e << YAML::Flow << c.section<S>().*field; });
+}
 
 }  // namespace edp::bench

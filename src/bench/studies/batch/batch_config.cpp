@@ -8,14 +8,8 @@ namespace edp::bench {
 
 void add_batch_config_keys(KeyTable& t) {
   std::vector<ConfigKey> keys;
-  keys.push_back(custom_key(
-      "batch.sizes", "Sizes whose layer shapes are swept",
-      [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.edit<BatchConfig>().sizes = read_size_names(r, n, "batch.sizes", c);
-      },
-      [](YAML::Emitter& e, const Config& c) {
-        e << YAML::Flow << c.section<BatchConfig>().sizes;
-      }));
+  keys.push_back(
+      size_names_key("batch.sizes", "Sizes whose layer shapes are swept", &BatchConfig::sizes));
   keys.push_back(
       integer_list_key("batch.n", 1, 1 << 20, "Batch sizes", section_member(&BatchConfig::n)));
   add_study_section(t, "batch", "The batch study (DESIGN §9.2)", std::move(keys));

@@ -42,14 +42,8 @@ ConfigKey number_list_key(const std::string& path, double lo, double hi, bool ma
 
 void add_deploy_config_keys(KeyTable& t) {
   std::vector<ConfigKey> keys;
-  keys.push_back(custom_key(
-      "deploy.sizes", "Sizes whose layer shapes are deployed",
-      [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.edit<DeployConfig>().sizes = read_size_names(r, n, "deploy.sizes", c);
-      },
-      [](YAML::Emitter& e, const Config& c) {
-        e << YAML::Flow << c.section<DeployConfig>().sizes;
-      }));
+  keys.push_back(size_names_key("deploy.sizes", "Sizes whose layer shapes are deployed",
+                                &DeployConfig::sizes));
   keys.push_back(text_list_key("deploy.modes", {"train", "infer"}, "mode",
                                "train: a training step; infer: the forward pass",
                                section_member(&DeployConfig::modes)));

@@ -8,14 +8,7 @@ namespace edp::bench {
 
 void add_stages_config_keys(KeyTable& t) {
   std::vector<ConfigKey> keys;
-  keys.push_back(custom_key(
-      "stages.sizes", "Sizes profiled",
-      [](ConfigReader& r, const YAML::Node& n, Config& c) {
-        c.edit<StagesConfig>().sizes = read_size_names(r, n, "stages.sizes", c);
-      },
-      [](YAML::Emitter& e, const Config& c) {
-        e << YAML::Flow << c.section<StagesConfig>().sizes;
-      }));
+  keys.push_back(size_names_key("stages.sizes", "Sizes profiled", &StagesConfig::sizes));
   add_study_section(t, "stages", "The stages study (DESIGN §9.3)", std::move(keys));
 }
 
