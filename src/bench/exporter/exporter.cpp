@@ -43,7 +43,7 @@ const char* const kListenHelp =
 #if EDPBENCH_HAVE_PROMETHEUS
 // The HTTP server's limits (docs/observability.md, "What a client can do").
 constexpr size_t kServingThreads = 4;
-constexpr size_t kMaxBodyBytes = 1024;  // GETs only: any body is refused (413)
+constexpr size_t kMaxBodyBytes = 1024;  // a sized body past this: 413 (any body is refused first)
 constexpr time_t kReadTimeoutS = 2;     // per read and write
 
 double thread_cpu_s() {
@@ -167,11 +167,27 @@ int run_exporter(const ExporterOptions& opt) {
   // connection without asking (httplib's default pool has a thread per
   // core). The server owns and deletes the pool.
   server.new_task_queue = [] { return new httplib::ThreadPool(kServingThreads); };
-  // Only GETs are served: a request body is refused with 413 before it is
-  // read (httplib's default takes any size into memory). A connection that
-  // sends nothing for kReadTimeoutS is closed, and each serves one request,
-  // so a client holds a thread for at most the time it takes to send its
-  // headers (docs/observability.md says what this leaves open).
+  // Only GET and HEAD without a body are served. Anything else is answered
+  // before routing, where httplib would read the body: it reads a chunked
+  // or unsized body into memory whatever its size (payload_max_length only
+  // bounds a Content-Length one, and skips it byte by byte before its 413).
+  // The connection then closes (one request a connection), the body unread.
+  // A connection that sends nothing for kReadTimeoutS is closed, so a
+  // client holds a thread for at most the time it takes to send its headers
+  // (docs/observability.md says what this leaves open).
+  server.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (req.method != "GET" && req.method != "HEAD") {
+      res.status = 405;
+      res.set_header("Allow", "GET, HEAD");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (req.has_header("Transfer-Encoding") ||
+        (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0")) {
+      res.status = 413;
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   server.set_payload_max_length(kMaxBodyBytes);
   server.set_read_timeout(kReadTimeoutS, 0);
   server.set_write_timeout(kReadTimeoutS, 0);
