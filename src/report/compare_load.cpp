@@ -118,17 +118,22 @@ LoadedSweep make_sweep(ReportData data) {
     for (const char* stem : {col::time_s, col::energy_j, col::dynamic_energy_j, col::edp_js}) {
       const auto mean = parse_double(res.get(r, std::string(stem) + "_mean"));
       if (!mean || !std::isfinite(*mean)) continue;
-      double sum = 0;
+      double sum = 0, magnitude = 0;
       size_t n = 0;
       for (const size_t rr : s.run_rows[r])
         if (const auto v = parse_double(runs.get(rr, stem)); v && std::isfinite(*v)) {
           sum += *v;
+          magnitude += std::fabs(*v);
           ++n;
         }
       // Runs without a value leave the mean's rule unknown: not checked.
       if (n == 0 || n != s.run_rows[r].size()) continue;
       const double runs_mean = sum / static_cast<double>(n);
-      if (std::fabs(runs_mean - *mean) > kMeanTolerance * std::fabs(runs_mean) + 1e-12)
+      // Relative to the runs' size, not to their mean: dynamic energy can
+      // be of either sign, and runs that nearly cancel have a mean near 0
+      // that each run's rounding moves by far more than 1e-5 of it.
+      if (std::fabs(runs_mean - *mean) >
+          kMeanTolerance * magnitude / static_cast<double>(n) + 1e-12)
         throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
                          describe(res, r, cols) + ") has " + stem + "_mean " + fmt_double(*mean) +
                          " but its " + std::to_string(n) + " runs in runs.csv average " +

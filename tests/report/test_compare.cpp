@@ -250,6 +250,34 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
                                              Catch::Contains("energy_j_mean") &&
                                              Catch::Contains("runs in runs.csv average"));
   }
+  // Dynamic energy of either sign, nearly cancelling: each run's 9 digits
+  // move the mean by more than 1e-5 of it, which is no edit.
+  {
+    const auto cancel = write_sweep(tmp, "cancel", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+    CsvTable runs = edp::report::read_csv_file(cancel + "/runs.csv");
+    CsvTable res = edp::report::read_csv_file(cancel + "/results.csv");
+    const int d = runs.column("dynamic_energy_j");
+    const int dm = res.column("dynamic_energy_j_mean");
+    REQUIRE(d >= 0);
+    REQUIRE(dm >= 0);
+    // Written with 9 digits each; their exact mean is about 4e-9 J, which
+    // the writing moves by some 1e-10 J: 3%, where the check allows 1e-5.
+    const double exact[] = {0.1234567894, -0.1234567802, 0.1234567894, -0.1234567802, 1e-10};
+    REQUIRE(runs.rows.size() == 5);
+    double sum = 0;
+    for (size_t i = 0; i < runs.rows.size(); ++i) {
+      runs.rows[i][static_cast<size_t>(d)] = fmt_double(exact[i]);
+      sum += exact[i];
+    }
+    res.rows[0][static_cast<size_t>(dm)] = fmt_double(sum / static_cast<double>(runs.rows.size()));
+    for (const auto& [file, t] : {std::make_pair(std::string("/runs.csv"), &runs),
+                                  std::make_pair(std::string("/results.csv"), &res)}) {
+      std::string text = csv_line(t->header);
+      for (const auto& row : t->rows) text += csv_line(row);
+      std::ofstream(cancel + file) << text;
+    }
+    CHECK_NOTHROW(load_sweep(cancel));
+  }
   // Two rows of one configuration: both lines named.
   const auto twice = write_sweep(tmp, "twice",
                                  {{"tensors", "small", "cpu", "1", kFast},
