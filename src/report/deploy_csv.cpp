@@ -89,6 +89,10 @@ Summary per_burst(const PartRecord& part, double RunRecord::*field) {
   return summarize(v);
 }
 
+// A summary's CI half-width, or NaN (written empty: unknown, never exact)
+// from fewer than two samples.
+double ci_of(const Summary& s) { return s.n >= 2 ? s.ci95 : NAN; }
+
 std::string gate_text(const ItemRecord& rec) {
   const double source = rec.value(dv::kGateSource);
   if (source == dv::kGateFromBoard) return "the GPU's railgate_delay (sysfs)";
@@ -222,11 +226,11 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
     r.f["repeats"] = num(rec.value(dv::burst("count")));
     if (busy.n > 0) {
       r.f["time_s"] = num(busy.mean);
-      r.f["time_s_ci95"] = num(busy.ci95);
+      r.f["time_s_ci95"] = num(ci_of(busy));
     }
     if (energy.n > 0) {
       r.f["energy_j"] = num(energy.mean);
-      r.f["energy_j_ci95"] = num(energy.ci95);
+      r.f["energy_j_ci95"] = num(ci_of(energy));
       if (busy.n > 0 && busy.mean > 0) r.f["power_w"] = num(energy.mean / busy.mean);
     }
     r.f["latency_p50_s"] = num(rec.value(dv::burst("p50_s")));
@@ -262,7 +266,7 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       r.f["extra_time_s"] = num(v("time_s") - warm_latency_s);
       if (energy.n > 0) {
         r.f["extra_energy_j"] = num(v("energy_j") - energy.mean);
-        r.f["extra_energy_j_ci95"] = num(std::hypot(v("energy_j_ci95"), energy.ci95));
+        r.f["extra_energy_j_ci95"] = num(std::hypot(v("energy_j_ci95"), ci_of(energy)));
       }
       r.f["gate_delay_s"] = num(gate_s);
       const bool ok = std::isfinite(v("energy_j")) && energy.n > 0;

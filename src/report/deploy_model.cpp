@@ -54,8 +54,9 @@ std::vector<Estimate*> inputs(Candidate& c) {
 // measurement, or a damaged deploy.csv cell) that the power depends on makes
 // the power's CI unknown (NaN), so that no choice resting on it is called
 // confident; one the power does not reach (moving it changes nothing) does
-// not. `power_of` is the prediction of a moved candidate, or nullopt where it
-// has none.
+// not. An input whose CI reaches infeasibility makes it unknown too.
+// `power_of` is the prediction of a moved candidate, or nullopt where it has
+// none.
 template <class PowerOf>
 double power_ci95(const Candidate& c, double power_w, const PowerOf& power_of) {
   double var = 0;
@@ -68,10 +69,10 @@ double power_ci95(const Candidate& c, double power_w, const PowerOf& power_of) {
     input->value = keep + (unknown ? std::max(std::fabs(keep) * 1e-3, 1e-12) : input->ci95);
     const std::optional<double> q = power_of(moved);
     input->value = keep;
-    if (!q) {
-      if (unknown) return NAN;  // a small step changes the answer: it depends on it
-      continue;
-    }
+    // Moved within its CI (or by a small step, when that is unknown), the
+    // input makes the candidate infeasible (overloaded, a wake cost not
+    // measured): the power within the CI is unbounded, so its CI is unknown.
+    if (!q) return NAN;
     if (unknown && *q != power_w) return NAN;
     if (!unknown) var += std::pow(*q - power_w, 2);
   }

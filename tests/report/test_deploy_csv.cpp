@@ -124,6 +124,26 @@ TEST_CASE("deploy.csv: the candidates read back are the item's measurements", "[
   CHECK(predict(c, {2, Arrivals::poisson}).feasible);
 }
 
+TEST_CASE("deploy.csv: a burst from one run has no CI, not an exact one", "[deploy]") {
+  // runs: 1 is a valid config: one sample gives a CI half-width of 0 from
+  // the statistics, which would read as exact and make a choice confident.
+  ItemRecord rec = infer_item();
+  rec.parts[0].run_records.resize(1);
+  const CsvTable t = table_of(deploy_rows(rec));
+  bool found = false;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, "measure") != "burst") continue;
+    found = true;
+    CHECK_FALSE(t.get(r, "energy_j").empty());
+    CHECK(t.get(r, "energy_j_ci95").empty());
+    CHECK(t.get(r, "time_s_ci95").empty());
+  }
+  CHECK(found);
+  const auto cs = deploy_candidates(t, "t");
+  REQUIRE(cs.size() == 1);
+  CHECK(std::isnan(predict(cs[0], {2, Arrivals::poisson}).power_ci95_w));
+}
+
 TEST_CASE("deploy.csv: an empty, non-numeric or negative CI cell is an unknown CI", "[deploy]") {
   for (const std::string bad : {"", "nan", "-0.004", "inf"}) {
     CsvTable t = table_of(deploy_rows(infer_item()));

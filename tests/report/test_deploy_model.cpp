@@ -182,6 +182,18 @@ TEST_CASE("an input the power depends on with an unknown CI leaves the power's C
   CHECK(periodic.power_ci95_w == 0);
 }
 
+TEST_CASE("an input whose CI reaches overload leaves the power's CI unknown", "[deploy]") {
+  // 10/s of 90 ms bursts: 90% busy, feasible. At 90 + 20 ms the server is
+  // overloaded: within the burst time's CI the power is unbounded.
+  Candidate c = simple("cpu", 2.0, 0.05, 0.09);
+  c.burst_s.ci95 = 0.02;
+  const Prediction p = predict(c, {10, Arrivals::poisson});
+  REQUIRE(p.feasible);
+  CHECK(std::isnan(p.power_ci95_w));
+  c.burst_s.ci95 = 0.001;  // 91 ms: still feasible, a finite CI
+  CHECK(std::isfinite(predict(c, {10, Arrivals::poisson}).power_ci95_w));
+}
+
 TEST_CASE("what the model cannot answer it says", "[deploy]") {
   Candidate c = gating();
   c.wake = {{0.1, {0.02, 0}, {0.001, 0}}};  // nothing past the 1 s delay

@@ -36,7 +36,7 @@ void put_summary(report::ItemRecord& rec, const std::string& value, const std::s
   const report::Summary s = report::summarize(samples);
   if (s.n == 0) return;
   rec.values[value] = s.mean;
-  rec.values[ci] = s.ci95;
+  rec.values[ci] = s.n >= 2 ? s.ci95 : NAN;  // one sample: no CI (unknown, not exact)
 }
 
 uint64_t seed_of(const std::string& key, double rate_hz, uint64_t seed) {
