@@ -2,6 +2,7 @@
 #include "report/columns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -94,12 +95,13 @@ std::vector<BoardChoice> recommend_across_boards(const std::vector<LoadedSweep>&
       if (inserted)
         out.push_back({t.get(r, col::workload), t.get(r, col::size), extra, {}, {}, {}, {}, 0});
       BoardChoice& c = out[it->second];
-      boards_of[it->second].insert(si);
-      c.boards = boards_of[it->second].size();
       // Time, energy and EDP are positive: zero or less is no measurement
-      // (as recommend() takes it); it won as "-1 J".
+      // (as recommend() takes it); it won as "-1 J". A board counts once it
+      // has measured the configuration.
       const auto value = html::number(t.get(r, column));
       if (!value || !(*value > 0)) continue;
+      boards_of[it->second].insert(si);
+      c.boards = boards_of[it->second].size();
       BoardOption o;
       o.sweep = si;
       o.row = r;
@@ -162,10 +164,10 @@ std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& 
   }
   const std::string unit = " " + unit_of(options.objective);
   const MetricDelta* d = c.versus_runner_up ? &*c.versus_runner_up : nullptr;
+  // No ratio beyond a double ("inf× more"): such values are no measurements.
+  const double times = c.runner_up && c.best->value > 0 ? c.runner_up->value / c.best->value : NAN;
   const std::string ratio =
-      c.runner_up && c.best->value > 0
-          ? ", " + format_number(c.runner_up->value / c.best->value) + "\xC3\x97 more"
-          : std::string();
+      std::isfinite(times) ? ", " + format_number(times) + "\xC3\x97 more" : std::string();
   const std::string test = d && d->test ? "p=" + p_value_text(d->test->p) +
                                               " n=" + std::to_string(d->test->n1) + "+" +
                                               std::to_string(d->test->n2)

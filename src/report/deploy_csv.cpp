@@ -305,8 +305,9 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       if (v("overloaded") == 1) {
         r.f["status"] = "overloaded";
         r.f["note"] =
-            "stopped at twice check_s with requests still due: this policy cannot keep up with "
-            "this rate (repeats counts the requests served)";
+            "stopped at twice check_s, busy 90% of it, with requests still due: this policy "
+            "cannot keep up with this rate (repeats counts the requests served, and "
+            "latency_p99_s only theirs)";
       } else if (!ok)
         r.f["note"] = std::isfinite(v("measured_w")) ? "the model could not predict this rate"
                                                      : "energy not measured";

@@ -31,8 +31,11 @@ std::vector<std::pair<std::string, std::string>> devices_of(const CsvTable& t,
       out.push_back({device, ""});
       it = out.end() - 1;
     }
+    // An open-loop check's status (overloaded at its own rate) says nothing
+    // of the device at another rate.
     const std::string status = t.get(r, "status");
-    if (status != "ok" && status != "absent" && it->second.empty())
+    if (t.get(r, "measure") != "check" && status != "ok" && status != "absent" &&
+        it->second.empty())
       it->second = status + (t.get(r, "note").empty() ? "" : ": " + t.get(r, "note"));
   }
   return out;

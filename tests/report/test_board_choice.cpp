@@ -148,3 +148,20 @@ TEST_CASE("recommend_across_boards: zero or a negative value is no measurement")
     CHECK(c.best->value > 0);
   }
 }
+
+TEST_CASE("board choice: no ratio beyond a double") {
+  std::vector<LoadedSweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  for (size_t b = 0; b < 2; ++b) {
+    CsvTable& t = sweeps[b].data.results;
+    const int energy = t.column("energy_j_mean");
+    REQUIRE(energy >= 0);
+    for (auto& row : t.rows) row[static_cast<size_t>(energy)] = b == 0 ? "1e300" : "1e-300";
+  }
+  RecommendOptions opt;
+  opt.objective = Objective::energy;
+  for (const auto& c : recommend_across_boards(sweeps, opt)) {
+    const std::string s = board_choice_sentence(c, opt);
+    INFO(s);
+    CHECK(s.find("inf") == std::string::npos);
+  }
+}

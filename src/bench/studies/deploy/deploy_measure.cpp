@@ -27,9 +27,10 @@ namespace dv = report::deploy_values;
 // Windows per idle state: enough for a CI.
 constexpr int kStateWindows = 3;
 
-// An open-loop check still serving at this many times its length stops
-// (docs/deploy.md, "overloaded").
+// An open-loop check still serving at this many times its length, and
+// busy for this share of it, stops (docs/deploy.md, "overloaded").
 constexpr double kOverloadedAfter = 2;
+constexpr double kBusyShare = 0.9;
 
 void put_summary(report::ItemRecord& rec, const std::string& value, const std::string& ci,
                  const std::vector<double>& samples) {
@@ -330,12 +331,16 @@ DeployPass::OpenLoop DeployPass::serve_open_loop(const std::vector<double>& arri
   OpenLoop out;
   const auto t0 = SteadyClock::now();
   double free_s = 0;  // when the last burst ended, since t0
+  double busy_s = 0;  // serving, in all
   for (size_t i = 0; i + batch <= arrivals.size(); i += batch) {
     const double due_s = arrivals[i + batch - 1] - seconds_since(t0);
-    // Still serving at twice the run's length: the requests come faster
-    // than this policy serves them, and the queue would only grow. The
-    // run stops here rather than serve the backlog for however long it takes.
-    if (due_s <= 0 && seconds_since(t0) > kOverloadedAfter * check_s) {
+    // Still serving at twice the run's length, busy nearly all along: the
+    // requests come faster than this policy serves them, and the queue
+    // would only grow. The run stops here rather than serve the backlog
+    // for however long it takes. (A stable run whose single cycle is long
+    // against check_s is mostly idle, and goes on.)
+    const double now_s = seconds_since(t0);
+    if (due_s <= 0 && now_s > kOverloadedAfter * check_s && busy_s >= kBusyShare * now_s) {
       out.overloaded = true;
       break;
     }
@@ -344,6 +349,7 @@ DeployPass::OpenLoop DeployPass::serve_open_loop(const std::vector<double>& arri
     out.gaps_s.push_back(due_s > 0 ? start_s - free_s : 0.0);
     const double answered_s = serve();
     free_s = seconds_since(t0);
+    busy_s += free_s - start_s;
     for (size_t j = i; j < i + batch; ++j)
       out.latencies_s.push_back(start_s + answered_s - arrivals[j]);
   }
