@@ -19,6 +19,7 @@
 #include "report/html_boards.h"
 #include "report/html_report.h"
 #include "report/recommend.h"
+#include "report/section_views.h"
 
 namespace {
 const edp::report::StudyViews& views() {
