@@ -27,7 +27,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 
 # build and run: compiler, CMake, and the libraries of DESIGN §8
 run_pkgs=(g++ cmake ninja-build libeigen3-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
-          libi2c-dev libopenblas-dev pkg-config prometheus-cpp-dev libcpp-httplib-dev)
+          libi2c-dev libopenblas-dev libblis-serial-dev pkg-config prometheus-cpp-dev
+          libcpp-httplib-dev)
 # tests: Catch2; the monitor's Python module (pybind11, Python.h) and its
 # tests; numpy checks .npy and the loss arithmetic; systemd-analyze checks the
 # units; dpkg-dev (dpkg-shlibdeps) and fakeroot build the .deb, file reads

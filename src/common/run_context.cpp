@@ -315,6 +315,7 @@ std::string to_context_json(const RunContext& c, int indent) {
     build.set("cuda", c.build->cuda);
     build.set("cudnn", c.build->cudnn);
     build.set("openblas", c.build->openblas);
+    build.set("blis", c.build->blis);
     build.set("cuda_architectures", c.build->cuda_architectures);
     ctx.set("build", build);
   }
@@ -352,6 +353,7 @@ RunContext run_context_from_json(const std::string& text_in) {
         find(*b, "cudnn") && find(*b, "cudnn")->is_boolean() && find(*b, "cudnn")->get<bool>();
     x.openblas = find(*b, "openblas") && find(*b, "openblas")->is_boolean() &&
                  find(*b, "openblas")->get<bool>();
+    x.blis = find(*b, "blis") && find(*b, "blis")->is_boolean() && find(*b, "blis")->get<bool>();
     x.cuda_architectures = text(find(*b, "cuda_architectures"));
     c.build = x;
   }

@@ -65,7 +65,7 @@ struct PowerContext {
 
 struct BuildContext {
   std::string compiler;
-  bool cuda = false, cudnn = false, openblas = false;
+  bool cuda = false, cudnn = false, openblas = false, blis = false;
   std::string cuda_architectures;
 };
 

@@ -13,6 +13,7 @@
 
 #include "edpbench/config.h"
 #include "workloads/cache_flush.h"
+#include "workloads/cpu_blis.h"
 #include "workloads/cpu_elementwise.h"
 #include "workloads/cpu_fma_peak.h"
 #include "workloads/cpu_gemm.h"
@@ -46,6 +47,13 @@ void enable_flush_to_zero() {
 }
 
 bool cpu_has_openblas() { return EDPBENCH_HAVE_OPENBLAS != 0; }
+
+std::vector<std::string> cpu_gemm_paths() {
+  std::vector<std::string> p{"eigen"};
+  if (cpu_has_openblas()) p.push_back("openblas");
+  if (cpu::blis_available()) p.push_back("blis");
+  return p;
+}
 
 namespace {
 
@@ -84,6 +92,18 @@ void keep_freed_heap() {
 #endif
 }
 
+enum class GemmPath { Eigen, OpenBlas, Blis };
+
+GemmPath path_of(const std::string& name) {
+  return name == "openblas" ? GemmPath::OpenBlas
+         : name == "blis"   ? GemmPath::Blis
+                            : GemmPath::Eigen;
+}
+
+const char* path_name(GemmPath p) {
+  return p == GemmPath::OpenBlas ? "openblas" : p == GemmPath::Blis ? "blis" : "eigen";
+}
+
 class CpuBackend final : public HostBackend {
  public:
   explicit CpuBackend(const CpuOptions& o)
@@ -98,19 +118,21 @@ class CpuBackend final : public HostBackend {
     // OpenBLAS runs on the thread that calls it, its pool stays asleep.
     openblas_set_num_threads(1);
 #endif
-    if (o.gemm == "eigen" || o.gemm == "openblas") {
-      if (o.gemm == "openblas" && !cpu_has_openblas())
-        throw std::runtime_error(
-            "cpu gemm: openblas requested but this build has no OpenBLAS "
-            "(install libopenblas-dev and reconfigure, or use gemm: eigen|auto)");
-      use_openblas_ = o.gemm == "openblas";
+    const std::vector<std::string> paths = cpu_gemm_paths();
+    if (o.gemm == "auto") {
+      gemm_choice_ = paths.size() > 1 ? "eigen (not yet measured)"
+                                      : "eigen (OpenBLAS and BLIS are not in this build)";
+    } else if (o.gemm == "eigen" || o.gemm == "openblas" || o.gemm == "blis") {
+      if (std::find(paths.begin(), paths.end(), o.gemm) == paths.end())
+        throw std::runtime_error("cpu gemm: " + o.gemm +
+                                 " requested but this build does not have it (install " +
+                                 (o.gemm == "blis" ? "libblis-serial-dev" : "libopenblas-dev") +
+                                 " and reconfigure, or use gemm: eigen|auto)");
+      path_ = path_of(o.gemm);
       gemm_choice_ = o.gemm + " (configured)";
-    } else if (o.gemm == "auto") {
-      gemm_choice_ =
-          cpu_has_openblas() ? "eigen (not yet measured)" : "eigen (OpenBLAS is not in this build)";
     } else {
       throw std::invalid_argument("cpu gemm: unknown path '" + o.gemm +
-                                  "' (expected auto, eigen or openblas)");
+                                  "' (expected auto, eigen, openblas or blis)");
     }
   }
 
@@ -128,7 +150,7 @@ class CpuBackend final : public HostBackend {
         {"backend", "cpu"},
         {"threads", std::to_string(threads_)},
         {"cpus", cpus.empty() ? "unpinned" : cpus},
-        {"gemm_path", use_openblas_ ? "openblas" : "eigen"},
+        {"gemm_path", path_name(path_)},
         {"gemm_choice", gemm_choice_},
         {"eigen_version", std::to_string(EIGEN_WORLD_VERSION) + "." +
                               std::to_string(EIGEN_MAJOR_VERSION) + "." +
@@ -143,6 +165,7 @@ class CpuBackend final : public HostBackend {
 #if EDPBENCH_HAVE_OPENBLAS
     d["openblas_config"] = openblas_get_config();
 #endif
+    for (auto& [k, v] : cpu::blis_facts()) d[k] = v;
     return d;
   }
 
@@ -236,13 +259,15 @@ class CpuBackend final : public HostBackend {
   }
 
   std::vector<std::string> gemm_paths() const override {
-    if (cpu_has_openblas()) return {"eigen", "openblas"};
-    return {};
+    std::vector<std::string> p = cpu_gemm_paths();
+    if (p.size() < 2) p.clear();  // one path: nothing to choose
+    return p;
   }
   void set_gemm_path(const std::string& path, const std::string& why) override {
-    if (path != "eigen" && !(path == "openblas" && cpu_has_openblas()))
+    const std::vector<std::string> paths = cpu_gemm_paths();
+    if (std::find(paths.begin(), paths.end(), path) == paths.end())
       throw std::invalid_argument("cpu gemm: no path '" + path + "' in this build");
-    use_openblas_ = path == "openblas";
+    path_ = path_of(path);
     gemm_choice_ = path + " (" + why + ")";
   }
 
@@ -459,10 +484,13 @@ class CpuBackend final : public HostBackend {
   // A single-threaded GEMM on the calling thread, by the chosen path.
   void kernel(const GemmArgs& g) {
     if (g.m == 0 || g.n == 0) return;
-    // The rank-k kernel stands in for Eigen only: a configured OpenBLAS
-    // path runs every GEMM, as context.json's gemm_path says.
-    if (use_openblas_)
+    // The rank-k kernel stands in for Eigen only: a configured OpenBLAS or
+    // BLIS path runs every GEMM, as context.json's gemm_path says.
+    if (path_ == GemmPath::OpenBlas)
       kernel_openblas(g);
+    else if (path_ == GemmPath::Blis)
+      cpu::blis_sgemm(g.ta == Trans::T, g.tb == Trans::T, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b,
+                      g.ldb, g.beta, g.c, g.ldc);
     else if (g.k >= 1 && g.k <= kSmallK && g.tb == Trans::N)
       kernel_small_k(g);
     else
@@ -561,7 +589,7 @@ class CpuBackend final : public HostBackend {
   std::vector<int> cpus_;
   int threads_ = 1;
   int64_t stream_min_bytes_;
-  bool use_openblas_ = false;
+  GemmPath path_ = GemmPath::Eigen;
   std::string gemm_choice_;
   cpu_set_t saved_mask_{};
 };

@@ -1,6 +1,7 @@
 // The vectorised, multi-threaded CPU backend: Eigen for GEMM and element-wise
 // work, OpenMP threads pinned to a chosen CPU set, flush-to-zero and
-// denormals-are-zero on every worker, and optionally OpenBLAS for GEMM.
+// denormals-are-zero on every worker, and optionally OpenBLAS or BLIS for
+// GEMM.
 #pragma once
 
 #include <memory>
@@ -14,8 +15,9 @@ namespace edp {
 struct CpuOptions {
   int threads = 0;        // 0 = one per CPU in `cpus` (or per online CPU)
   std::vector<int> cpus;  // pin worker i to cpus[i % size]; empty = no pinning
-  // "eigen", "openblas", or "auto": start with Eigen and let the caller
-  // choose between gemm_paths() by timing real work (bench/backend_setup).
+  // "eigen", "openblas", "blis", or "auto": start with Eigen and let the
+  // caller choose between gemm_paths() by timing real work
+  // (bench/protocol/gemm_choice.h).
   std::string gemm = "auto";
 };
 
@@ -23,6 +25,10 @@ std::unique_ptr<Backend> make_cpu_backend(const CpuOptions& options);
 
 // Whether this build can use OpenBLAS for GEMM.
 bool cpu_has_openblas();
+
+// The GEMM paths this build offers, in the order `gemm: auto` lists them
+// (the first wins a tie): eigen, then openblas and blis where linked.
+std::vector<std::string> cpu_gemm_paths();
 
 // Enables flush-to-zero and denormals-are-zero for the calling thread.
 void enable_flush_to_zero();

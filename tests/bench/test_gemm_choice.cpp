@@ -146,6 +146,33 @@ TEST_CASE("gemm auto rule: a difference within the noise falls back to the fixed
   }
 }
 
+TEST_CASE("gemm auto rule: three paths", "[bench][gemm]") {
+  SECTION("a clear win of the last path") {
+    const auto d =
+        decide_gemm_path({timings("eigen", {3.0, 3.0, 3.0}), timings("openblas", {2.8, 2.8, 2.8}),
+                          timings("blis", {2.5, 2.5, 2.5})});
+    CHECK(d.path == "blis");
+    CHECK(d.rule == GemmRule::Measured);
+    CHECK_THAT(d.why, Catch::Contains("; blis median 2.5 ms"));
+  }
+  SECTION("the two fastest tie: the first listed of them, not the slower first path") {
+    // openblas and blis 2.5% apart, both over 30% ahead of eigen.
+    const auto d = decide_gemm_path({timings("eigen", {3.0, 3.0, 3.0}),
+                                     timings("openblas", {2.05, 2.05, 2.05}),
+                                     timings("blis", {2.0, 2.0, 2.0})});
+    CHECK(d.path == "openblas");
+    CHECK(d.rule == GemmRule::TieFixedRule);
+    CHECK_THAT(d.why, Catch::StartsWith("auto: tie within the noise: fixed rule, the first listed "
+                                        "of the tied paths"));
+  }
+  SECTION("a tie with a failed path beside it") {
+    const auto d = decide_gemm_path(
+        {failed("eigen", "boom"), timings("openblas", {2.05, 2.05}), timings("blis", {2.0, 2.0})});
+    CHECK(d.path == "openblas");
+    CHECK(d.rule == GemmRule::TieFixedRule);
+  }
+}
+
 TEST_CASE("gemm auto rule: a failing path is out of the race", "[bench][gemm]") {
   SECTION("the faster-looking path threw") {
     const auto d = decide_gemm_path(

@@ -1,5 +1,5 @@
 // The cpu backend's own GEMM threading (workloads/cpu_gemm.h): the split plan
-// for the MLP's shapes, and every split, on both paths and several thread
+// for the MLP's shapes, and every split, on every path and several thread
 // counts, against the double-accumulating reference.
 #include <catch2/catch.hpp>
 
@@ -16,10 +16,7 @@ using edp::cpu::SplitDim;
 
 namespace {
 
-std::vector<std::string> paths() {
-  if (cpu_has_openblas()) return {"eigen", "openblas"};
-  return {"eigen"};
-}
+std::vector<std::string> paths() { return cpu_gemm_paths(); }
 
 std::unique_ptr<Backend> cpu_backend(int threads, const std::string& path) {
   CpuOptions o;

@@ -108,7 +108,7 @@ void read_devices(ConfigReader& r, const YAML::Node& n, Config& c) {
             d.cpus = item["cpus"].Scalar();
           });
         if (item["gemm"])
-          r.guard([&] { d.gemm = r.one_of(item["gemm"], "gemm", {"auto", "eigen", "openblas"}); });
+          r.guard([&] { d.gemm = r.one_of(item["gemm"], "gemm", {"auto", "eigen", "openblas", "blis"}); });
       } else {
         r.check_keys(item, {"kind"}, "a reference device");
       }

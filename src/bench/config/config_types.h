@@ -27,7 +27,7 @@ struct DeviceSpec {
   std::string kind;           // cpu | gpu | reference (| host: measure's, never in a config)
   int threads = 0;            // cpu: 0 = every CPU of the set
   std::string cpus = "all";   // cpu: all | a57 | denver | "0,3-5"
-  std::string gemm = "auto";  // cpu: auto | eigen | openblas
+  std::string gemm = "auto";  // cpu: auto | eigen | openblas | blis
   int index = 0;              // gpu: CUDA device ordinal
   // The name used in CSV rows: "cpu", "gpu" or "reference" (with a suffix
   // when the same kind appears more than once: "cpu#2").

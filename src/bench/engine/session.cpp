@@ -298,6 +298,7 @@ RunContext Session::context() const {
   build.cuda = EDPBENCH_HAVE_CUDA != 0;
   build.cudnn = EDPBENCH_HAVE_CUDNN != 0;
   build.openblas = EDPBENCH_HAVE_OPENBLAS != 0;
+  build.blis = EDPBENCH_HAVE_BLIS != 0;
   build.cuda_architectures = EDPBENCH_CUDA_ARCHITECTURES;
   c.build = build;
   c.power = facts().power_context();

@@ -60,7 +60,7 @@ std::string to_string(GemmRule r) {
     case GemmRule::Measured:
       return "measured: fastest median by more than the noise";
     case GemmRule::TieFixedRule:
-      return "tie within the noise: fixed rule, first working path";
+      return "tie within the noise: fixed rule, the first listed of the tied paths";
     case GemmRule::OnlyWorkingPath:
       return "the only path that worked";
     default:
@@ -85,14 +85,21 @@ GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths) {
     for (size_t i : ok)
       if (median(paths[i].ms) < median(paths[best].ms)) best = i;
     const double fast = median(paths[best].ms);
-    bool clear = true;
+    // The paths within the noise of the fastest tie with it; of those, the
+    // first listed wins. With three paths, a tie between the two fastest
+    // must not hand the choice to a slower first path.
+    size_t pick = best;
+    bool tied = false;
     for (size_t i : ok) {
       if (i == best) continue;
       const double margin = std::max(kMinGain * fast, mad(paths[best].ms) + mad(paths[i].ms));
-      if (median(paths[i].ms) - fast <= margin) clear = false;
+      if (median(paths[i].ms) - fast <= margin) {
+        tied = true;
+        pick = std::min(pick, i);
+      }
     }
-    d.path = paths[clear ? best : ok.front()].path;
-    d.rule = clear ? GemmRule::Measured : GemmRule::TieFixedRule;
+    d.path = paths[pick].path;
+    d.rule = tied ? GemmRule::TieFixedRule : GemmRule::Measured;
   }
   d.why = "auto: " + to_string(d.rule) + samples_text(paths);
   return d;

@@ -1,5 +1,5 @@
-// `gemm: auto` on the cpu backend (DESIGN §2.1): which GEMM path (Eigen or
-// OpenBLAS) a configuration's training steps run on, chosen by measurement
+// `gemm: auto` on the cpu backend (DESIGN §2.1): which GEMM path (Eigen,
+// OpenBLAS or BLIS) a configuration's training steps run on, chosen by measurement
 // that is stable from one sweep to the next.
 //
 // Protocol (GemmChooser::choose): one untimed step on each path (warm caches
@@ -7,8 +7,9 @@
 // (a training step, or one GEMM of the ops study), the order alternating
 // between rounds (A B, B A, ...) so drift hits both alike. The rule
 // (decide_gemm_path) compares the medians: a path wins only by more than the
-// noise; within the noise the fixed rule picks the first path the backend
-// lists (Eigen), and says so. The decision, with every sample, goes into the
+// noise; the paths within the noise of the fastest tie with it, and the
+// fixed rule picks the first of them in the backend's order (Eigen, OpenBLAS,
+// BLIS), and says so. The decision, with every sample, goes into the
 // backend's describe() (context.json: gemm_choice) and is cached per (shape,
 // threads, cpus) for the rest of the sweep, so every workload of a size runs
 // on the same path.
@@ -49,7 +50,8 @@ struct GemmDecision {
 constexpr double kMinGain = 0.05;
 
 // The rule, a pure function of the samples. `paths` is in the backend's
-// order; the fixed rule (a tie, or no working path) takes the first.
+// order; a tie goes to the first listed of the tied paths, no working path
+// to the first path.
 GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths);
 
 std::string to_string(GemmRule r);

@@ -6,7 +6,8 @@
 // impl,shape,threads,time_s_median,flop.
 //
 //   edp_gemm_bench --impl I [--threads N] [--samples N] SHAPE...
-//     I: edp-eigen, edp-openblas  the cpu backend on that path (pinned team,
+//     I: edp-eigen, edp-openblas, edp-blis
+//                                 the cpu backend on that path (pinned team,
 //                                 its own split, cpu_gemm.h)
 //        eigen                    Eigen's own threading (setNbThreads(N))
 //        openblas                 OpenBLAS's own pool (openblas_set_num_threads(N)),
@@ -16,7 +17,7 @@
 //            edp-* impl also fma_peak (the measured ceiling)
 //     --cpu-time: process CPU time instead of wall time (see below)
 //
-//   edp_gemm_bench --split SIZE [--threads N] [--gemm eigen|openblas] [--steps N]
+//   edp_gemm_bench --split SIZE [--threads N] [--gemm eigen|openblas|blis] [--steps N]
 //                  [--programs tensors,autograd,custom_relu]
 //     the programs' steps (default tensors and autograd) at SIZE on the cpu
 //     backend, the time of each backend call summed by call and shape (where
@@ -183,7 +184,7 @@ std::unique_ptr<edp::Backend> cpu_backend(int threads, const std::string& gemm) 
 int time_shapes(const std::string& impl, int threads, int samples,
                 const std::vector<std::string>& shapes) {
   std::unique_ptr<edp::Backend> backend;
-  if (impl == "edp-eigen" || impl == "edp-openblas") {
+  if (impl == "edp-eigen" || impl == "edp-openblas" || impl == "edp-blis") {
     backend = cpu_backend(threads, impl.substr(4));
   } else if (impl == "eigen") {
     Eigen::setNbThreads(threads);
@@ -193,8 +194,8 @@ int time_shapes(const std::string& impl, int threads, int samples,
 #endif
   } else {
     std::fprintf(stderr,
-                 "edp_gemm_bench: unknown --impl '%s' (edp-eigen, edp-openblas, eigen, "
-                 "openblas)\n",
+                 "edp_gemm_bench: unknown --impl '%s' (edp-eigen, edp-openblas, edp-blis, "
+                 "eigen, openblas)\n",
                  impl.c_str());
     return 2;
   }
@@ -434,10 +435,10 @@ int main(int argc, char** argv) {
       shapes.push_back(a);
     } else {
       std::fprintf(stderr,
-                   "usage: edp_gemm_bench --impl edp-eigen|edp-openblas|eigen|openblas "
+                   "usage: edp_gemm_bench --impl edp-eigen|edp-openblas|edp-blis|eigen|openblas "
                    "[--threads N] [--samples N] SHAPE...\n"
                    "       edp_gemm_bench --split small|medium|large [--threads N] "
-                   "[--gemm eigen|openblas] [--steps N] [--programs P,...]\n");
+                   "[--gemm eigen|openblas|blis] [--steps N] [--programs P,...]\n");
       return 2;
     }
   }
