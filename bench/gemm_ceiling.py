@@ -264,12 +264,17 @@ def main():
             print(f"{who:<8} {w:<12} {s:<7} {g:8.1f} GFLOP/s {100 * share:5.1f}%  {note:<20} "
                   f"path {' '.join(mlp_paths[(who, w, s)])}")
     if a.split:
-        for path in ("eigen", "openblas"):
+        for path in ("eigen", "openblas", "blis"):
+            cmd = [a.gemm_bench, "--split", a.split, "--threads", str(a.threads), "--gemm", path,
+                   "--steps", "10", "--programs", "tensors,autograd"]
+            probe = subprocess.run(cmd[:1] + ["--impl", "edp-" + path, "--samples", "1", "8"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if probe.returncode != 0:  # a library this build lacks
+                print(f"\n(no --split on {path}: {probe.stderr.strip()[-200:]})")
+                continue
             print(f"\nwhere the time goes (edp_gemm_bench --split {a.split} --gemm {path}, "
                   f"load average {loadavg()}):")
-            print(run([a.gemm_bench, "--split", a.split, "--threads", str(a.threads), "--gemm",
-                       path, "--steps", "10", "--programs", "tensors,autograd"],
-                      log=os.path.join(work, "log.txt")), end="")
+            print(run(cmd, log=os.path.join(work, "log.txt")), end="")
     print(f"\n{time.time() - started:.0f} s in all; load average now {loadavg()}")
     if noisy:
         print(f"WARNING: the machine was NOT quiet (1-minute load average above "

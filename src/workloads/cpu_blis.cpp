@@ -23,7 +23,8 @@ void blis_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, flo
   // is thread-safe in every variant ("Does BLIS support multithreading?",
   // docs/FAQ.md: pthreads features are used for thread safety whatever the
   // configured threading), so the team's threads may call it at once.
-  rntm_t rntm = BLIS_RNTM_INITIALIZER;
+  rntm_t rntm;
+  bli_rntm_init(&rntm);  // not BLIS_RNTM_INITIALIZER: C99 designators are not C++17
   bli_rntm_set_num_threads(1, &rntm);
   // The typed API takes each matrix as stored, with a row and a column
   // stride, and applies the transposition (docs/BLISTypedAPI.md, gemm):
