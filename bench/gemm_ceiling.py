@@ -269,8 +269,9 @@ def main():
                    "--steps", "10", "--programs", "tensors,autograd"]
             probe = subprocess.run(cmd[:1] + ["--impl", "edp-" + path, "--samples", "1", "8"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            if probe.returncode != 0:  # a library this build lacks
-                print(f"\n(no --split on {path}: {probe.stderr.strip()[-200:]})")
+            if probe.returncode != 0:  # a library this build lacks, or a failure
+                print(f"\n(no --split on {path}: the probe exited {probe.returncode}: "
+                      f"{probe.stderr.strip()[-200:]})")
                 continue
             print(f"\nwhere the time goes (edp_gemm_bench --split {a.split} --gemm {path}, "
                   f"load average {loadavg()}):")

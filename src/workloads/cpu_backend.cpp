@@ -48,6 +48,18 @@ void enable_flush_to_zero() {
 
 bool cpu_has_openblas() { return EDPBENCH_HAVE_OPENBLAS != 0; }
 
+std::string cpu_gemm_path_problem(const std::string& path) {
+  const std::vector<std::string> paths = cpu_gemm_paths();
+  if (std::find(paths.begin(), paths.end(), path) != paths.end()) return "";
+  if (path == "openblas")
+    return "cpu gemm: openblas requested but this build has no OpenBLAS (install "
+           "libopenblas-dev and reconfigure, or use gemm: eigen|auto)";
+  if (path == "blis")
+    return "cpu gemm: blis requested, but " + cpu::blis_unusable_reason() +
+           " (or use gemm: eigen|auto)";
+  return "cpu gemm: unknown path '" + path + "' (expected auto, eigen, openblas or blis)";
+}
+
 std::vector<std::string> cpu_gemm_paths() {
   std::vector<std::string> p{"eigen"};
   if (cpu_has_openblas()) p.push_back("openblas");
@@ -121,13 +133,11 @@ class CpuBackend final : public HostBackend {
     const std::vector<std::string> paths = cpu_gemm_paths();
     if (o.gemm == "auto") {
       gemm_choice_ = paths.size() > 1 ? "eigen (not yet measured)"
-                                      : "eigen (OpenBLAS and BLIS are not in this build)";
+                                      : "eigen (the only GEMM path: OpenBLAS and BLIS are not in "
+                                        "this build, or not usable here)";
     } else if (o.gemm == "eigen" || o.gemm == "openblas" || o.gemm == "blis") {
-      if (std::find(paths.begin(), paths.end(), o.gemm) == paths.end())
-        throw std::runtime_error("cpu gemm: " + o.gemm +
-                                 " requested but this build does not have it (install " +
-                                 (o.gemm == "blis" ? "libblis-serial-dev" : "libopenblas-dev") +
-                                 " and reconfigure, or use gemm: eigen|auto)");
+      if (const std::string why = cpu_gemm_path_problem(o.gemm); !why.empty())
+        throw std::runtime_error(why);
       path_ = path_of(o.gemm);
       gemm_choice_ = o.gemm + " (configured)";
     } else {

@@ -30,6 +30,10 @@ bool cpu_has_openblas();
 // (the first wins a tie): eigen, then openblas and blis where linked.
 std::vector<std::string> cpu_gemm_paths();
 
+// Why `gemm: <path>` cannot run here ("" when it can): a library the build
+// lacks or cannot use, or an unknown path. With the fix in the message.
+std::string cpu_gemm_path_problem(const std::string& path);
+
 // Enables flush-to-zero and denormals-are-zero for the calling thread.
 void enable_flush_to_zero();
 

@@ -17,21 +17,29 @@
 
 namespace edp::cpu {
 
-// Whether this build links BLIS (EDPBENCH_HAVE_BLIS).
+// Why the BLIS path cannot be used here, or "" when it can: the build has
+// no BLIS, or BLIS_ARCH_TYPE is set (BLIS aborts the process on a value its
+// build lacks, so edpbench does not load its kernels then).
+std::string blis_unusable_reason();
+
+// Whether the BLIS path can be used: blis_unusable_reason() is empty.
 bool blis_available();
 
 // C (m x n, row stride ldc) = alpha op(A) op(B) + beta C on the calling
 // thread, row-major as cblas_sgemm takes it: op(A) is m x k (A stored k x m
 // when trans_a), op(B) k x n (B stored n x k when trans_b). With beta = 0, C
 // is not read (it may hold NaN: tests/workloads/test_cpu_blis.cpp).
-// Throws std::logic_error in a build without BLIS.
+// Throws std::logic_error in a build without BLIS; BLIS itself reports
+// errors by ending the process (bli_abort), never by an exception.
 void blis_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                 const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
                 int64_t ldc);
 
-// For context.json: blis_version, and blis_arch (the sub-configuration BLIS
-// chose for this CPU at run time, e.g. "zen3", "haswell", "cortexa57").
-// Empty without BLIS.
+// For context.json: blis_version, blis_arch (the sub-configuration BLIS
+// chose for this CPU at run time, e.g. "zen3", "haswell", "cortexa57") and
+// blis_threading (the variant the system's libblis.so.4 is: serial, openmp
+// or pthreads; each is run with one thread per call). Where the build has
+// BLIS but cannot use it, "blis": the reason. Empty without BLIS.
 std::map<std::string, std::string> blis_facts();
 
 }  // namespace edp::cpu

@@ -163,14 +163,61 @@ TEST_CASE("gemm auto rule: three paths", "[bench][gemm]") {
     CHECK(d.path == "openblas");
     CHECK(d.rule == GemmRule::TieFixedRule);
     CHECK_THAT(d.why, Catch::StartsWith("auto: tie within the noise: fixed rule, the first listed "
-                                        "of the tied paths"));
+                                        "of the tied paths (openblas, blis); eigen median 3 ms"));
   }
-  SECTION("a tie with a failed path beside it") {
+  SECTION("ties are with the fastest: a path within the noise of it, whatever the others") {
+    // eigen ties with blis (4.5% slower); openblas (10% slower) does not,
+    // though it is within 5% of eigen.
+    const auto d = decide_gemm_path({timings("eigen", {2.09, 2.09}),
+                                     timings("openblas", {2.2, 2.2}), timings("blis", {2.0, 2.0})});
+    CHECK(d.path == "eigen");
+    CHECK_THAT(d.why, Catch::Contains("tied paths (eigen, blis);"));
+  }
+  SECTION("all three tie: the first") {
+    const auto d =
+        decide_gemm_path({timings("eigen", {2.02, 2.02}), timings("openblas", {2.01, 2.01}),
+                          timings("blis", {2.0, 2.0})});
+    CHECK(d.path == "eigen");
+    CHECK_THAT(d.why, Catch::Contains("(eigen, openblas, blis)"));
+  }
+  SECTION("a failed first path is out of the tie") {
     const auto d = decide_gemm_path(
-        {failed("eigen", "boom"), timings("openblas", {2.05, 2.05}), timings("blis", {2.0, 2.0})});
-    CHECK(d.path == "openblas");
-    CHECK(d.rule == GemmRule::TieFixedRule);
+        {failed("eigen", "boom"), timings("openblas", {3.0, 3.0}), timings("blis", {2.0, 2.0})});
+    CHECK(d.path == "blis");
+    CHECK(d.rule == GemmRule::Measured);
   }
+}
+
+TEST_CASE("gemm chooser: the round order is a balanced Latin square", "[bench][gemm]") {
+  for (size_t n : {size_t{2}, size_t{3}, size_t{4}}) {
+    INFO(n << " paths");
+    // Over 2n rounds every path is timed twice in every slot, and (odd n,
+    // or 2) each ordered pair, a right before b, twice.
+    std::vector<std::vector<int>> in_slot(n, std::vector<int>(n, 0));
+    std::vector<std::vector<int>> follows(n, std::vector<int>(n, 0));
+    for (int r = 0; r < static_cast<int>(2 * n); ++r) {
+      std::vector<int> seen(n, 0);
+      for (size_t j = 0; j < n; ++j) {
+        const size_t i = round_order(n, r, j);
+        REQUIRE(i < n);
+        ++seen[i];
+        ++in_slot[j][i];
+        if (j > 0) ++follows[round_order(n, r, j - 1)][i];
+      }
+      for (int c : seen) CHECK(c == 1);  // each round times every path once
+    }
+    for (size_t j = 0; j < n; ++j)
+      for (size_t i = 0; i < n; ++i) CHECK(in_slot[j][i] == 2);
+    if (n % 2 == 1 || n == 2) {
+      for (size_t a = 0; a < n; ++a)
+        for (size_t b = 0; b < n; ++b) CHECK(follows[a][b] == (a == b ? 0 : 2));
+    }
+  }
+  // Three paths: A B C, C B A, B C A, A C B, C A B, B A C.
+  const std::vector<std::vector<size_t>> want{{0, 1, 2}, {2, 1, 0}, {1, 2, 0},
+                                              {0, 2, 1}, {2, 0, 1}, {1, 0, 2}};
+  for (int r = 0; r < 6; ++r)
+    for (size_t j = 0; j < 3; ++j) CHECK(round_order(3, r, j) == want[static_cast<size_t>(r)][j]);
 }
 
 TEST_CASE("gemm auto rule: a failing path is out of the race", "[bench][gemm]") {
@@ -210,8 +257,8 @@ TEST_CASE("gemm chooser: alternating protocol, one decision per shape, threads a
   CHECK(be.path() == "openblas");
   CHECK_THAT(be.why(), Catch::StartsWith("auto: measured"));
   CHECK(chooser.measured() == 1);
-  // One warm-up step per path, then rounds of one step per path, the order
-  // alternating: eigen openblas | eigen openblas | openblas eigen | ...
+  // One warm-up step per path, then rounds of one step per path in
+  // round_order: eigen openblas | eigen openblas | openblas eigen | ...
   REQUIRE(seen.size() == 2 + 2 * GemmChooser::kRounds);
   CHECK(seen[0] == "eigen");
   CHECK(seen[1] == "openblas");

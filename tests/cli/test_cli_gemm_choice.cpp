@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 #include <catch2/catch.hpp>
 
+#include "edpbench/config.h"
 #include "support/process.h"
 #include "workloads/cpu_backend.h"
 
@@ -65,4 +66,44 @@ TEST_CASE("two sweeps of the same config record the same gemm choice", "[cli][ge
     // the decision that tensors measured.
     CHECK_THAT(choice.second, Catch::Contains("decided by the first configuration"));
   }
+}
+
+// BLIS ends the process on a BLIS_ARCH_TYPE its build lacks (and, in 0.9,
+// on any value before it is initialised): with it set, a sweep on another
+// path still runs, says why BLIS was left alone, and `gemm: blis` is a usage
+// error at its place in the config before any work.
+TEST_CASE("BLIS_ARCH_TYPE set: BLIS is left alone, gemm: blis is refused at its place",
+          "[cli][gemm]") {
+  const std::string dir = edp::testing::temp_dir("blis-arch");
+  auto config = [&](const std::string& gemm) {
+    const std::string path = dir + "/" + gemm + ".yaml";
+    edp::testing::write_text(
+        path,
+        "name: blis-arch\niterations: 2\nruns: 2\nwarmup_iterations: 0\n"
+        "workloads: [tensors]\nsizes: {tiny: {n: 8, d_in: 64, h: 16, d_out: 4}}\n"
+        "devices:\n  - {kind: cpu, threads: 2, gemm: " +
+            gemm + "}\npower: {source: none}\n");
+    return path;
+  };
+  const std::string env = "BLIS_ARCH_TYPE=99 ";  // no such id: BLIS 0.9 aborts
+  const auto ok = edp::testing::run(env + EDPBENCH_BINARY + " run --config " + config("auto") +
+                                    " --out " + dir + "/auto");
+  INFO(ok.err);
+  REQUIRE(ok.exit_code == 0);  // not 134 (SIGABRT from bli_abort)
+  const YAML::Node cpu = YAML::LoadFile(dir + "/auto/context.json")["backends"]["cpu"];
+  REQUIRE(cpu);
+  CHECK(cpu["gemm_path"].as<std::string>() != "blis");
+  CHECK_THAT(cpu["gemm_choice"].as<std::string>(), !Catch::Contains("blis median"));
+  if (EDPBENCH_HAVE_BLIS) {  // a build with BLIS says why it was not used
+    REQUIRE(cpu["blis"]);
+    CHECK_THAT(cpu["blis"].as<std::string>(),
+               Catch::Contains("BLIS_ARCH_TYPE is set in the environment ('99')"));
+  }
+
+  const auto refused = edp::testing::run(env + EDPBENCH_BINARY + " run --config " + config("blis") +
+                                         " --out " + dir + "/blis");
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.err, Catch::Contains(dir + "/blis.yaml:8:35: device cpu: cpu gemm: blis "
+                                                "requested, but "));
+  CHECK_THAT(refused.err, Catch::Contains("(or use gemm: eigen|auto)"));
 }

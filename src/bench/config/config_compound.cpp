@@ -108,7 +108,9 @@ void read_devices(ConfigReader& r, const YAML::Node& n, Config& c) {
             d.cpus = item["cpus"].Scalar();
           });
         if (item["gemm"])
-          r.guard([&] { d.gemm = r.one_of(item["gemm"], "gemm", {"auto", "eigen", "openblas", "blis"}); });
+          r.guard([&] {
+            d.gemm = r.one_of(item["gemm"], "gemm", {"auto", "eigen", "openblas", "blis"});
+          });
       } else {
         r.check_keys(item, {"kind"}, "a reference device");
       }
@@ -118,6 +120,7 @@ void read_devices(ConfigReader& r, const YAML::Node& n, Config& c) {
       d.label = k == 1 ? d.kind : d.kind + "#" + std::to_string(k);
       c.where["devices." + d.label] = r.where(item);
       if (item["cpus"]) c.where["devices." + d.label + ".cpus"] = r.where(item["cpus"]);
+      if (item["gemm"]) c.where["devices." + d.label + ".gemm"] = r.where(item["gemm"]);
       c.devices.push_back(d);
     });
   }

@@ -68,8 +68,15 @@ std::string to_string(GemmRule r) {
   }
 }
 
+size_t round_order(size_t paths, int round, size_t slot) {
+  const size_t shift = static_cast<size_t>(round / 2) % paths;
+  const size_t j = round % 2 ? paths - 1 - slot : slot;
+  return (j + shift) % paths;
+}
+
 GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths) {
   GemmDecision d;
+  std::string tie_text;
   if (paths.empty()) return d;
   std::vector<size_t> ok;
   for (size_t i = 0; i < paths.size(); ++i)
@@ -89,19 +96,19 @@ GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths) {
     // first listed wins. With three paths, a tie between the two fastest
     // must not hand the choice to a slower first path.
     size_t pick = best;
-    bool tied = false;
+    std::vector<std::string> tied;
     for (size_t i : ok) {
-      if (i == best) continue;
       const double margin = std::max(kMinGain * fast, mad(paths[best].ms) + mad(paths[i].ms));
-      if (median(paths[i].ms) - fast <= margin) {
-        tied = true;
+      if (i == best || median(paths[i].ms) - fast <= margin) {
+        tied.push_back(paths[i].path);
         pick = std::min(pick, i);
       }
     }
     d.path = paths[pick].path;
-    d.rule = tied ? GemmRule::TieFixedRule : GemmRule::Measured;
+    d.rule = tied.size() > 1 ? GemmRule::TieFixedRule : GemmRule::Measured;
+    if (tied.size() > 1) tie_text = " (" + join(tied, ", ") + ")";
   }
-  d.why = "auto: " + to_string(d.rule) + samples_text(paths);
+  d.why = "auto: " + to_string(d.rule) + tie_text + samples_text(paths);
   return d;
 }
 
@@ -179,7 +186,7 @@ void GemmChooser::choose(Backend& be, Workload& wl, const std::string& shape) {
     throw_if_stop_requested();
     wl.reset();  // every timed step on the data of the run's first step
     for (size_t j = 0; j < names.size(); ++j) {
-      const size_t i = r % 2 ? names.size() - 1 - j : j;  // A B, B A, ...
+      const size_t i = round_order(names.size(), r, j);
       on_path(i, [&] { t[i].ms.push_back(timer_(be, wl)); });
     }
   }

@@ -4,8 +4,9 @@
 //
 // Protocol (GemmChooser::choose): one untimed step on each path (warm caches
 // and any thread pool), then kRounds rounds that time one whole step per path
-// (a training step, or one GEMM of the ops study), the order alternating
-// between rounds (A B, B A, ...) so drift hits both alike. The rule
+// (a training step, or one GEMM of the ops study), in an order that
+// changes from round to round (round_order) so that drift, and whatever a
+// path leaves behind for the next, hits every path alike. The rule
 // (decide_gemm_path) compares the medians: a path wins only by more than the
 // noise; the paths within the noise of the fastest tie with it, and the
 // fixed rule picks the first of them in the backend's order (Eigen, OpenBLAS,
@@ -53,6 +54,14 @@ constexpr double kMinGain = 0.05;
 // order; a tie goes to the first listed of the tied paths, no working path
 // to the first path.
 GemmDecision decide_gemm_path(const std::vector<PathTimings>& paths);
+
+// The path timed in `slot` of round `round`, of `paths` paths: rounds go in
+// pairs, a rotation and its reverse, the rotation moving on by one each pair
+// (three paths: A B C, C B A, B C A, A C B, C A B, B A C). Over 2 x paths
+// rounds every path is timed in every slot equally often and, for an odd
+// number of paths (and two), right after every other path equally often
+// (Williams' design for carry-over effects); two paths: A B, B A, B A, A B.
+size_t round_order(size_t paths, int round, size_t slot);
 
 std::string to_string(GemmRule r);
 

@@ -6,6 +6,7 @@
 #include "edpbench/config.h"
 #include "platform/cpu_list.h"
 #include "platform/operating_point.h"
+#include "workloads/cpu_backend.h"
 
 namespace edp::bench {
 
@@ -31,8 +32,9 @@ std::string join_rails(const std::vector<std::string>& rails) {
 }
 
 // Usage errors a device entry can only reveal on this machine: a CPU set the
-// platform lacks, or a cuDNN ReLU in a build without cuDNN. Each names the
-// config's place for the value.
+// platform lacks, a GEMM path the build lacks or cannot use here (BLIS with
+// BLIS_ARCH_TYPE set), or a cuDNN ReLU in a build without cuDNN. Each names
+// the config's place for the value.
 std::vector<std::string> device_problems(const Config& cfg, const platform::Platform& platform) {
   std::vector<std::string> out;
   for (const auto& d : cfg.devices) {
@@ -43,6 +45,13 @@ std::vector<std::string> device_problems(const Config& cfg, const platform::Plat
         const std::string key = "devices." + d.label;
         out.push_back(cfg.at(cfg.where.count(key + ".cpus") ? key + ".cpus" : key) + ": device " +
                       d.label + ": " + e.what());
+      }
+      if (d.gemm != "auto") {
+        if (const std::string why = cpu_gemm_path_problem(d.gemm); !why.empty()) {
+          const std::string key = "devices." + d.label;
+          out.push_back(cfg.at(cfg.where.count(key + ".gemm") ? key + ".gemm" : key) + ": device " +
+                        d.label + ": " + why);
+        }
       }
     }
     if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
