@@ -15,10 +15,11 @@ std::string blis_unusable_reason() {
   if (EDPBENCH_HAVE_BLIS == 0)
     return "this build has no BLIS (install libblis-serial-dev and reconfigure)";
   // BLIS reads BLIS_ARCH_TYPE when it first picks its kernels and ends the
-  // process (bli_abort) on a value its build lacks: an id outside its
-  // family, a name such as AMD's "zen3" (strtol reads 0), and in 0.9 even a
-  // valid id before bli_init. edpbench does not load BLIS's kernels then, so
-  // that a sweep on Eigen or OpenBLAS is not killed by it.
+  // process (bli_abort) on a value its build lacks (0.9: "Invalid
+  // architecture id value" for 99), and in 0.9 even on a valid id read
+  // before bli_init. Its value cannot be checked without BLIS, so edpbench
+  // does not load BLIS's kernels then, and a sweep on Eigen or OpenBLAS is
+  // not killed by it.
   const char* arch = std::getenv("BLIS_ARCH_TYPE");
   if (arch != nullptr && *arch != '\0')
     return std::string("BLIS_ARCH_TYPE is set in the environment ('") + arch +
