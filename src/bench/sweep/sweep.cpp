@@ -38,21 +38,22 @@ std::string join_rails(const std::vector<std::string>& rails) {
 std::vector<std::string> device_problems(const Config& cfg, const platform::Platform& platform) {
   std::vector<std::string> out;
   for (const auto& d : cfg.devices) {
+    // "file:line:col: device cpu: why", at the key's own place when the
+    // config gave it, else at the device entry.
+    auto problem = [&](const std::string& field, const std::string& why) {
+      const std::string key = "devices." + d.label;
+      const std::string at = cfg.where.count(key + "." + field) ? key + "." + field : key;
+      out.push_back(cfg.at(at) + ": device " + d.label + ": " + why);
+    };
     if (d.kind == "cpu") {
       try {
         platform::resolve_cpu_set(platform, d.cpus);
       } catch (const std::exception& e) {  // UsageError, or no CPUs under the sysfs root
-        const std::string key = "devices." + d.label;
-        out.push_back(cfg.at(cfg.where.count(key + ".cpus") ? key + ".cpus" : key) + ": device " +
-                      d.label + ": " + e.what());
+        problem("cpus", e.what());
       }
-      if (d.gemm != "auto") {
-        if (const std::string why = cpu_gemm_path_problem(d.gemm); !why.empty()) {
-          const std::string key = "devices." + d.label;
-          out.push_back(cfg.at(cfg.where.count(key + ".gemm") ? key + ".gemm" : key) + ": device " +
-                        d.label + ": " + why);
-        }
-      }
+      if (const std::string why = d.gemm == "auto" ? "" : cpu_gemm_path_problem(d.gemm);
+          !why.empty())
+        problem("gemm", why);
     }
     if (d.kind == "gpu" && cfg.gpu.relu == "cudnn" && EDPBENCH_HAVE_CUDA && !EDPBENCH_HAVE_CUDNN)
       out.push_back(cfg.at("gpu.relu") +
