@@ -82,8 +82,9 @@ class Backend {
   virtual void synchronize() = 0;
 
   // ---- optional ------------------------------------------------------------
-  // Interchangeable GEMM implementations of the same math (the CPU backend's
-  // Eigen and OpenBLAS); empty when there is only one. The runner's `auto`
+  // Interchangeable GEMM implementations of the same math that `gemm: auto`
+  // measures (the CPU backend's Eigen and a BLAS library); empty when there
+  // is only one. The runner's `auto`
   // times whole training steps with each and keeps the fastest: a GEMM timed
   // alone misleads when two thread pools contend for the cores.
   virtual std::vector<std::string> gemm_paths() const { return {}; }

@@ -67,6 +67,12 @@ std::vector<std::string> cpu_gemm_paths() {
   return p;
 }
 
+std::vector<std::string> cpu_auto_gemm_paths() {
+  if (cpu_has_openblas()) return {"openblas", "eigen"};
+  if (cpu::blis_available()) return {"blis", "eigen"};
+  return {"eigen"};
+}
+
 namespace {
 
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -130,11 +136,11 @@ class CpuBackend final : public HostBackend {
     // OpenBLAS runs on the thread that calls it, its pool stays asleep.
     openblas_set_num_threads(1);
 #endif
-    const std::vector<std::string> paths = cpu_gemm_paths();
     if (o.gemm == "auto") {
-      gemm_choice_ = paths.size() > 1 ? "eigen (not yet measured)"
-                                      : "eigen (the only GEMM path: OpenBLAS and BLIS are not in "
-                                        "this build, or not usable here)";
+      gemm_choice_ = cpu_auto_gemm_paths().size() > 1
+                         ? "eigen (not yet measured)"
+                         : "eigen (the only GEMM path: OpenBLAS and BLIS are not in "
+                           "this build, or not usable here)";
     } else if (o.gemm == "eigen" || o.gemm == "openblas" || o.gemm == "blis") {
       if (const std::string why = cpu_gemm_path_problem(o.gemm); !why.empty())
         throw std::runtime_error(why);
@@ -269,7 +275,7 @@ class CpuBackend final : public HostBackend {
   }
 
   std::vector<std::string> gemm_paths() const override {
-    std::vector<std::string> p = cpu_gemm_paths();
+    std::vector<std::string> p = cpu_auto_gemm_paths();
     if (p.size() < 2) p.clear();  // one path: nothing to choose
     return p;
   }

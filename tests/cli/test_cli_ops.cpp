@@ -145,11 +145,11 @@ power: {source: none}
   for (const std::string shape : {"gemm 32x32x32", "gemm 8x16x64", "gemm 8x4x16", "gemm 16x4x8 tA",
                                   "gemm 8x16x4 tB", "gemm 64x16x8 tA"}) {
     INFO(shape);
-    if (edp::cpu_gemm_paths().size() < 2) break;  // one path: nothing to choose
+    if (edp::cpu_auto_gemm_paths().size() < 2) break;  // one path: nothing to choose
     REQUIRE(aut["gemm_choice " + shape]);
     const std::string choice = aut["gemm_choice " + shape].as<std::string>();
     CHECK_THAT(choice, Catch::Contains(" (auto: "));
-    for (const std::string& path : edp::cpu_gemm_paths())
+    for (const std::string& path : edp::cpu_auto_gemm_paths())
       CHECK_THAT(choice, Catch::Contains("; " + path + " median "));
   }
   // The configured device measured nothing: its path is the config's.

@@ -1,6 +1,7 @@
-// `gemm: auto` on the cpu backend (DESIGN §2.1): which GEMM path (Eigen,
-// OpenBLAS or BLIS) a configuration's training steps run on, chosen by measurement
-// that is stable from one sweep to the next.
+// `gemm: auto` on the cpu backend (DESIGN §2.1): which GEMM path (Eigen or
+// the build's BLAS library: cpu_auto_gemm_paths()) a configuration's
+// training steps run on, chosen by measurement that is stable from one sweep
+// to the next.
 //
 // Protocol (GemmChooser::choose): one untimed step on each path (warm caches
 // and any thread pool), then kRounds rounds that time one whole step per path
@@ -9,8 +10,8 @@
 // path leaves behind for the next, hits every path alike. The rule
 // (decide_gemm_path) compares the medians: a path wins only by more than the
 // noise; the paths within the noise of the fastest tie with it, and the
-// fixed rule picks the first of them in the backend's order (Eigen, OpenBLAS,
-// BLIS), and says so. The decision, with every sample, goes into the
+// fixed rule picks the first of them in the backend's order (the BLAS
+// library before Eigen), and says so. The decision, with every sample, goes into the
 // backend's describe() (context.json: gemm_choice) and is cached per (shape,
 // threads, cpus) for the rest of the sweep, so every workload of a size runs
 // on the same path.
