@@ -5,6 +5,7 @@
 # Usage: scripts/bad-inputs.sh [path/to/edpbench]   (default build/src/cli/edpbench)
 set -u
 E=$(realpath "${1:-build/src/cli/edpbench}")
+SRC=$(realpath "$(dirname "$0")/..")
 T=$(mktemp -d /tmp/edpbench-bad-inputs-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
@@ -228,6 +229,8 @@ cli 'recommend /tmp'
 cli 'recommend none.csv'
 cli 'recommend empty.csv'
 cli 'recommend ok.csv'
+sed 's/,1\.5,0,/,1e-300,0,/' "$SRC/tests/fixtures/deploy/cpu-gpu/deploy.csv" > deploy.csv
+cli 'recommend deploy.csv --rate 5 --battery-wh 10' 'recommend deploy.csv --rate 5 --battery-wh 10 (an idle power_w of 1e-300)'
 # --- issue 33: what edpbench reads (links, FIFOs, devices, sizes), resume's
 # integrity, and what it writes into CSV cells. Each case starts from a
 # finished two-item sweep S (reference device, trace power).

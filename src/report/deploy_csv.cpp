@@ -408,6 +408,49 @@ std::vector<std::string> deploy_tasks(const std::vector<Candidate>& candidates) 
   return out;
 }
 
+void check_deploy_values(const CsvTable& t, const std::string& origin) {
+  // What each column holds decides its range. Differences (a wake's extra
+  // cost over a warm burst, a check's relative error) can fall below zero,
+  // and come out at rounding size when the two sides agree; so can a CI.
+  // Measured quantities cannot, and no instrument resolves 1e-15 of a watt,
+  // joule or second.
+  enum class Kind { Measured, Spread, Difference };
+  static const std::vector<std::pair<std::string, Kind>> kValues{
+      {"idle_s", Kind::Measured},         {"rate_hz", Kind::Measured},
+      {"time_s", Kind::Measured},         {"energy_j", Kind::Measured},
+      {"power_w", Kind::Measured},        {"predicted_w", Kind::Measured},
+      {"latency_p50_s", Kind::Measured},  {"latency_p90_s", Kind::Measured},
+      {"latency_p99_s", Kind::Measured},  {"time_s_ci95", Kind::Spread},
+      {"energy_j_ci95", Kind::Spread},    {"extra_energy_j_ci95", Kind::Spread},
+      {"power_w_ci95", Kind::Spread},     {"predicted_w_ci95", Kind::Spread},
+      {"extra_time_s", Kind::Difference}, {"extra_energy_j", Kind::Difference},
+      {"error", Kind::Difference}};
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, "status") != "ok") continue;
+    for (const auto& [c, kind] : kValues) {
+      const std::string cell = t.get(r, c);
+      if (cell.empty()) continue;  // not measured
+      const auto v = parse_double(cell);
+      std::string why;
+      if (!v)
+        why = "not a decimal number within a double's range";
+      else if (*v < 0 && kind != Kind::Difference)
+        why = "below zero";
+      else if (c == "time_s" && t.get(r, "measure") == "burst" && *v == 0)
+        why = "a burst that took no time";
+      else if (kind == Kind::Measured && *v != 0 && *v < kDeployMinMagnitude)
+        why = "smaller than " + fmt_double(kDeployMinMagnitude) + " but not 0";
+      else if (std::fabs(*v) > kDeployMaxMagnitude)
+        why = "larger than " + fmt_double(kDeployMaxMagnitude);
+      if (!why.empty())
+        throw UsageError(origin + " line " + std::to_string(r + 2) + ": " + c + " = '" + cell +
+                         "' is " + why +
+                         " (the deploy study writes no such value: the file was edited or is "
+                         "corrupt; run the study again, or correct the cell)");
+    }
+  }
+}
+
 CsvTable load_deploy_csv(const std::string& path) {
   std::string file = path;
   struct stat st {};
@@ -427,6 +470,7 @@ CsvTable load_deploy_csv(const std::string& path) {
     throw UsageError(std::string("malformed deploy file: ") + e.what());
   }
   deploy_candidates(t, file);  // checks the columns
+  check_deploy_values(t, file);
   return t;
 }
 

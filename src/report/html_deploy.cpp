@@ -154,7 +154,8 @@ std::string render_deploy_section(const std::string& dir) {
   std::vector<Candidate> all;
   try {
     all = deploy_candidates(t, path);
-  } catch (const UsageError& e) {  // columns missing: not a deploy.csv of ours
+    check_deploy_values(t, path);
+  } catch (const UsageError& e) {  // columns missing or a value no study writes
     return notice(e.what());
   }
   if (all.empty()) return "";

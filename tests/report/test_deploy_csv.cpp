@@ -285,3 +285,66 @@ TEST_CASE("deploy.csv: read from a sweep directory, a link or a FIFO refused", "
   ::unlink((dir + "/deploy.csv").c_str());
   ::rmdir(dir.c_str());
 }
+
+// A deploy.csv read from a file holds only values the study writes: a cell
+// edited to 1e-300 W made a device last 1.7e300 hours on a charge, called
+// confident, and a negative burst time read as "not measured".
+TEST_CASE("deploy.csv: a value the study never writes is refused at its line and column",
+          "[deploy]") {
+  std::string dir = "/tmp/edpbench-deploy-values-XXXXXX";
+  REQUIRE(::mkdtemp(&dir[0]) != nullptr);
+  const std::string file = dir + "/deploy.csv";
+  const CsvTable good = table_of(deploy_rows(infer_item()));
+  // Writes the item's rows with `column` of its first `measure` row set to
+  // `value`; returns that row's line in the file.
+  const auto write = [&](const std::string& measure, const std::string& column,
+                         const std::string& value) {
+    CsvTable t = good;
+    size_t line = 0;
+    for (size_t r = 0; r < t.rows.size() && !line; ++r)
+      if (t.get(r, "measure") == measure && t.get(r, "status") == "ok") {
+        t.rows[r][static_cast<size_t>(t.column(column))] = value;
+        line = r + 2;
+      }
+    REQUIRE(line > 0);
+    std::string text = csv_line(t.header);
+    for (const auto& row : t.rows) text += csv_line(row);
+    std::ofstream(file) << text;
+    return line;
+  };
+  struct Bad {
+    const char *measure, *column, *value, *why;
+  };
+  for (const Bad& b : {Bad{"idle", "power_w", "1e-300", "is smaller than 1e-15 but not 0"},
+                       Bad{"idle", "power_w", "-2", "is below zero"},
+                       Bad{"idle", "power_w", "2e12", "is larger than 1e+09"},
+                       Bad{"idle", "power_w_ci95", "nan", "is not a decimal number"},
+                       Bad{"burst", "time_s", "0", "is a burst that took no time"},
+                       Bad{"burst", "time_s", "-0.01", "is below zero"},
+                       Bad{"burst", "energy_j", "inf", "is not a decimal number"},
+                       Bad{"burst", "latency_p99_s", "1e-20", "is smaller than 1e-15"},
+                       Bad{"burst", "latency_p99_s", "1e-310", "is not a decimal number"},
+                       Bad{"wake", "extra_energy_j", "-1e300", "is larger than 1e+09"},
+                       Bad{"wake", "idle_s", "x", "is not a decimal number"}}) {
+    const size_t line = write(b.measure, b.column, b.value);
+    INFO(b.column << " = " << b.value);
+    CHECK_THROWS_AS(load_deploy_csv(dir), edp::UsageError);
+    CHECK_THROWS_WITH(load_deploy_csv(dir),
+                      Catch::Contains(file + " line " + std::to_string(line) + ": " + b.column +
+                                      " = '" + b.value + "' " + b.why));
+  }
+  // What the study does write: empty (not measured), 0, a wake's extra
+  // energy below zero (within the noise of the warm burst), a difference or
+  // a CI at rounding size.
+  for (const Bad& ok :
+       {Bad{"idle", "power_w", "", ""}, Bad{"idle", "power_w", "0", ""},
+        Bad{"wake", "extra_energy_j", "-0.002", ""}, Bad{"idle", "power_w", "1e-15", ""},
+        // a difference or a CI at rounding size
+        Bad{"wake", "extra_energy_j", "-3e-17", ""}, Bad{"burst", "energy_j_ci95", "4e-18", ""}}) {
+    write(ok.measure, ok.column, ok.value);
+    INFO(ok.column << " = " << ok.value);
+    CHECK_NOTHROW(load_deploy_csv(dir));
+  }
+  ::unlink(file.c_str());
+  ::rmdir(dir.c_str());
+}

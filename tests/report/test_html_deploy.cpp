@@ -3,7 +3,13 @@
 // tests/cli/test_cli_deploy.cpp): the chart of hours against rate with the
 // two rates where the device changes marked, the decades' table, and
 // nothing at all for a directory without a deploy.csv.
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "report/html_sections.h"
 
@@ -46,4 +52,25 @@ TEST_CASE("report: the deploy section tables the checks against both predictions
   const std::string r = render_deploy_section(EDPBENCH_FIXTURES "/deploy/release-simulated");
   CHECK_THAT(r, Catch::Contains("<tr><td>infer/small, batch 16, cpu, release</td><td>25</td>"));
   CHECK_THAT(r, Catch::Contains("<tr><td>infer/small, batch 16, cpu</td><td>25</td>"));
+}
+
+// A deploy.csv holding a value no study writes draws no chart from it: the
+// section says where the value is instead.
+TEST_CASE("report: the deploy section of a deploy.csv with a corrupt value is a notice",
+          "[report][deploy]") {
+  std::string dir = "/tmp/edpbench-html-deploy-XXXXXX";
+  REQUIRE(::mkdtemp(&dir[0]) != nullptr);
+  std::ifstream in(EDPBENCH_FIXTURES "/deploy/cpu-gpu/deploy.csv");
+  REQUIRE(in);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t at = text.find(",1.5,0,");  // line 2: the host idle power, 1.5 W
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 7, ",1e-300,0,");
+  std::ofstream(dir + "/deploy.csv") << text;
+  const std::string h = render_deploy_section(dir);
+  CHECK_THAT(h, Catch::Contains("class=\"notice\""));
+  CHECK_THAT(h, Catch::Contains("deploy.csv line 2: power_w = &#39;1e-300&#39; is smaller"));
+  CHECK_THAT(h, !Catch::Contains("<svg"));
+  ::unlink((dir + "/deploy.csv").c_str());
+  ::rmdir(dir.c_str());
 }
