@@ -225,10 +225,6 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   it.settings.warmup_steps = 1;
   it.settings.steps = 1;
   it.settings.runs = 1;
-  const auto rec = bench::run_protocol(session, hooks, it);
-  REQUIRE(rec.status == "ok");
-  const report::RunRecord& by_run = rec.parts[0].run_records.at(0);
-
   const std::string dir = testing::temp_dir("run-vs-measure");
   bench::MeasureOptions opt;
   opt.command = {"sleep", "0.3"};
@@ -236,20 +232,35 @@ TEST_CASE("protocol: run and measure give the same time and energy for the same 
   opt.session.power.trace.file = trace;
   opt.session.power.total_rails = {"VDD_IN"};
   opt.csv_path = dir + "/m.csv";
-  REQUIRE(bench::run_measure(opt) == 0);
-  const report::CsvTable m = report::read_csv_file(dir + "/m.csv");
-  REQUIRE(m.rows.size() == 1);
-  const double t_measure = std::stod(m.get(0, "time_s"));
-  const double e_measure = std::stod(m.get(0, "energy_j"));
 
-  INFO("run " << by_run.time_s << " s " << by_run.energy_j << " J; measure " << t_measure << " s "
-              << e_measure << " J");
-  CHECK(by_run.energy_j == Approx(7.5 * by_run.time_s).epsilon(1e-9));
-  CHECK(e_measure == Approx(7.5 * t_measure).epsilon(1e-6));
-  CHECK(by_run.time_s >= 0.3);
-  CHECK(t_measure >= 0.3);
-  CHECK(t_measure == Approx(by_run.time_s).margin(0.05));
-  CHECK(e_measure == Approx(by_run.energy_j).margin(7.5 * 0.05));
+  // On a busy machine one of the two can lose its core for longer than the
+  // margin (it failed once at load 3.6): up to three pairs, and the times of
+  // one pair must agree. A window that differs by construction (a missing
+  // or extra part of the work) fails all three.
+  double t_run = NAN, e_run = NAN, t_measure = NAN, e_measure = NAN;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const auto rec = bench::run_protocol(session, hooks, it);
+    REQUIRE(rec.status == "ok");
+    const report::RunRecord& by_run = rec.parts[0].run_records.at(0);
+    t_run = by_run.time_s;
+    e_run = by_run.energy_j;
+    REQUIRE(bench::run_measure(opt) == 0);
+    const report::CsvTable m = report::read_csv_file(dir + "/m.csv");
+    REQUIRE(m.rows.size() == 1);
+    t_measure = std::stod(m.get(0, "time_s"));
+    e_measure = std::stod(m.get(0, "energy_j"));
+    INFO("attempt " << attempt + 1 << ": run " << t_run << " s " << e_run << " J; measure "
+                    << t_measure << " s " << e_measure << " J");
+    CHECK(e_run == Approx(7.5 * t_run).epsilon(1e-9));
+    CHECK(e_measure == Approx(7.5 * t_measure).epsilon(1e-6));
+    CHECK(t_run >= 0.3);
+    CHECK(t_measure >= 0.3);
+    if (std::fabs(t_measure - t_run) <= 0.05) break;
+  }
+  INFO("run " << t_run << " s " << e_run << " J; measure " << t_measure << " s " << e_measure
+              << " J");
+  CHECK(t_measure == Approx(t_run).margin(0.05));
+  CHECK(e_measure == Approx(e_run).margin(7.5 * 0.05));
 }
 
 TEST_CASE("protocol: the hooks get the study's passes around the parts and the backend's facts",
