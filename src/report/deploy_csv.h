@@ -75,8 +75,8 @@ std::vector<std::string> deploy_tasks(const std::vector<Candidate>& candidates);
 
 // The values of a deploy.csv that a reader prices (ok rows only), checked
 // as the deploy study writes them: a number (or empty: not measured), no
-// quantity below zero but a wake's extra time and energy and the check
-// rows' relative error, a burst's time above zero, no magnitude above
+// quantity below zero but the differences (a first burst's energy, the
+// extra time and energy of a wake or cold start, a check's relative error), a burst's time above zero, no magnitude above
 // kDeployMaxMagnitude, and a measured quantity (a power, energy, time or
 // rate; not a CI or a difference) either 0 or at least kDeployMinMagnitude.
 // Throws edp::UsageError naming `origin`, the line, the column and the
