@@ -4,6 +4,7 @@
 // base. Exit 0; 1 when --fail-on-regression found a significant regression
 // above PCT; 2 for bad inputs (no results, nothing in common, runs.csv that
 // does not match results.csv) or options.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -56,7 +57,11 @@ int run_compare(const CompareArgs& a) {
       std::snprintf(figures, sizeof figures, " +%.1f%% in ", r.change_pct);
       std::string line =
           "edpbench: regression: " + r.config + ": " + metric_name(*metric) + figures + r.sweep;
-      std::snprintf(figures, sizeof figures, " (p=%.2g, above %g%%)", r.p, a.fail_pct);
+      if (std::isnan(r.p))
+        std::snprintf(figures, sizeof figures,
+                      " (not tested: no runs on one side; above %g%%, so not passed)", a.fail_pct);
+      else
+        std::snprintf(figures, sizeof figures, " (p=%.2g, above %g%%)", r.p, a.fail_pct);
       std::cerr << edp::terminal_text(line) << figures << "\n";
     }
     if (!regs.empty()) return 1;

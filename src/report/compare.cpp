@@ -339,8 +339,11 @@ std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metr
   for (const auto& cc : c.configs)
     for (size_t k = 0; k + 1 < c.sweeps.size(); ++k) {
       const MetricDelta& d = cc.deltas[mi][k];
-      if (d.significant && d.change_pct && *d.change_pct > threshold_pct)
+      if (!d.change_pct || !(*d.change_pct > threshold_pct)) continue;
+      if (d.significant)
         out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, d.test->p});
+      else if (!d.test)
+        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, NAN});
     }
   return out;
 }

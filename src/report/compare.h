@@ -118,10 +118,12 @@ std::vector<std::string> context_differences(const std::vector<LoadedSweep>& swe
 struct Regression {
   std::string config, sweep;
   double change_pct = 0;
-  double p = 0;
+  double p = 0;  // NaN: not tested (no runs on one side)
 };
 // Significant increases of `metric` above `threshold_pct` (time, energy, EDP:
-// more is worse).
+// more is worse), and the increases above it that could not be tested (a
+// sweep without runs.csv, a configuration without runs): a gate does not
+// pass what it could not check.
 std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metric,
                                          double threshold_pct);
 

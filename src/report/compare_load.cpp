@@ -70,6 +70,12 @@ LoadedSweep make_sweep(ReportData data) {
                      "--resume --out " +
                      dir + "` continues it)");
   s.run_rows.assign(res.rows.size(), {});
+  // compare tests a change on the runs: a runs.csv that is there but cannot
+  // be read must not turn the test, and --fail-on-regression, off.
+  if (!s.data.runs_unreadable.empty())
+    throw UsageError(s.data.runs_unreadable +
+                     " (compare tests each change on the runs of runs.csv; restore the sweep's "
+                     "runs.csv, or move it away to compare the means alone)");
   if (!s.data.runs) return s;
   const CsvTable& runs = *s.data.runs;
 
@@ -109,6 +115,19 @@ LoadedSweep make_sweep(ReportData data) {
                        " but runs.csv has " + std::to_string(s.run_rows[r].size()) +
                        " of its runs; the files do not match (an interrupted copy?)");
   }
+  // A run's value is a number or empty (not measured): "nan", "inf" or text
+  // would drop the run from the test without a word (edpbench writes none).
+  for (size_t r = 0; r < res.rows.size(); ++r)
+    for (const size_t rr : s.run_rows[r])
+      for (const char* stem : {col::time_s, col::energy_j, col::dynamic_energy_j, col::edp_js}) {
+        const std::string cell = runs.get(rr, stem);
+        if (!cell.empty() && !parse_double(cell))
+          throw UsageError(dir + "/runs.csv line " + std::to_string(rr + 2) + ": " + stem + " = '" +
+                           cell +
+                           "' is not a decimal number (edpbench writes a number, or nothing for "
+                           "a value not measured; the file was edited or is corrupt: copy the "
+                           "sweep's runs.csv again)");
+      }
   for (size_t r = 0; r < res.rows.size(); ++r) {
     if (res.get(r, col::status) != "ok") continue;
     // compare takes a change from results.csv's means and its test from

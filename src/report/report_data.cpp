@@ -64,6 +64,7 @@ ReportData load_report_data(const std::string& dir) {
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
+      d.runs_unreadable = e.what();
       d.warnings.push_back(std::string("runs.csv is unreadable, per-run ranges are left out: ") +
                            e.what());
     }

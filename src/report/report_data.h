@@ -19,6 +19,7 @@ struct ReportData {
   std::string dir;                        // where the files are (sections read their own)
   CsvTable results;                       // results.csv (required)
   std::optional<CsvTable> runs;           // runs.csv, when present and readable
+  std::string runs_unreadable;            // why a runs.csv that is there was not read
   std::optional<JsonValue> context;       // context.json as written (the report shows it whole)
   std::optional<RunContext> run_context;  // the same, read through its struct
   std::vector<std::string> warnings;      // what was missing or unreadable

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -297,6 +298,34 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
   const Comparison cmp = compare_sweeps({load_sweep(e), load_sweep(d)}, {});
   CHECK_FALSE(cmp.configs[0].deltas[0][0].test);
   CHECK(comparison_text(cmp).find("(no runs to test)") != std::string::npos);
+  // ... and a gate does not pass an increase it could not test: listed as
+  // a regression without a p-value.
+  const auto untested = find_regressions(cmp, CompareMetric::time, 10);
+  REQUIRE(untested.size() == 1);
+  CHECK(untested[0].config == "tensors/small/cpu");
+  CHECK(std::isnan(untested[0].p));
+  CHECK(find_regressions(cmp, CompareMetric::time, 1e6).empty());
+  // A run's value that is not a number ("nan", text) would drop the run
+  // from the test without a word: refused at its line.
+  {
+    const auto bad = write_sweep(tmp, "nan-run", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+    CsvTable runs = edp::report::read_csv_file(bad + "/runs.csv");
+    const int at = runs.column("energy_j");
+    REQUIRE(at >= 0);
+    runs.rows[2][static_cast<size_t>(at)] = "nan";
+    std::string text = csv_line(runs.header);
+    for (const auto& row : runs.rows) text += csv_line(row);
+    std::ofstream(bad + "/runs.csv") << text;
+    CHECK_THROWS_WITH(load_sweep(bad), Catch::Contains("runs.csv line 4: energy_j = 'nan'"));
+  }
+  // A runs.csv that is there but cannot be read turns no test off.
+  {
+    const auto cut = write_sweep(tmp, "cut-runs", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+    std::ofstream(cut + "/runs.csv", std::ios::app) << "\"";
+    CHECK_THROWS_AS(load_sweep(cut), edp::UsageError);
+    CHECK_THROWS_WITH(load_sweep(cut), Catch::Contains("unterminated quoted field") &&
+                                           Catch::Contains("compare tests each change"));
+  }
 }
 
 TEST_CASE("compare --json survives invalid UTF-8 in the CSV (fuzz_results_csv finding)") {
