@@ -425,6 +425,23 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
       {"power_w_ci95", Kind::Spread},     {"predicted_w_ci95", Kind::Spread},
       {"extra_time_s", Kind::Difference}, {"extra_energy_j", Kind::Difference},
       {"error", Kind::Difference}};
+  // One row per measurement: a repeated one would let the later row price
+  // the item in silence.
+  std::map<std::string, size_t> seen;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, "status") != "ok") continue;
+    std::string id;
+    for (const char* c : {"mode", "workload", "size", "batch", "device", "operating_point",
+                          "measure", "state", "idle_s", "rate_hz"})
+      id += t.get(r, c) + "\x1f";
+    if (const auto [at, fresh] = seen.emplace(id, r); !fresh)
+      throw UsageError(origin + " lines " + std::to_string(at->second + 2) + " and " +
+                       std::to_string(r + 2) + ": the same measurement twice (" +
+                       t.get(r, "measure") + ", " + t.get(r, "state") + ", " + deploy_task(t, r) +
+                       " on " + t.get(r, "device") +
+                       "); a deploy.csv has one row per measurement (an edited or concatenated "
+                       "file: keep the row of the run you trust)");
+  }
   for (size_t r = 0; r < t.rows.size(); ++r) {
     if (t.get(r, "status") != "ok") continue;
     const std::string measure = t.get(r, "measure");

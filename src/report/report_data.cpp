@@ -6,10 +6,12 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <stdexcept>
 
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "report/columns.h"
 #include "report/results_csv.h"
 
 namespace edp::report {
@@ -40,6 +42,20 @@ CsvTable load_results_csv(const std::string& path) {
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
     throw UsageError(path + " is not an edpbench results.csv: missing required column" +
                      (missing.size() > 1 ? "s " : " ") + list);
+  }
+  // One row per configuration: a repeated key would let a reader take
+  // either row (recommend took the one with the lower EDP).
+  if (const int key = t.column(col::key); key >= 0) {
+    std::map<std::string, size_t> first;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const std::string& k = t.rows[r][static_cast<size_t>(key)];
+      if (k.empty()) continue;
+      if (const auto [at, fresh] = first.emplace(k, r); !fresh)
+        throw UsageError(path + " lines " + std::to_string(at->second + 2) + " and " +
+                         std::to_string(r + 2) + ": two rows for " + k +
+                         "; a results.csv has one row per configuration (an edited or "
+                         "concatenated file: keep the row of the run you trust)");
+    }
   }
   return t;
 }

@@ -289,6 +289,18 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
       tmp, "once",
       {{"tensors", "small", "cpu", "1", kFast}, {"tensors", "large", "cpu", "1", kFast}}, "x",
       false, /*write_runs=*/false);
+  // (Refused as it is read, by its key: every reader of results.csv.)
+  CHECK_THROWS_WITH(load_sweep(twice),
+                    Catch::Contains("results.csv lines 2 and 4: two rows for "
+                                    "mlp:workload=tensors,size=small,device=cpu"));
+  // Without keys (an older file), compare's own pairing finds the two rows.
+  {
+    CsvTable t = edp::report::read_csv_file(twice + "/results.csv");
+    for (auto& row : t.rows) row[static_cast<size_t>(t.column("key"))] = "";
+    std::string text = csv_line(t.header);
+    for (const auto& row : t.rows) text += csv_line(row);
+    std::ofstream(twice + "/results.csv") << text;
+  }
   CHECK_THROWS_WITH(compare_sweeps({load_sweep(once), load_sweep(twice)}, {}),
                     Catch::Contains("results.csv lines 2 and 4: two rows for tensors/small/cpu"));
   // Without runs.csv: compared, untested, and said so.

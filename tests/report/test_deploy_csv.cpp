@@ -349,6 +349,17 @@ TEST_CASE("deploy.csv: a value the study never writes is refused at its line and
     INFO(ok.column << " = " << ok.value);
     CHECK_NOTHROW(load_deploy_csv(dir));
   }
+  // A measurement twice: the later row would price the item in silence.
+  {
+    CsvTable t = good;
+    t.rows.push_back(t.rows[1]);
+    std::string text = csv_line(t.header);
+    for (const auto& row : t.rows) text += csv_line(row);
+    std::ofstream(file) << text;
+    CHECK_THROWS_WITH(load_deploy_csv(dir),
+                      Catch::Contains(file + " lines 3 and " + std::to_string(t.rows.size() + 1) +
+                                      ": the same measurement twice"));
+  }
   ::unlink(file.c_str());
   ::rmdir(dir.c_str());
 }

@@ -187,3 +187,32 @@ TEST_CASE("points: the report plots time against energy with the Pareto front",
       load_report_data(EDPBENCH_FIXTURES "/report/tx2_sweep"), edp::testing::registry());
   CHECK_THAT(sweep, !Catch::Contains("Operating points"));
 }
+
+// A results.csv with two rows of one configuration (by key) is refused as it
+// is read, by every reader: recommend took the row with the lower EDP.
+TEST_CASE("points: a results.csv repeating a configuration's key is refused at both lines",
+          "[recommend][points][cli]") {
+  std::string dir = "/tmp/edpbench-dupkey-XXXXXX";
+  REQUIRE(::mkdtemp(&dir[0]) != nullptr);
+  CsvTable t = load_results_csv(kPoints);
+  REQUIRE(t.rows.size() > 3);
+  std::vector<std::string> copy = t.rows[1];
+  copy[static_cast<size_t>(t.column("edp_js_mean"))] = "0.001";  // the better-looking twin
+  t.rows.push_back(copy);
+  std::string text = csv_line(t.header);
+  for (const auto& row : t.rows) text += csv_line(row);
+  const std::string file = dir + "/results.csv";
+  FILE* f = std::fopen(file.c_str(), "w");
+  REQUIRE(f);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  const std::string lines = "results.csv lines 3 and " + std::to_string(t.rows.size() + 1) +
+                            ": two rows for " + t.get(1, "key");
+  CHECK_THROWS_WITH(load_results_csv(file), Catch::Contains(lines));
+  CHECK_THROWS_WITH(load_report_data(dir), Catch::Contains(lines));
+  int rc = -1;
+  run(std::string(EDPBENCH_BINARY) + " recommend " + file + " 2>/dev/null", &rc);
+  CHECK(rc == 2);
+  std::remove(file.c_str());
+  ::rmdir(dir.c_str());
+}
