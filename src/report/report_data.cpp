@@ -24,6 +24,43 @@ std::vector<std::string> missing_columns(const CsvTable& table,
   return missing;
 }
 
+void check_result_values(const CsvTable& t, const std::string& path) {
+  // Counts: empty (a monitor row has no layer shapes) or a whole number.
+  static const char* const kCounts[] = {col::n,     col::d_in,    col::h,
+                                        col::d_out, col::threads, col::iterations};
+  // Means and spreads that every reader takes: empty (not measured) or a
+  // number; a time, energy, power or EDP is not below zero (dynamic energy
+  // may be, when the idle baseline read above the run).
+  static const char* const kValues[] = {
+      col::time_s_mean,  col::time_s_std,    col::time_s_ci95,           col::energy_j_mean,
+      col::energy_j_std, col::energy_j_ci95, col::dynamic_energy_j_mean, col::power_w_mean,
+      col::edp_js_mean,  col::edp_js_std};
+  const auto refuse = [&](size_t r, const std::string& c, const std::string& cell,
+                          const std::string& why) {
+    throw UsageError(path + " line " + std::to_string(r + 2) + ": " + c + " = '" +
+                     escaped_excerpt(cell, 40) + "' is " + why +
+                     " (edpbench writes no such value in an ok row: the file was edited or is "
+                     "corrupt; restore it, or run the configuration again)");
+  };
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, col::status) != "ok") continue;
+    const std::string runs = t.get(r, col::runs);
+    if (const auto n = parse_count(runs); !n || *n < 1)
+      refuse(r, col::runs, runs, "not a count of runs (a whole number, at least 1)");
+    for (const char* c : kCounts) {
+      const std::string cell = t.get(r, c);
+      if (!cell.empty() && !parse_count(cell)) refuse(r, c, cell, "not a whole number");
+    }
+    for (const char* c : kValues) {
+      const std::string cell = t.get(r, c);
+      if (cell.empty()) continue;
+      const auto v = parse_double(cell);
+      if (!v) refuse(r, c, cell, "not a decimal number within a double's range");
+      if (*v < 0 && std::string(c) != col::dynamic_energy_j_mean) refuse(r, c, cell, "below zero");
+    }
+  }
+}
+
 CsvTable load_results_csv(const std::string& path) {
   // Through the one reader of untrusted files: a link, /dev/zero, a FIFO (it
   // would never end) or a file beyond the results cap is refused.
@@ -43,6 +80,7 @@ CsvTable load_results_csv(const std::string& path) {
     throw UsageError(path + " is not an edpbench results.csv: missing required column" +
                      (missing.size() > 1 ? "s " : " ") + list);
   }
+  check_result_values(t, path);
   // One row per configuration: a repeated key would let a reader take
   // either row (recommend took the one with the lower EDP).
   if (const int key = t.column(col::key); key >= 0) {

@@ -32,6 +32,12 @@ ReportData load_report_data(const std::string& dir);
 // Names from `required` that `table` lacks, in the order of `required`.
 std::vector<std::string> missing_columns(const CsvTable& table,
                                          const std::vector<std::string>& required);
+// The values of a results.csv's ok rows that every reader takes: `runs` a
+// count of at least 1, the layer shapes, threads and iterations whole
+// numbers (or empty), the time, energy, power and EDP statistics numbers
+// (or empty) and not below zero (dynamic energy may be). Throws
+// edp::UsageError naming `path`, the line, the column and the value.
+void check_result_values(const CsvTable& table, const std::string& path);
 // Reads and checks a results.csv. Throws edp::UsageError naming the file when it
 // cannot be read, is malformed or lacks required columns (listing them).
 CsvTable load_results_csv(const std::string& path);

@@ -216,3 +216,38 @@ TEST_CASE("points: a results.csv repeating a configuration's key is refused at b
   std::remove(file.c_str());
   ::rmdir(dir.c_str());
 }
+
+// The values every reader of results.csv takes from an ok row: refused at
+// their line when no run writes them (a negative energy, 'nan', a count of
+// runs that is not one), so that report, compare, recommend and resume agree.
+TEST_CASE("points: an ok row's value that no run writes is refused at its line and column",
+          "[recommend][points]") {
+  const CsvTable good = load_results_csv(kPoints);
+  struct Case {
+    const char *column, *value, *why;
+  };
+  for (const Case& c :
+       {Case{"energy_j_mean", "-1", "is below zero"},
+        Case{"time_s_mean", "nan", "is not a decimal number"},
+        Case{"runs", "-1", "is not a count of runs"}, Case{"runs", "0", "is not a count of runs"},
+        Case{"runs", "99999999999999999999", "is not a count of runs"},
+        Case{"n", "abc", "is not a whole number"}, Case{"threads", "-1", "is not a whole number"},
+        Case{"edp_js_mean", "1e999", "is not a decimal number"},
+        Case{"dynamic_energy_j_mean", "-0.5", ""}}) {
+    CsvTable t = good;
+    t.rows[1][static_cast<size_t>(t.column(c.column))] = c.value;
+    INFO(c.column << " = " << c.value);
+    if (std::string(c.why).empty()) {
+      CHECK_NOTHROW(check_result_values(t, "r.csv"));  // dynamic energy may be below zero
+      continue;
+    }
+    CHECK_THROWS_WITH(check_result_values(t, "r.csv"),
+                      Catch::Contains(std::string("r.csv line 3: ") + c.column + " = '" + c.value +
+                                      "' " + c.why));
+  }
+  // A failed or skipped row holds nothing to check.
+  CsvTable failed = good;
+  failed.rows[1][static_cast<size_t>(failed.column("status"))] = "failed";
+  failed.rows[1][static_cast<size_t>(failed.column("runs"))] = "x";
+  CHECK_NOTHROW(check_result_values(failed, "r.csv"));
+}

@@ -12,6 +12,7 @@
 #include "common/errors.h"
 #include "common/safe_file.h"
 #include "report/columns.h"
+#include "report/report_data.h"
 #include "report/results_csv.h"
 
 namespace edp::bench {
@@ -132,6 +133,9 @@ void check_integrity(const std::string& dir, const std::map<std::string, report:
     }
   }
   if (done.empty()) return;
+  // A committed row is kept as measured: its values must be ones edpbench
+  // writes, or report and compare would refuse the sweep resume finished.
+  report::check_result_values(tables.at("results.csv"), dir + "/results.csv");
   if (!path_present(dir + "/context.json"))
     throw UsageError(dir + "/context.json is missing but " + std::to_string(done.size()) +
                      " configuration(s) are committed" + fix);
