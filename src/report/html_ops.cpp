@@ -12,6 +12,7 @@
 #include "report/html_escape.h"
 #include "report/html_sections.h"
 #include "report/html_util.h"
+#include "report/ops_csv.h"
 #include "report/pivot_table.h"
 #include "report/recommend.h"
 #include "report/speedup.h"
@@ -258,6 +259,11 @@ std::string render_ops_section(const std::string& dir) {
            html_escape(e.what()) + "</p>\n";
   }
   if (t.rows.empty()) return "";
+  try {
+    check_ops_values(t, path);
+  } catch (const UsageError& e) {  // a value no study writes: nothing drawn from it
+    return "<h2 id=\"ops\">Operators</h2>\n<p class=\"notice\">" + html_escape(e.what()) + "</p>\n";
+  }
   return OpsSection(std::move(t)).render();
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/errors.h"
+#include "common/safe_file.h"
 #include "report/csv.h"
 #include "report/csv_schema.h"
 #include "report/stats.h"
@@ -176,6 +178,54 @@ const std::vector<std::string>& ops_columns() { return ops_schema().names(); }
 std::vector<std::string> ops_row(const ItemRecord& rec, double measured_gflops,
                                  double measured_gbs) {
   return ops_schema().row(OpsRow(rec, measured_gflops, measured_gbs));
+}
+
+void check_ops_values(const CsvTable& t, const std::string& path) {
+  static const char* const kNumbers[] = {col::bytes,
+                                         col::n,
+                                         col::runs,
+                                         col::time_s_median,
+                                         col::time_s_ci95,
+                                         col::flop,
+                                         col::bytes_moved,
+                                         col::gflops,
+                                         col::gbs,
+                                         col::peak_gflops,
+                                         col::peak_gbs,
+                                         col::percent_of_peak,
+                                         col::energy_per_op_j,
+                                         col::pj_per_flop,
+                                         col::power_w_mean,
+                                         col::percent_of_measured_peak,
+                                         col::measured_peak_gflops,
+                                         col::measured_peak_gbs,
+                                         col::peak_gflops_nominal,
+                                         col::energy_per_op_j_ci95,
+                                         col::steps};
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (t.get(r, col::status) != "ok") continue;
+    const bool cold = t.get(r, col::variant) == "cold";
+    for (const char* c : kNumbers) {
+      const std::string cell = t.get(r, c);
+      if (cell.empty()) continue;
+      const auto v = parse_double(cell);
+      const std::string name = c;
+      const bool difference = cold && (name == col::time_s_median || name == col::energy_per_op_j ||
+                                       name == col::pj_per_flop);
+      std::string why;
+      if (!v)
+        why = "not a decimal number within a double's range";
+      else if (*v < 0 && !difference)
+        why = "below zero";
+      else if (std::fabs(*v) > kOpsMaxMagnitude)
+        why = "larger than " + fmt_double(kOpsMaxMagnitude);
+      if (!why.empty())
+        throw UsageError(path + " line " + std::to_string(r + 2) + ": " + name + " = '" +
+                         escaped_excerpt(cell, 40) + "' is " + why +
+                         " (the ops study writes no such value in an ok row: the file was edited "
+                         "or is corrupt; restore it, or run the study again)");
+    }
+  }
 }
 
 }  // namespace edp::report

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "report/csv.h"
 #include "report/records.h"
 
 namespace edp::report {
@@ -33,5 +34,14 @@ OpFigures op_figures(const ItemRecord& rec);
 // sweep has not measured them: fma_peak and the largest warm copy).
 std::vector<std::string> ops_row(const ItemRecord& rec, double measured_gflops,
                                  double measured_gbs);
+
+// The values of ops.csv's ok rows as the study writes them: each number
+// column empty or a decimal number of magnitude at most kOpsMaxMagnitude,
+// and none below zero but a cold row's time and energy per op (the op with
+// the flush, less the flush: a difference). Throws edp::UsageError naming
+// `path`, the line, the column and the value: the report drew -1 s and
+// 1e308 GFLOP/s.
+inline constexpr double kOpsMaxMagnitude = 1e15;
+void check_ops_values(const CsvTable& table, const std::string& path);
 
 }  // namespace edp::report

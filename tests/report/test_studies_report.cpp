@@ -351,3 +351,42 @@ TEST_CASE("speedup_table: every pair of modes measured, the faster of two rows",
   CHECK(s.ratio.at({"a", 2}) == Approx(5.0));
   CHECK(speedup_table({{"a", "cpu", 1.0}, {"b", "cpu", 2.0}}).pairs.empty());
 }
+
+// An ops.csv value the study never writes draws nothing: the section says
+// where it is (the report drew -1 s and 1e308 GFLOP/s). A cold row's time
+// is a difference (the op with the flush, less the flush) and may be below 0.
+TEST_CASE("the ops section of an ops.csv with a value no study writes is a notice", "[report]") {
+  const CsvTable good = read_csv_file(kStudiesDir + "/ops.csv");
+  std::string dir = "/tmp/edpbench-ops-values-XXXXXX";
+  REQUIRE(::mkdtemp(&dir[0]) != nullptr);
+  struct Case {
+    size_t row;
+    const char *column, *value, *why;
+  };
+  // Row 0 is a warm copy, row 1 its cold twin.
+  REQUIRE(good.get(0, "variant") == "warm");
+  REQUIRE(good.get(1, "variant") == "cold");
+  for (const Case& c :
+       {Case{0, "time_s_median", "-1", "is below zero"},
+        Case{0, "energy_per_op_j", "-1", "is below zero"},
+        Case{0, "gflops", "1e308", "is larger than 1e+15"},
+        Case{0, "gbs", "nan", "is not a decimal number"}, Case{1, "time_s_median", "-2e-06", ""}}) {
+    CsvTable t = good;
+    t.rows[c.row][static_cast<size_t>(t.column(c.column))] = c.value;
+    std::string text = csv_line(t.header);
+    for (const auto& row : t.rows) text += csv_line(row);
+    std::ofstream(dir + "/ops.csv") << text;
+    const std::string h = render_ops_section(dir);
+    INFO(c.column << " = " << c.value);
+    if (std::string(c.why).empty()) {
+      CHECK_THAT(h, !Catch::Contains("class=\"notice\""));
+      continue;
+    }
+    CHECK_THAT(h, Catch::Contains("class=\"notice\"") &&
+                      Catch::Contains("ops.csv line " + std::to_string(c.row + 2) + ": " +
+                                      c.column + " = &#39;" + c.value + "&#39; " + c.why));
+    CHECK_THAT(h, !Catch::Contains("<svg"));
+  }
+  std::remove((dir + "/ops.csv").c_str());
+  ::rmdir(dir.c_str());
+}
