@@ -4,10 +4,12 @@
 #include "report/html_stages.h"
 #include "report/columns.h"
 
+#include <exception>
 #include <map>
 #include <sstream>
 #include <vector>
 
+#include "common/errors.h"
 #include "common/safe_file.h"
 #include "report/csv.h"
 #include "report/svg_chart.h"
@@ -108,7 +110,21 @@ std::string share_chart(const CsvTable& t,
 
 std::string render_stages_section(const std::string& dir) {
   if (!exists(dir + "/stages.csv")) return "";
-  const CsvTable t = read_csv_file(dir + "/stages.csv");
+  // A file cut short or edited is said in place of the section (exit 1
+  // before); a link, FIFO or device stays refused (UsageError, exit 2).
+  const auto unreadable = [](const std::string& file, const std::exception& e) {
+    return "<section id=\"stages\">\n<h2>Training stages</h2>\n<p class=\"notice\">" + file +
+           " is unreadable: " + esc(e.what()) + "</p>\n</section>\n";
+  };
+  CsvTable t, m;
+  try {
+    t = read_csv_file(dir + "/stages.csv");
+    if (exists(dir + "/memory.csv")) m = read_csv_file(dir + "/memory.csv");
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    return unreadable(t.header.empty() ? "stages.csv" : "memory.csv", e);
+  }
   const auto groups = by_key(t);
   std::ostringstream o;
   o << "<section id=\"stages\">\n<h2>Training stages</h2>\n"
@@ -138,8 +154,7 @@ std::string render_stages_section(const std::string& dir) {
     }
     o << "</table>\n";
   }
-  if (exists(dir + "/memory.csv")) {
-    const CsvTable m = read_csv_file(dir + "/memory.csv");
+  if (!m.header.empty()) {
     for (const auto& [key, rows] : by_key(m)) {
       o << "<h3>Memory: " << esc(label(m, rows.front())) << "</h3>\n<table>\n<tr><th>tensor</th>"
         << "<th>kind</th><th>bytes (computed)</th><th>bytes (measured)</th><th>note</th></tr>\n";

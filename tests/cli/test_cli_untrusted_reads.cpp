@@ -279,6 +279,12 @@ TEST_CASE("resume refuses a damaged directory and says which file is short", "[c
          write_text(o + "/results.csv", text);
        },
        "/results.csv line 2: energy_j_mean = '-1' is below zero"},
+      // A quote left open was exit 1 without a fix.
+      {"rails.csv cut inside a quoted field",
+       [](const std::string& o) {
+         write_text(o + "/rails.csv", slurp(o + "/rails.csv") + "tensors,\"cut");
+       },
+       "unterminated quoted field: the sweep's file cannot be read"},
       {"context.json deleted",
        [](const std::string& o) { ::unlink((o + "/context.json").c_str()); },
        "/context.json is missing but 2 configuration(s) are committed"},

@@ -32,4 +32,12 @@ TEST_CASE("stages section: empty without stages.csv, bars and tables with it", "
   for (size_t p = html.find("<title>"); p != std::string::npos; p = html.find("<title>", p + 1))
     ++rects;
   CHECK(rects == 4);
+  // A file cut short (a quote left open) is said in place of the section;
+  // report exited 1 on it.
+  edp::testing::write_text(dir + "/memory.csv",
+                           edp::testing::slurp(dir + "/memory.csv") + "tensors,tiny,cpu,\"w2");
+  const std::string cut = edp::report::render_stages_section(dir);
+  CHECK_THAT(cut, Catch::Contains("class=\"notice\">memory.csv is unreadable: ") &&
+                      Catch::Contains("unterminated quoted field"));
+  CHECK_THAT(cut, !Catch::Contains("<svg"));
 }

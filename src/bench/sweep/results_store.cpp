@@ -45,7 +45,16 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
   report::CsvTable t;
   t.header = columns;
   if (!exists(path)) return t;
-  const report::CsvTable old = report::read_csv_file(path);
+  report::CsvTable old;
+  try {
+    old = report::read_csv_file(path);
+  } catch (const UsageError&) {
+    throw;                                 // a link, FIFO or device: refused with its own words
+  } catch (const std::runtime_error& e) {  // cut short or edited
+    throw UsageError(std::string(e.what()) +
+                     ": the sweep's file cannot be read (cut short or "
+                     "edited); restore it, or resume into a new --out directory");
+  }
   if (old.header.empty() || (old.header.size() == 1 && old.header[0].empty()))
     throw UsageError(path +
                      " is empty (not even its header): delete it to resume the other files, "
