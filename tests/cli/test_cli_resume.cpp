@@ -106,6 +106,36 @@ TEST_CASE("SIGINT mid-sweep exits 130 after saving", "[cli][resume]") {
   CHECK(rows_in(out + "/results.csv") >= 1);
 }
 
+// A sweep whose only items left are skipped ones (a GPU the machine lacks)
+// is finished: resuming it exits 0, as its first run did. It exited 1, "no
+// item could be measured", which a systemd job takes for a failure.
+TEST_CASE("resume of a sweep whose items left are skipped ones exits 0", "[cli][resume]") {
+  const std::string dir = edp::testing::temp_dir("resume-skipped");
+  const std::string cfg = dir + "/c.yaml", out = dir + "/out";
+  edp::testing::write_text(cfg,
+                           "name: resume-skipped\niterations: 2\nruns: 2\nwarmup_iterations: 0\n"
+                           "workloads: [tensors]\nsizes: {t: {n: 4, d_in: 8, h: 4, d_out: 2}}\n"
+                           "devices: [{kind: cpu, threads: 1}, {kind: gpu, index: 7}]\n"
+                           "power: {source: none}\n");
+  const auto first = edp::testing::edpbench("run --config " + cfg + " --out " + out);
+  INFO(first.err);
+  REQUIRE(first.exit_code == 0);
+  REQUIRE(rows_in(out + "/results.csv") == 2);
+  const auto again = edp::testing::edpbench("run --config " + cfg + " --out " + out + " --resume");
+  INFO(again.err);
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.err, !Catch::Contains("no item could be measured"));
+  // A sweep with nothing measured at all is still a failure.
+  const std::string none = dir + "/none.yaml";
+  edp::testing::write_text(none,
+                           "name: resume-none\niterations: 2\nruns: 2\nwarmup_iterations: 0\n"
+                           "workloads: [tensors]\nsizes: {t: {n: 4, d_in: 8, h: 4, d_out: 2}}\n"
+                           "devices: [{kind: gpu, index: 7}]\npower: {source: none}\n");
+  const auto nothing = edp::testing::edpbench("run --config " + none + " --out " + dir + "/o2");
+  CHECK(nothing.exit_code == 1);
+  CHECK_THAT(nothing.err, Catch::Contains("no item could be measured"));
+}
+
 TEST_CASE("resume refuses a different configuration and names the difference", "[cli][resume]") {
   const std::string dir = edp::testing::temp_dir("resume-diff");
   const std::string cfg = sweep_config(dir), out = dir + "/out";

@@ -358,9 +358,11 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   leave_points(s, points.get());
   if (s.progress) s.progress->finish();
   store.flush(context_json(s, interrupted == 0, earlier));
-  textfile.progress().status = interrupted                             ? "interrupted"
-                               : (!todo.empty() && s.measured_ok == 0) ? "failed"
-                                                                       : "finished";
+  // A failure when the sweep has no measured item at all: a resumed sweep
+  // whose items left are skipped ones (a GPU this build lacks) has its
+  // earlier items, as the first run did when it exited 0.
+  const bool none_measured = !todo.empty() && s.measured_ok == 0 && store.completed() == 0;
+  textfile.progress().status = interrupted ? "interrupted" : none_measured ? "failed" : "finished";
   textfile.write(s.progress.get());
   if (interrupted) {
     if (s.progress)
@@ -369,7 +371,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
                        " (continue with --resume)");
     return 128 + interrupted;
   }
-  if (!todo.empty() && s.measured_ok == 0) {
+  if (none_measured) {
     if (s.progress) s.progress->line("edpbench: error: no item could be measured");
     return 1;
   }
