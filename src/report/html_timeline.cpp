@@ -95,6 +95,9 @@ std::vector<Chosen> median_runs(const CsvTable& runs) {
   return out;
 }
 
+// A rail's power beyond this is no board's.
+constexpr double kMaxPlausibleW = 1e6;
+
 // samples.csv's text through the one reader of untrusted files (a link, a
 // FIFO or a file over samples.csv's cap is refused), else "" with why.
 std::string read_samples(const std::string& path, std::string* why) {
@@ -111,7 +114,7 @@ std::string read_samples(const std::string& path, std::string* why) {
 std::map<RunId, Curve> read_curves(const std::string& text, const std::set<RunId>& wanted,
                                    std::string* why) {
   std::map<RunId, Curve> curves;
-  size_t pos = 0;
+  size_t pos = 0, line = 0;
   bool header = true;
   while (pos < text.size()) {
     bool quoted = false;
@@ -123,6 +126,7 @@ std::map<RunId, Curve> read_curves(const std::string& text, const std::set<RunId
     if (end >= text.size()) break;
     const std::string record = text.substr(pos, end + 1 - pos);
     pos = end + 1;
+    line += 1 + static_cast<size_t>(std::count(record.begin(), record.end() - 1, '\n'));
     std::vector<std::string> f;
     try {
       f = parse_csv_record(record, "samples.csv");
@@ -146,6 +150,20 @@ std::map<RunId, Curve> read_curves(const std::string& text, const std::set<RunId
     if (!wanted.count(id)) continue;
     Curve& c = curves[id];
     if (c.t_s.empty() || c.t_s.back() != *t) c.t_s.push_back(*t);
+    // A power that is not a number, or beyond any board's (a megawatt),
+    // is no sensor's: nothing is drawn from the file (1e308 W was drawn
+    // pinned to the top of a 1 W axis).
+    for (const size_t i : {size_t{6}, size_t{7}}) {
+      if (f[i].empty()) continue;
+      const auto w = number(f[i]);
+      if (!w || std::fabs(*w) > kMaxPlausibleW) {
+        *why = "samples.csv line " + std::to_string(line) + ": " + samples_columns()[i] + " = '" +
+               escaped_excerpt(f[i], 40) + "' is " +
+               (w ? "beyond " + fmt("%g", kMaxPlausibleW) + " W" : std::string("not a number")) +
+               " (no sensor writes it: the file was edited or is corrupt)";
+        return {};
+      }
+    }
     const auto raw = number(f[6]), corrected = number(f[7]);
     auto& points = c.rails[f[5]];
     points.resize(c.t_s.size(), {NAN, NAN});

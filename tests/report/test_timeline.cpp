@@ -117,6 +117,29 @@ TEST_CASE("timeline section: absent without samples.csv, a note when the cap cut
   CHECK(other.find("<svg") == std::string::npos);
 }
 
+TEST_CASE("timeline section: a power no sensor writes is said at its line, nothing drawn",
+          "[report][timeline]") {
+  // 1e308 W was drawn pinned to the top of a 1 W axis; 'nan' was said as
+  // "no samples for their median run".
+  for (const std::string bad : {"1e308", "nan", "abc"}) {
+    Sweep s;
+    const std::string text = edp::testing::slurp(s.dir + "/samples.csv");
+    // The median run (3): its first row's power as read.
+    CsvTable t = parse_csv(text);
+    size_t row = 0;
+    while (t.get(row, "run") != "3") ++row;
+    t.rows[row][static_cast<size_t>(t.column("power_w"))] = bad;
+    std::string out = csv_line(t.header);
+    for (const auto& r : t.rows) out += csv_line(r);
+    edp::testing::write_text(s.dir + "/samples.csv", out);
+    const std::string h = render_timeline_section(s.data);
+    INFO(bad << ": " << h);
+    CHECK(h.find("samples.csv line " + std::to_string(row + 2) + ": power_w = &#39;" + bad) !=
+          std::string::npos);
+    CHECK(h.find("<svg") == std::string::npos);
+  }
+}
+
 TEST_CASE("timeline section: a run number that is no count names no run", "[report][timeline]") {
   // 1e20 was cast to int (undefined; it drew "run -2147483648"), and two
   // huge numbers collided.
