@@ -9,6 +9,7 @@
 
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "common/text.h"
 #include "report/columns.h"
 #include "report/compare.h"
 #include "report/csv.h"
@@ -64,11 +65,25 @@ LoadedSweep make_sweep(ReportData data) {
   s.label = s.data.title;
   const std::string dir = s.data.dir.empty() ? s.data.title : s.data.dir;
   const CsvTable& res = s.data.results;
-  if (res.rows.empty())
+  if (res.rows.empty()) {
+    // A sweep of studies that keep their rows in files of their own (ops,
+    // stages, deploy) ran fine: say that, not "did it run?".
+    std::vector<std::string> own;
+    for (const char* f : {"ops.csv", "stages.csv", "deploy.csv"})
+      if (path_present(dir + "/" + f)) own.push_back(f);
+    if (!own.empty())
+      throw UsageError(dir +
+                       "/results.csv has no configuration to compare: this sweep's studies "
+                       "keep their rows in " +
+                       join(own, ", ") +
+                       ", which compare does not read (compare sweeps of the mlp or batch "
+                       "studies; `edpbench report " +
+                       dir + "` shows this one)");
     throw UsageError(dir +
                      "/results.csv has no configuration: did the sweep run? (`edpbench run "
                      "--resume --out " +
                      dir + "` continues it)");
+  }
   s.run_rows.assign(res.rows.size(), {});
   // compare tests a change on the runs: a runs.csv that is there but cannot
   // be read must not turn the test, and --fail-on-regression, off.

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "common/errors.h"
 #include "report/compare.h"
@@ -329,6 +330,21 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
     for (const auto& row : runs.rows) text += csv_line(row);
     std::ofstream(bad + "/runs.csv") << text;
     CHECK_THROWS_WITH(load_sweep(bad), Catch::Contains("runs.csv line 4: energy_j = 'nan'"));
+  }
+  // A sweep of the ops study alone ran fine: it has nothing compare reads,
+  // and is told so ("did the sweep run?" before).
+  {
+    const auto ops = write_sweep(tmp, "ops-only", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+    const std::string text = [&] {
+      std::ifstream in(ops + "/results.csv");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      return ss.str();
+    }();
+    std::ofstream(ops + "/results.csv") << text.substr(0, text.find('\n') + 1);
+    std::ofstream(ops + "/ops.csv") << "op\n";
+    CHECK_THROWS_WITH(load_sweep(ops), Catch::Contains("has no configuration to compare") &&
+                                           Catch::Contains("keep their rows in ops.csv"));
   }
   // A runs.csv that is there but cannot be read turns no test off.
   {
