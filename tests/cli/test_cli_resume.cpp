@@ -148,6 +148,22 @@ TEST_CASE("resume refuses a different configuration and names the difference", "
   CHECK_THAT(r.err, Catch::Contains("configuration differs") &&
                         Catch::Contains("sweep has 'runs: 1', now 'runs: 2'"));
   CHECK(rows_in(out + "/results.csv") == 1);  // nothing was touched
+
+  // Two long lines that differ past the excerpt's length: the excerpts
+  // start near the difference (both read the same 60 characters before).
+  const std::string long_name(70, 'n');
+  std::string text = edp::testing::slurp(cfg);
+  edp::testing::write_text(cfg, "name: " + long_name + "-a\n" + text.substr(text.find('\n') + 1));
+  const std::string out2 = dir + "/out2";
+  REQUIRE(edp::testing::edpbench("run --config " + cfg + " --out " + out2 +
+                                 " --workloads tensors --sizes a --runs 1")
+              .exit_code == 0);
+  edp::testing::write_text(cfg, "name: " + long_name + "-b\n" + text.substr(text.find('\n') + 1));
+  const auto r2 = edp::testing::edpbench("run --config " + cfg + " --out " + out2 +
+                                         " --workloads tensors --sizes a --runs 1 --resume");
+  CHECK(r2.exit_code == 2);
+  CHECK_THAT(r2.err, Catch::Contains("line 1, column 78: sweep has '...nnnnnnnnnnnnnnnnnnn-a', "
+                                     "now '...nnnnnnnnnnnnnnnnnnn-b'"));
 }
 
 namespace {

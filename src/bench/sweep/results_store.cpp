@@ -90,9 +90,17 @@ std::string first_difference(const std::string& a, const std::string& b) {
     if (!ga && !gb) return "";
     if (!ga) la = "<end>";
     if (!gb) lb = "<end>";
-    if (la != lb)
-      return "line " + std::to_string(line) + ": sweep has '" + escaped_excerpt(la, 60) +
-             "', now '" + escaped_excerpt(lb, 60) + "'";
+    if (la != lb) {
+      // From a little before the first differing character: two long
+      // lines that differ past the excerpt's length read the same.
+      size_t at = 0;
+      while (at < la.size() && at < lb.size() && la[at] == lb[at]) ++at;
+      const size_t from = at > 20 ? at - 20 : 0;
+      const std::string dots = from > 0 ? "..." : "";
+      return "line " + std::to_string(line) + ", column " + std::to_string(at + 1) +
+             ": sweep has '" + dots + escaped_excerpt(la.substr(std::min(from, la.size())), 60) +
+             "', now '" + dots + escaped_excerpt(lb.substr(std::min(from, lb.size())), 60) + "'";
+    }
   }
 }
 
