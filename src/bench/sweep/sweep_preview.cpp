@@ -340,7 +340,8 @@ void estimate_sweep(const Config& cfg, const std::vector<PlanItem>& items, Sweep
         "some items stop on a CI target (max_rel_ci): they may run more than the runs counted");
   if (gemm_auto)
     sum.notes.push_back(
-        "cpu gemm: auto measures each GEMM path once per shape first (not counted)");
+        "cpu gemm: auto times the BLAS library against Eigen once per shape first (not "
+        "counted)");
   if (cfg.max_start_temp_c > 0)
     sum.notes.push_back("waiting for max_start_temp_c before runs is not counted");
   if (!std::isnan(sum.total_s))
