@@ -91,10 +91,17 @@ std::string merged_csv(const std::string& path, const std::vector<std::string>& 
       throw Error(std::string("cannot merge into ") + path + ": " + e.what() +
                   "; write into a new directory");
     }
-    if (t.header != columns)
-      throw Error(path + " has other columns than this edpbench version writes (" +
-                  std::to_string(t.header.size()) + " against " + std::to_string(columns.size()) +
+    if (t.header != columns) {
+      // Name the first column that differs: "58 against 58" said nothing.
+      size_t i = 0;
+      while (i < t.header.size() && i < columns.size() && t.header[i] == columns[i]) ++i;
+      const std::string have =
+          i < t.header.size() ? "'" + edp::escaped_excerpt(t.header[i], 40) + "'" : "nothing";
+      const std::string want = i < columns.size() ? "'" + columns[i] + "'" : "nothing";
+      throw Error(path + " has other columns than this edpbench version writes (column " +
+                  std::to_string(i + 1) + " is " + have + ", where it writes " + want +
                   "); write the monitor's results into a new directory");
+    }
   }
   const int key = t.column(edp::report::col::key);
   std::string out = edp::report::csv_line(t.header);

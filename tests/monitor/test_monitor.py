@@ -372,6 +372,9 @@ class ResultsFiles(unittest.TestCase):
         with self.assertRaises(edpbench.Error) as ctx:
             mon.write(self.dir)
         self.assertIn("other columns", str(ctx.exception))
+        # ... naming the first column that differs (the count alone said
+        # "58 against 58" for a trailing carriage return).
+        self.assertIn("column 3 is nothing, where it writes 'n'", str(ctx.exception))
 
     def test_writing_into_a_run_directory_keeps_its_context(self):
         # context.json is rewritten through the typed context: the monitor's
