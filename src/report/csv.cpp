@@ -173,6 +173,17 @@ std::optional<double> parse_double(const std::string& s) {
   return v;
 }
 
+std::string number_problem(const std::string& cell, const NumberRange& range) {
+  if (cell.empty()) return "";
+  const auto v = parse_double(cell);
+  if (!v) return "not a decimal number within a double's range";
+  if (*v < 0 && !range.may_be_negative) return "below zero";
+  if (std::fabs(*v) > range.max_magnitude) return "larger than " + fmt_double(range.max_magnitude);
+  if (*v != 0 && std::fabs(*v) < range.min_magnitude)
+    return "smaller than " + fmt_double(range.min_magnitude) + " but not 0";
+  return "";
+}
+
 std::optional<int64_t> parse_count(const std::string& s) {
   const auto v = parse_double(s);
   constexpr double kMaxExact = 9007199254740992.0;  // 2^53

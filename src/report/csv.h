@@ -54,6 +54,19 @@ std::string fmt_double(double v);
 // A decimal number ("1.5", "-2e-3"), else nullopt: no blanks, hex, "nan" or
 // "inf", nothing past the number, nothing out of a double's range.
 std::optional<double> parse_double(const std::string& s);
+// The range a number cell of an output file may hold. number_problem says
+// what is wrong with a cell against it ("" when nothing; an empty cell is
+// "not measured", never a problem): not a decimal number (parse_double),
+// below zero where the column cannot be, a magnitude above max_magnitude,
+// or a magnitude other than 0 below min_magnitude (a measured quantity no
+// instrument resolves: 1e-300 W).
+struct NumberRange {
+  bool may_be_negative = false;
+  double min_magnitude = 0;
+  double max_magnitude = 1e300;
+};
+std::string number_problem(const std::string& cell, const NumberRange& range);
+
 // A whole, non-negative count (runs, N) from a field, else nullopt: the field
 // must be a finite integer no larger than 2^53, so a corrupt or hostile CSV
 // cannot overflow the integer it is converted to.

@@ -453,22 +453,14 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
                             ? Kind::Difference
                             : column_kind;
       const std::string cell = t.get(r, c);
-      if (cell.empty()) continue;  // not measured
-      const auto v = parse_double(cell);
-      std::string why;
-      if (!v)
-        why = "not a decimal number within a double's range";
-      else if (*v < 0 && kind != Kind::Difference)
-        why = "below zero";
-      else if (c == "time_s" && measure == "burst" && *v == 0)
+      std::string why = number_problem(
+          cell, {kind == Kind::Difference, kind == Kind::Measured ? kDeployMinMagnitude : 0.0,
+                 kDeployMaxMagnitude});
+      if (why.empty() && c == "time_s" && measure == "burst" && parse_double(cell) == 0.0)
         why = "a burst that took no time";
-      else if (kind == Kind::Measured && *v != 0 && *v < kDeployMinMagnitude)
-        why = "smaller than " + fmt_double(kDeployMinMagnitude) + " but not 0";
-      else if (std::fabs(*v) > kDeployMaxMagnitude)
-        why = "larger than " + fmt_double(kDeployMaxMagnitude);
       if (!why.empty())
-        throw UsageError(origin + " line " + std::to_string(r + 2) + ": " + c + " = '" + cell +
-                         "' is " + why +
+        throw UsageError(origin + " line " + std::to_string(r + 2) + ": " + c + " = '" +
+                         escaped_excerpt(cell, 40) + "' is " + why +
                          " (the deploy study writes no such value: the file was edited or is "
                          "corrupt; run the study again, or correct the cell)");
     }

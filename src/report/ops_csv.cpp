@@ -207,18 +207,10 @@ void check_ops_values(const CsvTable& t, const std::string& path) {
     const bool cold = t.get(r, col::variant) == "cold";
     for (const char* c : kNumbers) {
       const std::string cell = t.get(r, c);
-      if (cell.empty()) continue;
-      const auto v = parse_double(cell);
       const std::string name = c;
       const bool difference = cold && (name == col::time_s_median || name == col::energy_per_op_j ||
                                        name == col::pj_per_flop);
-      std::string why;
-      if (!v)
-        why = "not a decimal number within a double's range";
-      else if (*v < 0 && !difference)
-        why = "below zero";
-      else if (std::fabs(*v) > kOpsMaxMagnitude)
-        why = "larger than " + fmt_double(kOpsMaxMagnitude);
+      const std::string why = number_problem(cell, {difference, 0.0, kOpsMaxMagnitude});
       if (!why.empty())
         throw UsageError(path + " line " + std::to_string(r + 2) + ": " + name + " = '" +
                          escaped_excerpt(cell, 40) + "' is " + why +

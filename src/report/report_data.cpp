@@ -53,10 +53,8 @@ void check_result_values(const CsvTable& t, const std::string& path) {
     }
     for (const char* c : kValues) {
       const std::string cell = t.get(r, c);
-      if (cell.empty()) continue;
-      const auto v = parse_double(cell);
-      if (!v) refuse(r, c, cell, "not a decimal number within a double's range");
-      if (*v < 0 && std::string(c) != col::dynamic_energy_j_mean) refuse(r, c, cell, "below zero");
+      const std::string why = number_problem(cell, {std::string(c) == col::dynamic_energy_j_mean});
+      if (!why.empty()) refuse(r, c, cell, why);
     }
   }
 }

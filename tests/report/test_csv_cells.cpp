@@ -43,3 +43,22 @@ TEST_CASE("csv: every cell reads back as it was written", "[csv]") {
   REQUIRE(t.rows.size() == cells.size() - 1);  // an empty last line is no row
   for (size_t i = 0; i + 1 < cells.size(); ++i) CHECK(t.rows[i][0] == cells[i]);
 }
+
+TEST_CASE("number_problem: a cell against the range its column may hold", "[report][csv]") {
+  using edp::report::number_problem;
+  using edp::report::NumberRange;
+  const NumberRange measured{false, 1e-15, 1e9}, difference{true, 0, 1e9};
+  CHECK(number_problem("", measured).empty());  // not measured
+  CHECK(number_problem("0", measured).empty());
+  CHECK(number_problem("2.5", measured).empty());
+  CHECK(number_problem("1e-15", measured).empty());
+  CHECK(number_problem("-0.25", difference).empty());
+  CHECK(number_problem("nan", measured) == "not a decimal number within a double's range");
+  CHECK(number_problem("1e-310", measured) == "not a decimal number within a double's range");
+  CHECK(number_problem(" 1", measured) == "not a decimal number within a double's range");
+  CHECK(number_problem("-0.25", measured) == "below zero");
+  CHECK(number_problem("1e-300", measured) == "smaller than 1e-15 but not 0");
+  CHECK(number_problem("-1e-300", difference).empty());  // no floor on a difference
+  CHECK(number_problem("2e9", measured) == "larger than 1e+09");
+  CHECK(number_problem("-2e9", difference) == "larger than 1e+09");
+}
