@@ -57,12 +57,13 @@ int run_compare(const CompareArgs& a) {
       std::snprintf(figures, sizeof figures, " +%.1f%% in ", r.change_pct);
       std::string line =
           "edpbench: regression: " + r.config + ": " + metric_name(*metric) + figures + r.sweep;
-      if (std::isnan(r.p))
-        std::snprintf(figures, sizeof figures,
-                      " (not tested: no runs on one side; above %g%%, so not passed)", a.fail_pct);
+      if (!r.untested.empty())
+        std::snprintf(figures, sizeof figures, "; above %g%%, so not passed)", a.fail_pct);
       else
         std::snprintf(figures, sizeof figures, " (p=%.2g, above %g%%)", r.p, a.fail_pct);
-      std::cerr << edp::terminal_text(line) << figures << "\n";
+      std::cerr << edp::terminal_text(line +
+                                      (r.untested.empty() ? "" : " (not tested: " + r.untested))
+                << figures << "\n";
     }
     if (!regs.empty()) return 1;
     std::cerr << "edpbench: no significant " << metric_name(*metric) << " regression above "

@@ -158,6 +158,8 @@ MetricDelta metric_delta(const MetricCell& base, const MetricCell& other, double
   if (!base.runs.empty() && !other.runs.empty()) {
     d.test = mann_whitney_u(base.runs, other.runs);
     d.significant = d.test->p < alpha;
+    d.can_be_significant = mann_whitney_min_p(static_cast<int>(base.runs.size()),
+                                              static_cast<int>(other.runs.size())) < alpha;
   }
   return d;
 }
@@ -341,9 +343,13 @@ std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metr
       const MetricDelta& d = cc.deltas[mi][k];
       if (!d.change_pct || !(*d.change_pct > threshold_pct)) continue;
       if (d.significant)
-        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, d.test->p});
+        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, d.test->p, ""});
       else if (!d.test)
-        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, NAN});
+        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, NAN, "no runs on one side"});
+      else if (!d.can_be_significant)
+        out.push_back({cc.label, c.sweeps[k + 1], *d.change_pct, NAN,
+                       "n=" + std::to_string(d.test->n1) + "+" + std::to_string(d.test->n2) +
+                           " runs cannot reach a p below alpha"});
     }
   return out;
 }

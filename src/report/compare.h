@@ -57,6 +57,7 @@ struct MetricDelta {
   std::optional<double> change_pct;  // (other - base) / base x 100
   std::optional<MannWhitney> test;   // nullopt: fewer than one run a side
   bool significant = false;          // test->p < alpha
+  bool can_be_significant = false;   // the runs' counts allow a p below alpha
 };
 
 // Metric m of results.csv row r of a sweep, with its per-run values; and
@@ -118,12 +119,14 @@ std::vector<std::string> context_differences(const std::vector<LoadedSweep>& swe
 struct Regression {
   std::string config, sweep;
   double change_pct = 0;
-  double p = 0;  // NaN: not tested (no runs on one side)
+  double p = 0;          // NaN: not tested
+  std::string untested;  // why it could not be tested ("" when it was)
 };
 // Significant increases of `metric` above `threshold_pct` (time, energy, EDP:
 // more is worse), and the increases above it that could not be tested (a
-// sweep without runs.csv, a configuration without runs): a gate does not
-// pass what it could not check.
+// sweep without runs.csv, a configuration without runs, runs too few for
+// any p below alpha: 3 + 3 cannot go below 0.1): a gate does not pass what
+// it could not check.
 std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metric,
                                          double threshold_pct);
 

@@ -318,6 +318,29 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
   CHECK(untested[0].config == "tensors/small/cpu");
   CHECK(std::isnan(untested[0].p));
   CHECK(find_regressions(cmp, CompareMetric::time, 1e6).empty());
+  CHECK(untested[0].untested == "no runs on one side");
+  // Three runs a side cannot reach p < 0.05 (the smallest p is 0.1): an
+  // increase above the threshold is not passed either. Keeping fewer runs
+  // passed the gate that having none failed.
+  {
+    const auto few_a =
+        write_sweep(tmp, "few-a", {{"tensors", "small", "cpu", "1", {1.0, 1.01, 1.02}}}, "x");
+    const auto few_b =
+        write_sweep(tmp, "few-b", {{"tensors", "small", "cpu", "1", {3.0, 3.01, 3.02}}}, "x");
+    const Comparison few = compare_sweeps({load_sweep(few_a), load_sweep(few_b)}, {});
+    const auto regs3 = find_regressions(few, CompareMetric::energy, 10);
+    REQUIRE(regs3.size() == 1);
+    CHECK(std::isnan(regs3[0].p));
+    CHECK(regs3[0].untested == "n=3+3 runs cannot reach a p below alpha");
+    // With five a side the same increase is tested, and significant.
+    const auto five_b = write_sweep(tmp, "five-b", {{"tensors", "small", "cpu", "1", kSlow}}, "x");
+    const auto five_a = write_sweep(tmp, "five-a", {{"tensors", "small", "cpu", "1", kFast}}, "x");
+    const auto regs5 = find_regressions(
+        compare_sweeps({load_sweep(five_a), load_sweep(five_b)}, {}), CompareMetric::energy, 10);
+    REQUIRE(regs5.size() == 1);
+    CHECK(regs5[0].untested.empty());
+    CHECK(regs5[0].p < 0.05);
+  }
   // A run's value that is not a number ("nan", text) would drop the run
   // from the test without a word: refused at its line.
   {
