@@ -29,12 +29,28 @@ void check_result_values(const CsvTable& t, const std::string& path) {
   static const char* const kCounts[] = {col::n,     col::d_in,    col::h,
                                         col::d_out, col::threads, col::iterations};
   // Means and spreads that every reader takes: empty (not measured) or a
-  // number; a time, energy, power or EDP is not below zero (dynamic energy
-  // may be, when the idle baseline read above the run).
-  static const char* const kValues[] = {
-      col::time_s_mean,  col::time_s_std,    col::time_s_ci95,           col::energy_j_mean,
-      col::energy_j_std, col::energy_j_ci95, col::dynamic_energy_j_mean, col::power_w_mean,
-      col::edp_js_mean,  col::edp_js_std};
+  // number in its column's range. A time is not below zero; an energy,
+  // power or EDP may be (a lag-corrected window much shorter than an
+  // averaging rail's period can come out below zero; dynamic energy when the
+  // idle baseline read above the run). A nonzero mean is at least 1e-15 s,
+  // J or W (1e-30 J s): no instrument resolves less, and 1e-300 J s won
+  // recommend's EDP. Nothing reaches 1e15 (1e30 J s).
+  static const NumberRange time{false, 1e-15, 1e15}, energy{true, 1e-15, 1e15},
+      spread{false, 0, 1e15}, difference{true, 0, 1e15}, edp{true, 1e-30, 1e30},
+      edp_spread{false, 0, 1e30};
+  static const std::vector<std::pair<const char*, const NumberRange*>> kValues{
+      {col::time_s_mean, &time},
+      {col::time_per_sample_s_mean, &time},
+      {col::time_s_std, &spread},
+      {col::time_s_ci95, &spread},
+      {col::energy_j_mean, &energy},
+      {col::power_w_mean, &energy},
+      {col::energy_per_sample_j_mean, &energy},
+      {col::energy_j_std, &spread},
+      {col::energy_j_ci95, &spread},
+      {col::dynamic_energy_j_mean, &difference},
+      {col::edp_js_mean, &edp},
+      {col::edp_js_std, &edp_spread}};
   const auto refuse = [&](size_t r, const std::string& c, const std::string& cell,
                           const std::string& why) {
     throw UsageError(path + " line " + std::to_string(r + 2) + ": " + c + " = '" +
@@ -51,9 +67,9 @@ void check_result_values(const CsvTable& t, const std::string& path) {
       const std::string cell = t.get(r, c);
       if (!cell.empty() && !parse_count(cell)) refuse(r, c, cell, "not a whole number");
     }
-    for (const char* c : kValues) {
+    for (const auto& [c, range] : kValues) {
       const std::string cell = t.get(r, c);
-      const std::string why = number_problem(cell, {std::string(c) == col::dynamic_energy_j_mean});
+      const std::string why = number_problem(cell, *range);
       if (!why.empty()) refuse(r, c, cell, why);
     }
   }

@@ -35,7 +35,8 @@ std::vector<std::string> missing_columns(const CsvTable& table,
 // The values of a results.csv's ok rows that every reader takes: `runs` a
 // count of at least 1, the layer shapes, threads and iterations whole
 // numbers (or empty), the time, energy, power and EDP statistics numbers
-// (or empty) and not below zero (dynamic energy may be). Throws
+// (or empty) in their columns' ranges (report_data.cpp: a time not below
+// zero, a nonzero mean not below 1e-15, nothing beyond 1e15). Throws
 // edp::UsageError naming `path`, the line, the column and the value.
 void check_result_values(const CsvTable& table, const std::string& path);
 // Reads and checks a results.csv. Throws edp::UsageError naming the file when it

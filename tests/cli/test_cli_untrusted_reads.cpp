@@ -270,15 +270,15 @@ TEST_CASE("resume refuses a damaged directory and says which file is short", "[c
        "rails.csv row 9 is a rail of run 9"},
       // An ok row edited to a value no run writes was kept as done, and
       // report then refused the finished sweep.
-      {"an ok row's energy_j_mean edited to -1",
+      {"an ok row's time_s_mean edited to -1",
        [](const std::string& o) {
          edp::report::CsvTable t = edp::report::read_csv_file(o + "/results.csv");
-         t.rows[0][static_cast<size_t>(t.column("energy_j_mean"))] = "-1";
+         t.rows[0][static_cast<size_t>(t.column("time_s_mean"))] = "-1";
          std::string text = edp::report::csv_line(t.header);
          for (const auto& row : t.rows) text += edp::report::csv_line(row);
          write_text(o + "/results.csv", text);
        },
-       "/results.csv line 2: energy_j_mean = '-1' is below zero"},
+       "/results.csv line 2: time_s_mean = '-1' is below zero"},
       // A quote left open was exit 1 without a fix.
       {"rails.csv cut inside a quoted field",
        [](const std::string& o) {
