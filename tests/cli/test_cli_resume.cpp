@@ -136,6 +136,35 @@ TEST_CASE("resume of a sweep whose items left are skipped ones exits 0", "[cli][
   CHECK_THAT(nothing.err, Catch::Contains("no item could be measured"));
 }
 
+// Resumed, items left that fail for real (the sensor's reads fail) are a
+// failure, whatever the first run committed: only skipped ones are not.
+TEST_CASE("resume of a sweep whose items left all fail exits 1", "[cli][resume]") {
+  const std::string dir = edp::testing::temp_dir("resume-failing");
+  const std::string cfg = dir + "/c.yaml", out = dir + "/out", trace = dir + "/p.csv";
+  std::string good = "t_s,VDD_IN_w\n", bad = "t_s,VDD_IN_w\n";
+  for (int i = 0; i <= 30; ++i) {
+    good += std::to_string(i * 0.01) + ",7.5\n";
+    bad += std::to_string(i * 0.01) + (i < 30 ? ",6.0\n" : ",\n");  // reads fail from 0.3 s
+  }
+  edp::testing::write_text(trace, good);
+  edp::testing::write_text(
+      cfg,
+      "name: resume-failing\niterations: 30\nruns: 2\nwarmup_iterations: 1\n"
+      "workloads: [tensors]\nsizes: {a: {n: 8, d_in: 64, h: 16, d_out: 4}, b: {n: 8, d_in: "
+      "64, h: 32, d_out: 4}, c: {n: 8, d_in: 64, h: 8, d_out: 4}}\n"
+      "devices: [{kind: cpu, threads: 1}]\npower: {source: trace, trace: {file: " +
+          trace + ", loop: true}, baseline_s: 0, min_run_s: 0.4}\n");
+  REQUIRE(interrupt_mid_sweep(cfg, out, SIGTERM) == 143);
+  REQUIRE(rows_in(out + "/results.csv") >= 1);
+  REQUIRE(rows_in(out + "/results.csv") < 3);
+  edp::testing::write_text(trace, bad);
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + out + " --resume");
+  INFO(r.err);
+  CHECK_THAT(r.err, Catch::Contains("failed: energy incomplete"));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("no item could be measured"));
+}
+
 TEST_CASE("resume refuses a different configuration and names the difference", "[cli][resume]") {
   const std::string dir = edp::testing::temp_dir("resume-diff");
   const std::string cfg = sweep_config(dir), out = dir + "/out";

@@ -307,6 +307,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   s.progress->line(summary);
 
   int interrupted = 0;
+  int failed_now = 0;  // items of this run that failed (not skipped)
   try {
     if (!todo.empty() && takes_sweep_baseline(cfg)) session.baseline_for("host", "the sweep");
     // Without a baseline (baseline_s: 0) nothing has waited for the sensor's
@@ -334,6 +335,7 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
         }
       }
       if (rec.status == "ok") ++s.measured_ok;
+      if (rec.status == "failed") ++failed_now;
       through_flop += p->item.flop_estimate;
       s.progress->reach(through_flop);
       if (s.progress && rec.status != "ok")
@@ -358,10 +360,12 @@ int run_sweep(const Config& cfg, const RunOptions& opt) {
   leave_points(s, points.get());
   if (s.progress) s.progress->finish();
   store.flush(context_json(s, interrupted == 0, earlier));
-  // A failure when the sweep has no measured item at all: a resumed sweep
-  // whose items left are skipped ones (a GPU this build lacks) has its
-  // earlier items, as the first run did when it exited 0.
-  const bool none_measured = !todo.empty() && s.measured_ok == 0 && store.completed() == 0;
+  // A failure when nothing could be measured: no item of the sweep at all,
+  // or, resumed, none of the items left while one of them failed. A resumed
+  // sweep whose items left are skipped ones (a GPU this machine lacks) is
+  // finished, as its first run was when it exited 0.
+  const bool none_measured =
+      !todo.empty() && s.measured_ok == 0 && (store.completed() == 0 || failed_now > 0);
   textfile.progress().status = interrupted ? "interrupted" : none_measured ? "failed" : "finished";
   textfile.write(s.progress.get());
   if (interrupted) {
