@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "common/errors.h"
 #include "common/safe_file.h"
@@ -424,16 +425,26 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
       {"energy_j_ci95", Kind::Spread},    {"extra_energy_j_ci95", Kind::Spread},
       {"power_w_ci95", Kind::Spread},     {"predicted_w_ci95", Kind::Spread},
       {"extra_time_s", Kind::Difference}, {"extra_energy_j", Kind::Difference},
-      {"error", Kind::Difference}};
+      {"error", Kind::Difference},        {"gate_delay_s", Kind::Spread}};
+  const auto item_of = [&](size_t r) {
+    std::string id;
+    for (const char* c : {"mode", "workload", "size", "batch", "device", "operating_point"})
+      id += t.get(r, c) + "\x1f";
+    return id;
+  };
   // One row per measurement: a repeated one would let the later row price
-  // the item in silence.
+  // the item in silence. Numbers compare as numbers (0.1 and 0.10 alike).
   std::map<std::string, size_t> seen;
+  std::map<std::string, size_t> burst_of;  // item -> its warm burst's row
   for (size_t r = 0; r < t.rows.size(); ++r) {
     if (t.get(r, "status") != "ok") continue;
-    std::string id;
-    for (const char* c : {"mode", "workload", "size", "batch", "device", "operating_point",
-                          "measure", "state", "idle_s", "rate_hz"})
-      id += t.get(r, c) + "\x1f";
+    std::string id = item_of(r) + t.get(r, "measure") + "\x1f" + t.get(r, "state");
+    for (const char* c : {"idle_s", "rate_hz"}) {
+      const std::string cell = t.get(r, c);
+      const auto v = parse_double(cell);
+      id += "\x1f" + (v ? fmt_double(*v) : cell);
+    }
+    if (t.get(r, "measure") == "burst") burst_of.emplace(item_of(r), r);
     if (const auto [at, fresh] = seen.emplace(id, r); !fresh)
       throw UsageError(origin + " lines " + std::to_string(at->second + 2) + " and " +
                        std::to_string(r + 2) + ": the same measurement twice (" +
@@ -463,6 +474,26 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
                          escaped_excerpt(cell, 40) + "' is " + why +
                          " (the deploy study writes no such value: the file was edited or is "
                          "corrupt; run the study again, or correct the cell)");
+    }
+    // A first burst's extra cost is its own less the warm burst's, as
+    // written: the model prices the extra, so an edited one (-0.756 J made
+    // a device last 8.3e4 hours) must still be that difference.
+    if (measure != "wake" && measure != "cold") continue;
+    const auto b = burst_of.find(item_of(r));
+    if (b == burst_of.end()) continue;
+    for (const auto& [extra, own, warm] :
+         {std::make_tuple("extra_energy_j", "energy_j", "energy_j"),
+          std::make_tuple("extra_time_s", "time_s", "latency_p50_s")}) {
+      const auto x = parse_double(t.get(r, extra)), a = parse_double(t.get(r, own)),
+                 w = parse_double(t.get(b->second, warm));
+      if (!x || !a || !w) continue;
+      if (std::fabs(*x - (*a - *w)) > 1e-6 * (std::fabs(*a) + std::fabs(*w)) + 1e-12)
+        throw UsageError(origin + " line " + std::to_string(r + 2) + ": " + extra + " = '" +
+                         escaped_excerpt(t.get(r, extra), 40) + "' is not " + own + " " +
+                         fmt_double(*a) + " less the warm burst's " + warm + " " + fmt_double(*w) +
+                         " (line " + std::to_string(b->second + 2) +
+                         "), as the deploy study writes it: the file was edited or is corrupt; "
+                         "run the study again");
     }
   }
 }

@@ -298,12 +298,14 @@ TEST_CASE("deploy.csv: a value the study never writes is refused at its line and
   // Writes the item's rows with `column` of its first `measure` row set to
   // `value`; returns that row's line in the file.
   const auto write = [&](const std::string& measure, const std::string& column,
-                         const std::string& value) {
+                         const std::string& value, const char* column2 = nullptr,
+                         const char* value2 = nullptr) {
     CsvTable t = good;
     size_t line = 0;
     for (size_t r = 0; r < t.rows.size() && !line; ++r)
       if (t.get(r, "measure") == measure && t.get(r, "status") == "ok") {
         t.rows[r][static_cast<size_t>(t.column(column))] = value;
+        if (column2) t.rows[r][static_cast<size_t>(t.column(column2))] = value2;
         line = r + 2;
       }
     REQUIRE(line > 0);
@@ -314,6 +316,7 @@ TEST_CASE("deploy.csv: a value the study never writes is refused at its line and
   };
   struct Bad {
     const char *measure, *column, *value, *why;
+    const char *column2 = nullptr, *value2 = nullptr;  // a second cell of the row
   };
   for (const Bad& b : {Bad{"idle", "power_w", "1e-300", "is smaller than 1e-15 but not 0"},
                        Bad{"idle", "power_w", "-2", "is below zero"},
@@ -326,7 +329,12 @@ TEST_CASE("deploy.csv: a value the study never writes is refused at its line and
                        Bad{"burst", "latency_p99_s", "1e-20", "is smaller than 1e-15"},
                        Bad{"burst", "latency_p99_s", "1e-310", "is not a decimal number"},
                        Bad{"wake", "extra_energy_j", "-1e300", "is larger than 1e+09"},
-                       Bad{"wake", "idle_s", "x", "is not a decimal number"}}) {
+                       Bad{"wake", "idle_s", "x", "is not a decimal number"},
+                       // The extra cost is the first burst's less the warm
+                       // burst's (0.03 - 0.021 J): -0.756 alone made a
+                       // device last 8.3e4 hours.
+                       Bad{"wake", "extra_energy_j", "-0.756",
+                           "is not energy_j 0.03 less the warm burst's energy_j 0.021"}}) {
     const size_t line = write(b.measure, b.column, b.value);
     INFO(b.column << " = " << b.value);
     CHECK_THROWS_AS(load_deploy_csv(dir), edp::UsageError);
@@ -339,13 +347,15 @@ TEST_CASE("deploy.csv: a value the study never writes is refused at its line and
   // a CI at rounding size.
   for (const Bad& ok :
        {Bad{"idle", "power_w", "", ""}, Bad{"idle", "power_w", "0", ""},
-        Bad{"wake", "extra_energy_j", "-0.002", ""}, Bad{"idle", "power_w", "1e-15", ""},
+        Bad{"wake", "extra_energy_j", "-0.002", "", "energy_j", "0.019"},
+        Bad{"idle", "power_w", "1e-15", ""},
         // a difference or a CI at rounding size
-        Bad{"wake", "extra_energy_j", "-3e-17", ""}, Bad{"burst", "energy_j_ci95", "4e-18", ""},
+        Bad{"wake", "extra_energy_j", "-3e-17", "", "energy_j", "0.021"},
+        Bad{"burst", "energy_j_ci95", "4e-18", ""},
         // a first burst's energy is the window's less the modelled idle:
         // a study of a tiny burst wrote -0.0971548194
-        Bad{"wake", "energy_j", "-0.0971548194", ""}}) {
-    write(ok.measure, ok.column, ok.value);
+        Bad{"wake", "energy_j", "-0.0971548194", "", "extra_energy_j", "-0.1181548194"}}) {
+    write(ok.measure, ok.column, ok.value, ok.column2, ok.value2);
     INFO(ok.column << " = " << ok.value);
     CHECK_NOTHROW(load_deploy_csv(dir));
   }
