@@ -137,8 +137,8 @@ LoadedSweep make_sweep(ReportData data) {
       for (const char* stem : {col::time_s, col::energy_j, col::dynamic_energy_j, col::edp_js}) {
         const std::string cell = runs.get(rr, stem);
         if (!cell.empty() && !parse_double(cell))
-          throw UsageError(dir + "/runs.csv line " + std::to_string(rr + 2) + ": " + stem + " = '" +
-                           cell +
+          throw UsageError(dir + "/runs.csv line " + std::to_string(runs.line_of(rr)) + ": " +
+                           stem + " = '" + escaped_excerpt(cell, 40) +
                            "' is not a decimal number (edpbench writes a number, or nothing for "
                            "a value not measured; the file was edited or is corrupt: copy the "
                            "sweep's runs.csv again)");

@@ -30,6 +30,10 @@ int CsvTable::column(const std::string& name) const {
   return -1;
 }
 
+size_t CsvTable::line_of(size_t r) const {
+  return lines.size() == rows.size() && r < lines.size() ? lines[r] : r + 2;
+}
+
 std::string CsvTable::get(size_t r, const std::string& name) const {
   const int c = column(name);
   if (c < 0 || r >= rows.size() || static_cast<size_t>(c) >= rows[r].size()) return {};
@@ -38,8 +42,10 @@ std::string CsvTable::get(size_t r, const std::string& name) const {
 
 namespace {
 
+// `lines`, when given, gets the line each record starts on.
 std::vector<std::vector<std::string>> parse_records(const std::string& text,
-                                                    const std::string& origin) {
+                                                    const std::string& origin,
+                                                    std::vector<size_t>* lines = nullptr) {
   // Bytes are capped by the reader (file_kind::results_csv); memory is not
   // proportional to them: an empty field costs a std::string (32 bytes) for
   // one byte of text. 8 MiB of commas took 957 MB. So fields, records and
@@ -73,6 +79,7 @@ std::vector<std::vector<std::string>> parse_records(const std::string& text,
         throw std::runtime_error(origin + ":" + std::to_string(record_line) + ": more than " +
                                  std::to_string(kCsvMaxRecords) + " records (the limit)" + fix);
       records.push_back(record);
+      if (lines) lines->push_back(record_line);
     }
     record.clear();
     record_line = line;
@@ -118,11 +125,13 @@ std::vector<std::vector<std::string>> parse_records(const std::string& text,
 
 CsvTable parse_csv(const std::string& text, const std::string& origin) {
   constexpr char kBom[] = "\xEF\xBB\xBF";
-  std::vector<std::vector<std::string>> records = text.compare(0, 3, kBom) == 0
-                                                      ? parse_records(text.substr(3), origin)
-                                                      : parse_records(text, origin);
+  std::vector<size_t> lines;
+  std::vector<std::vector<std::string>> records =
+      text.compare(0, 3, kBom) == 0 ? parse_records(text.substr(3), origin, &lines)
+                                    : parse_records(text, origin, &lines);
   CsvTable t;
   if (records.empty()) return t;
+  t.lines.assign(lines.begin() + 1, lines.end());
   t.header = records.front();
   // A column named twice: every reader would take the first and drop the
   // other without a word. (Unnamed columns are read by no one.)

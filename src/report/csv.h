@@ -19,6 +19,12 @@ std::string csv_line(const std::vector<std::string>& fields);  // ends in "\r\n"
 struct CsvTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  // The line each row starts on in the file parse_csv read (a quoted field
+  // may hold line breaks); empty for a table built in memory.
+  std::vector<size_t> lines;
+  // Row r's line: from `lines` while they match the rows, else r + 2 (the
+  // header on line 1).
+  size_t line_of(size_t r) const;
 
   // Index of a column, or -1.
   int column(const std::string& name) const;

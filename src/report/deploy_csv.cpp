@@ -446,8 +446,8 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
     }
     if (t.get(r, "measure") == "burst") burst_of.emplace(item_of(r), r);
     if (const auto [at, fresh] = seen.emplace(id, r); !fresh)
-      throw UsageError(origin + " lines " + std::to_string(at->second + 2) + " and " +
-                       std::to_string(r + 2) + ": the same measurement twice (" +
+      throw UsageError(origin + " lines " + std::to_string(t.line_of(at->second)) + " and " +
+                       std::to_string(t.line_of(r)) + ": the same measurement twice (" +
                        t.get(r, "measure") + ", " + t.get(r, "state") + ", " + deploy_task(t, r) +
                        " on " + t.get(r, "device") +
                        "); a deploy.csv has one row per measurement (an edited or concatenated "
@@ -470,7 +470,7 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
       if (why.empty() && c == "time_s" && measure == "burst" && parse_double(cell) == 0.0)
         why = "a burst that took no time";
       if (!why.empty())
-        throw UsageError(origin + " line " + std::to_string(r + 2) + ": " + c + " = '" +
+        throw UsageError(origin + " line " + std::to_string(t.line_of(r)) + ": " + c + " = '" +
                          escaped_excerpt(cell, 40) + "' is " + why +
                          " (the deploy study writes no such value: the file was edited or is "
                          "corrupt; run the study again, or correct the cell)");
@@ -488,10 +488,10 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
                  w = parse_double(t.get(b->second, warm));
       if (!x || !a || !w) continue;
       if (std::fabs(*x - (*a - *w)) > 1e-6 * (std::fabs(*a) + std::fabs(*w)) + 1e-12)
-        throw UsageError(origin + " line " + std::to_string(r + 2) + ": " + extra + " = '" +
+        throw UsageError(origin + " line " + std::to_string(t.line_of(r)) + ": " + extra + " = '" +
                          escaped_excerpt(t.get(r, extra), 40) + "' is not " + own + " " +
                          fmt_double(*a) + " less the warm burst's " + warm + " " + fmt_double(*w) +
-                         " (line " + std::to_string(b->second + 2) +
+                         " (line " + std::to_string(t.line_of(b->second)) +
                          "), as the deploy study writes it: the file was edited or is corrupt; "
                          "run the study again");
     }

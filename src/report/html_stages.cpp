@@ -117,13 +117,15 @@ std::string render_stages_section(const std::string& dir) {
            " is unreadable: " + esc(e.what()) + "</p>\n</section>\n";
   };
   CsvTable t, m;
+  std::string reading = "stages.csv";
   try {
-    t = read_csv_file(dir + "/stages.csv");
-    if (exists(dir + "/memory.csv")) m = read_csv_file(dir + "/memory.csv");
+    t = read_csv_file(dir + "/" + reading);
+    reading = "memory.csv";
+    if (exists(dir + "/" + reading)) m = read_csv_file(dir + "/" + reading);
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& e) {
-    return unreadable(t.header.empty() ? "stages.csv" : "memory.csv", e);
+    return unreadable(reading, e);
   }
   const auto groups = by_key(t);
   std::ostringstream o;

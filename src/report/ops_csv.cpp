@@ -212,7 +212,7 @@ void check_ops_values(const CsvTable& t, const std::string& path) {
                                        name == col::pj_per_flop);
       const std::string why = number_problem(cell, {difference, 0.0, kOpsMaxMagnitude});
       if (!why.empty())
-        throw UsageError(path + " line " + std::to_string(r + 2) + ": " + name + " = '" +
+        throw UsageError(path + " line " + std::to_string(t.line_of(r)) + ": " + name + " = '" +
                          escaped_excerpt(cell, 40) + "' is " + why +
                          " (the ops study writes no such value in an ok row: the file was edited "
                          "or is corrupt; restore it, or run the study again)");

@@ -53,7 +53,7 @@ void check_result_values(const CsvTable& t, const std::string& path) {
       {col::edp_js_std, &edp_spread}};
   const auto refuse = [&](size_t r, const std::string& c, const std::string& cell,
                           const std::string& why) {
-    throw UsageError(path + " line " + std::to_string(r + 2) + ": " + c + " = '" +
+    throw UsageError(path + " line " + std::to_string(t.line_of(r)) + ": " + c + " = '" +
                      escaped_excerpt(cell, 40) + "' is " + why +
                      " (edpbench writes no such value in an ok row: the file was edited or is "
                      "corrupt; restore it, or run the configuration again)");
@@ -103,8 +103,8 @@ CsvTable load_results_csv(const std::string& path) {
       const std::string& k = t.rows[r][static_cast<size_t>(key)];
       if (k.empty()) continue;
       if (const auto [at, fresh] = first.emplace(k, r); !fresh)
-        throw UsageError(path + " lines " + std::to_string(at->second + 2) + " and " +
-                         std::to_string(r + 2) + ": two rows for " + k +
+        throw UsageError(path + " lines " + std::to_string(t.line_of(at->second)) + " and " +
+                         std::to_string(t.line_of(r)) + ": two rows for " + k +
                          "; a results.csv has one row per configuration (an edited or "
                          "concatenated file: keep the row of the run you trust)");
     }

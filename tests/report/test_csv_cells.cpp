@@ -62,3 +62,17 @@ TEST_CASE("number_problem: a cell against the range its column may hold", "[repo
   CHECK(number_problem("2e9", measured) == "larger than 1e+09");
   CHECK(number_problem("-2e9", difference) == "larger than 1e+09");
 }
+
+TEST_CASE("csv: each row knows the line it starts on, past quoted line breaks", "[report][csv]") {
+  // A note of three lines in row 1: row 2 starts on line 5, not 3; errors
+  // that name "line N" send the reader to the right place.
+  const auto t = edp::report::parse_csv("a,note\r\n1,\"x\ny\nz\"\r\n2,ok\r\n\r\n3,\r\n");
+  REQUIRE(t.rows.size() == 3);
+  CHECK(t.line_of(0) == 2);
+  CHECK(t.line_of(1) == 5);
+  CHECK(t.line_of(2) == 7);  // after an empty line
+  // A table changed in memory falls back to the row's place.
+  auto copy = t;
+  copy.rows.pop_back();
+  CHECK(copy.line_of(1) == 3);
+}

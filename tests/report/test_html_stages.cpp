@@ -40,4 +40,8 @@ TEST_CASE("stages section: empty without stages.csv, bars and tables with it", "
   CHECK_THAT(cut, Catch::Contains("class=\"notice\">memory.csv is unreadable: ") &&
                       Catch::Contains("unterminated quoted field"));
   CHECK_THAT(cut, !Catch::Contains("<svg"));
+  // The file named is the one that could not be read, whatever the other holds.
+  edp::testing::write_text(dir + "/stages.csv", "");
+  CHECK_THAT(edp::report::render_stages_section(dir),
+             Catch::Contains("memory.csv is unreadable: "));
 }
