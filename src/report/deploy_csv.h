@@ -74,14 +74,16 @@ std::string deploy_task(const CsvTable& table, size_t row);
 std::vector<std::string> deploy_tasks(const std::vector<Candidate>& candidates);
 
 // The values of a deploy.csv that a reader prices (ok rows only), checked
-// as the deploy study writes them: a number (or empty: not measured), no
-// quantity below zero but the differences (a first burst's energy, the
-// extra time and energy of a wake or cold start, a check's relative error), a burst's time above zero, no magnitude above
-// kDeployMaxMagnitude, and a measured quantity (a power, energy, time or
-// rate; not a CI or a difference) either 0 or at least kDeployMinMagnitude.
-// Throws edp::UsageError naming `origin`, the line, the column and the
-// value. A cell outside that range is a corrupt or edited file: 1e-300 W
-// made a device last 1.7e300 hours, and was called confident.
+// as the deploy study writes them: a number (or empty: not measured); none
+// below zero but the differences (a first burst's energy, the extra time
+// and energy of a wake or cold start, a check's relative error); a burst's
+// time above zero; no magnitude above kDeployMaxMagnitude; a measured
+// quantity (a power, energy, time or rate; not a CI or a difference) either
+// 0 or at least kDeployMinMagnitude; a first burst's extra energy and time
+// its own less the warm burst's; one row per measurement. Throws
+// edp::UsageError naming `origin`, the line, the column and the value. A
+// cell outside that is a corrupt or edited file: 1e-300 W made a device
+// last 1.7e300 hours, and was called confident.
 inline constexpr double kDeployMinMagnitude = 1e-15;  // 1 fJ, fs, fW
 inline constexpr double kDeployMaxMagnitude = 1e9;    // 1 GJ, GW; 31 years
 void check_deploy_values(const CsvTable& table, const std::string& origin);
