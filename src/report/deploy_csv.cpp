@@ -114,6 +114,15 @@ std::string absent_text(double code) {
   return "not measured";
 }
 
+// The item a deploy.csv row belongs to: its rows share mode, workload,
+// size, batch, device and operating point.
+std::string item_id(const CsvTable& t, size_t r) {
+  std::string id;
+  for (const char* c : {"mode", "workload", "size", "batch", "device", "operating_point"})
+    id += t.get(r, c) + "\x1f";
+  return id;
+}
+
 std::optional<double> field(const CsvTable& t, size_t r, const std::string& c) {
   return parse_double(t.get(r, c));
 }
@@ -329,13 +338,10 @@ std::vector<Candidate> deploy_candidates(const CsvTable& t, const std::string& o
     throw UsageError(origin + " lacks the deploy.csv column(s) " + list +
                      " (is it a deploy.csv written by `edpbench run` with studies: [deploy]?)");
   }
-  // Rows of one item share mode, workload, size, batch, device and point.
   std::vector<std::string> order;
   std::map<std::string, std::vector<size_t>> items;
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    std::string id;
-    for (const char* c : {"mode", "workload", "size", "batch", "device", "operating_point"})
-      id += t.get(r, c) + "\x1f";
+    const std::string id = item_id(t, r);
     if (!items.count(id)) order.push_back(id);
     items[id].push_back(r);
   }
@@ -426,25 +432,19 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
       {"power_w_ci95", Kind::Spread},     {"predicted_w_ci95", Kind::Spread},
       {"extra_time_s", Kind::Difference}, {"extra_energy_j", Kind::Difference},
       {"error", Kind::Difference},        {"gate_delay_s", Kind::Spread}};
-  const auto item_of = [&](size_t r) {
-    std::string id;
-    for (const char* c : {"mode", "workload", "size", "batch", "device", "operating_point"})
-      id += t.get(r, c) + "\x1f";
-    return id;
-  };
   // One row per measurement: a repeated one would let the later row price
   // the item in silence. Numbers compare as numbers (0.1 and 0.10 alike).
   std::map<std::string, size_t> seen;
   std::map<std::string, size_t> burst_of;  // item -> its warm burst's row
   for (size_t r = 0; r < t.rows.size(); ++r) {
     if (t.get(r, "status") != "ok") continue;
-    std::string id = item_of(r) + t.get(r, "measure") + "\x1f" + t.get(r, "state");
+    std::string id = item_id(t, r) + t.get(r, "measure") + "\x1f" + t.get(r, "state");
     for (const char* c : {"idle_s", "rate_hz"}) {
       const std::string cell = t.get(r, c);
       const auto v = parse_double(cell);
       id += "\x1f" + (v ? fmt_double(*v) : cell);
     }
-    if (t.get(r, "measure") == "burst") burst_of.emplace(item_of(r), r);
+    if (t.get(r, "measure") == "burst") burst_of.emplace(item_id(t, r), r);
     if (const auto [at, fresh] = seen.emplace(id, r); !fresh)
       throw UsageError(origin + " lines " + std::to_string(t.line_of(at->second)) + " and " +
                        std::to_string(t.line_of(r)) + ": the same measurement twice (" +
@@ -479,7 +479,7 @@ void check_deploy_values(const CsvTable& t, const std::string& origin) {
     // written: the model prices the extra, so an edited one (-0.756 J made
     // a device last 8.3e4 hours) must still be that difference.
     if (measure != "wake" && measure != "cold") continue;
-    const auto b = burst_of.find(item_of(r));
+    const auto b = burst_of.find(item_id(t, r));
     if (b == burst_of.end()) continue;
     for (const auto& [extra, own, warm] :
          {std::make_tuple("extra_energy_j", "energy_j", "energy_j"),
