@@ -4,8 +4,6 @@
 // base. Exit 0; 1 when --fail-on-regression found a significant regression
 // above PCT; 2 for bad inputs (no results, nothing in common, runs.csv that
 // does not match results.csv) or options.
-#include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -53,17 +51,14 @@ int run_compare(const CompareArgs& a) {
   if (a.fail_pct >= 0) {
     const auto regs = find_regressions(c, *metric, a.fail_pct);
     for (const auto& r : regs) {
-      char figures[96];
-      std::snprintf(figures, sizeof figures, " +%.1f%% in ", r.change_pct);
-      std::string line =
-          "edpbench: regression: " + r.config + ": " + metric_name(*metric) + figures + r.sweep;
-      if (!r.untested.empty())
-        std::snprintf(figures, sizeof figures, "; above %g%%, so not passed)", a.fail_pct);
-      else
-        std::snprintf(figures, sizeof figures, " (p=%.2g, above %g%%)", r.p, a.fail_pct);
-      std::cerr << edp::terminal_text(line +
-                                      (r.untested.empty() ? "" : " (not tested: " + r.untested))
-                << figures << "\n";
+      const std::string why =
+          r.untested.empty()
+              ? "p=" + edp::fmt("%.2g", r.p) + edp::fmt(", above %g%%", a.fail_pct)
+              : "not tested: " + r.untested + edp::fmt("; above %g%%, so not passed", a.fail_pct);
+      std::cerr << edp::terminal_text(
+                       "edpbench: regression: " + r.config + ": " + metric_name(*metric) +
+                       edp::fmt(" +%.1f%% in ", r.change_pct) + r.sweep + " (" + why + ")")
+                << "\n";
     }
     if (!regs.empty()) return 1;
     std::cerr << "edpbench: no significant " << metric_name(*metric) << " regression above "
