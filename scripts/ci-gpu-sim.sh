@@ -94,9 +94,10 @@ if [ "$asan" = 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   t0=$(date +%s)
-  # Clang, as ci-sanitizers.sh's asan build (the same objects from ccache).
+  # Clang, as ci-sanitizers.sh's asan build (the same objects from ccache;
+  # that build is also the fuzzers' one, instrumented for their coverage).
   configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined OFF \
-    -DCMAKE_CXX_COMPILER="${EDPBENCH_SANITIZER_CXX:-clang++}"
+    -DCMAKE_CXX_COMPILER="${EDPBENCH_SANITIZER_CXX:-clang++}" -DEDPBENCH_BUILD_FUZZERS=ON
   cmake --build "$root/build-gpusim-asan" -j "$jobs" --target edp_tests_gpu_sim
   times+=("$(printf '%-22s %5ss' 'build asan+ubsan' "$(( $(date +%s) - t0 ))")")
   t0=$(date +%s)

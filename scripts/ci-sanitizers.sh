@@ -7,6 +7,10 @@
 #         simulated TX2) and the measure command, and the monitor's C++ API
 #   fuzz  scripts/fuzz.sh: every libFuzzer target for --fuzz-time seconds,
 #         from --fuzz-seed (default: a new seed each run)
+# The asan build is also the fuzz build: its code is instrumented for
+# libFuzzer's coverage too (EDPBENCH_BUILD_FUZZERS), so the fuzz step links
+# the six targets against the objects asan compiled instead of compiling
+# every library a third time with Clang (174 s of CI, docs/ci.md).
 # A sanitizer report fails the test that triggered it (UBSan does not
 # recover; ASan and TSan exit non-zero), including in the edpbench processes
 # the cli tests start. Prints the time of each step.
@@ -54,12 +58,16 @@ command -v "$sanitizer_cxx" >/dev/null ||
 printf 'int main() { return 0; }\n' | "$sanitizer_cxx" -fopenmp -x c++ - -o /dev/null 2>/dev/null ||
   { echo "ci-sanitizers.sh: $sanitizer_cxx cannot build with -fopenmp (libomp-dev;" \
          "scripts/setup-deps.sh --fuzz)" >&2; exit 2; }
-configure() {  # configure DIR SANITIZERS
+configure() {  # configure DIR SANITIZERS [CMAKE ARGS]
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER="$sanitizer_cxx" \
     -DEDPBENCH_SANITIZE="$2" -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF \
-    -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+    -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" "${@:3}" >/dev/null
 }
+# The asan build, which the fuzz step reuses (and ci-gpu-sim.sh configures
+# its ASan build as this one, for ccache).
+asan_build="$root/build-asan"
+configure_asan() { configure "$asan_build" address,undefined -DEDPBENCH_BUILD_FUZZERS=ON; }
 # Uninstrumented OpenMP (Clang's libomp) and OpenBLAS threads are invisible to
 # TSan; one thread each keeps its reports to edpbench's own threads.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
@@ -73,11 +81,11 @@ for s in "${steps[@]}"; do
   echo "==> $s" >&2
   case "$s" in
     asan)
-      configure "$root/build-asan" address,undefined
-      cmake --build "$root/build-asan" -j "$jobs"
+      configure_asan
+      cmake --build "$asan_build" -j "$jobs"
       # Twice the CPUs: the suite mostly waits (233 s at -j2, 120 s at -j4 on
       # 2 CPUs, the same CPU seconds; docs/ci.md).
-      (cd "$root/build-asan" && ctest --output-on-failure --no-tests=error -j $(( 2 * jobs )) --timeout 900 -E "$slow")
+      (cd "$asan_build" && ctest --output-on-failure --no-tests=error -j $(( 2 * jobs )) --timeout 900 -E "$slow")
       ;;
     tsan)
       configure "$root/build-tsan" thread
@@ -86,7 +94,9 @@ for s in "${steps[@]}"; do
       (cd "$root/build-tsan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -R "$threaded")
       ;;
     fuzz)
-      "$root/scripts/fuzz.sh" --jobs "$jobs" --time "$fuzz_time" "${fuzz_seed[@]}"
+      # In the asan build: fuzz.sh keeps its configuration and builds only
+      # the targets (nothing to compile when the asan step ran before).
+      "$root/scripts/fuzz.sh" --build-dir "$asan_build" --jobs "$jobs" --time "$fuzz_time" "${fuzz_seed[@]}"
       ;;
   esac
   times+=("$(printf '%-5s %5ss' "$s" "$(( $(date +%s) - t0 ))")")

@@ -40,9 +40,17 @@ command -v clang++ >/dev/null || { echo "fuzz.sh: needs clang++ (apt-get install
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEDPBENCH_BUILD_FUZZERS=ON -DEDPBENCH_BUILD_TESTS=OFF \
-  -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF "${launcher[@]}" >/dev/null
+# A configured build folder keeps its compiler and settings, fuzzers turned
+# on: ci-sanitizers.sh's asan build (Clang, ASan and UBSan, tests and
+# fuzzers) is reused as it is, with nothing to compile again. A new one gets
+# Clang and no tests (they need Catch2, which --fuzz does not install).
+if [ -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -DEDPBENCH_BUILD_FUZZERS=ON >/dev/null
+else
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEDPBENCH_BUILD_FUZZERS=ON -DEDPBENCH_BUILD_TESTS=OFF \
+    -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF "${launcher[@]}" >/dev/null
+fi
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 fuzz_one() {  # fuzz_one TARGET: exit status 0 when nothing was found
