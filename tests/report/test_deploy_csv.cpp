@@ -71,7 +71,7 @@ ItemRecord infer_item() {
 }
 
 CsvTable table_of(const std::vector<std::vector<std::string>>& rows) {
-  return CsvTable{deploy_columns(), rows};
+  return CsvTable{deploy_columns(), rows, {}};
 }
 
 }  // namespace
@@ -248,7 +248,7 @@ TEST_CASE("deploy.csv: absent states and skipped items say why", "[deploy]") {
 }
 
 TEST_CASE("deploy.csv: a file without the columns is refused with its name", "[deploy]") {
-  const CsvTable bad{{"mode", "device"}, {}};
+  const CsvTable bad{{"mode", "device"}, {}, {}};
   CHECK_THROWS_WITH(deploy_candidates(bad, "x/deploy.csv"),
                     Catch::Contains("x/deploy.csv lacks the deploy.csv column(s) workload"));
 }

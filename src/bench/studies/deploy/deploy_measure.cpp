@@ -405,7 +405,7 @@ void DeployPass::release_checks() {
 // deploy.csv will hold them (as checks() does for the kept context).
 void DeployPass::release_predictions() {
   if (deploy_.check_rates_hz.empty()) return;
-  const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
+  const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_), {}};
   const std::vector<report::Candidate> candidates =
       report::deploy_candidates(rows, "the item's own rows");
   const report::Candidate* release = nullptr;
@@ -451,7 +451,7 @@ void DeployPass::release_predictions() {
 // move.
 void DeployPass::checks(Workload& wl) {
   if (deploy_.check_rates_hz.empty()) return;
-  const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_)};
+  const report::CsvTable rows{report::deploy_columns(), report::deploy_rows(rec_), {}};
   const std::vector<report::Candidate> candidates =
       report::deploy_candidates(rows, "the item's own rows");
   const report::Candidate* keep = nullptr;
