@@ -1,4 +1,4 @@
-// `edpbench recommend RESULTS.csv [--objective edp|energy|time] [--deadline-s S]
+// `edpbench recommend RESULTS.csv|DIR [--objective edp|energy|time] [--deadline-s S]
 // [--battery-wh W] [--csv FILE]` (DESIGN §5): prints the table, and with
 // --csv FILE writes the CSV too (--csv - prints the CSV instead of the table).
 // With batch-study rows it decides per (workload, size, N) and prints, per
@@ -12,6 +12,7 @@
 // --json prints the recommendations as one JSON object instead of the table.
 // Exit 0 when at least one (workload, size) or deploy task could be decided,
 // 1 when none could, 2 on usage errors.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -21,6 +22,7 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/json.h"
+#include "common/safe_file.h"
 #include "common/text.h"
 #include "report/deploy_csv.h"
 #include "report/deploy_recommend.h"
@@ -128,6 +130,22 @@ int run_deploy_recommend(const RecommendArgs& a, const CLI::App& sub) {
   return 0;
 }
 
+// What to say of a results.csv with no configuration: a sweep whose studies
+// keep their rows elsewhere ran fine, and the words say where to look; else
+// the sweep did not run (the words compare and report use).
+std::string empty_sweep_problem(const std::string& results_file) {
+  const auto slash = results_file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : results_file.substr(0, slash);
+  const auto own = edp::report::own_study_files(dir);
+  if (own.empty()) return edp::report::not_run_problem(dir);
+  const bool deploy = std::find(own.begin(), own.end(), "deploy.csv") != own.end();
+  return results_file + " has no configuration to recommend from: this sweep's studies keep " +
+         "their rows in " + edp::join(own, ", ") +
+         (deploy ? " (`edpbench recommend " + dir +
+                       " --rate R --battery-wh W` ranks the deploy study's choices)"
+                 : " (`edpbench report " + dir + "` shows them)");
+}
+
 int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   using namespace edp::report;
   if (sub.count("--rate")) return run_deploy_recommend(a, sub);
@@ -154,15 +172,24 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   }
 
   if (a.json && a.csv == "-") throw edp::UsageError("--json and --csv -: choose one for stdout");
-  const CsvTable results = load_results_csv(a.results);
+  // A sweep directory stands for its results.csv, as in report and compare.
+  const bool sweep_dir = edp::is_directory(a.results);
+  const std::string file = sweep_dir ? a.results + "/results.csv" : a.results;
+  const CsvTable results = load_results_csv(file);
   const auto recs = recommend(results, options);
   if (a.json) std::cout << recommendations_json(recs, options);
   if (!any_decided(recs)) {
     if (!recs.empty() && !a.json)
       std::cerr << edp::terminal_text(recommendations_text(recs, options), true);
-    std::cerr << "edpbench: error: no (workload, size) in " << a.results << " could be decided"
+    const std::string not_written =
+        a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written";
+    if (results.rows.empty()) {
+      std::cerr << "edpbench: error: " << empty_sweep_problem(file) << not_written << "\n";
+      return 1;
+    }
+    std::cerr << "edpbench: error: no (workload, size) in " << file << " could be decided"
               << (recs.empty() ? ": the file has no configurations" : " (see the notes above)")
-              << (a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written") << "\n";
+              << not_written << "\n";
     return 1;
   }
   if (a.csv == "-") {  // stdout carries the CSV alone
@@ -188,8 +215,8 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
 edp::cli::CommandRunner setup(CLI::App& sub) {
   auto args = std::make_shared<RecommendArgs>();
   sub.add_option("results", args->results,
-                 "The results.csv written by `edpbench run`; with --rate, a deploy.csv or its "
-                 "directory")
+                 "The results.csv written by `edpbench run`, or its directory; with --rate, a "
+                 "deploy.csv or its directory")
       ->required();
   sub.add_option("--objective", args->objective, "What to minimise: edp | energy | time")
       ->capture_default_str();  // checked by run(): "unknown objective ...; valid: ..."

@@ -13,6 +13,7 @@
 #include "common/errors.h"
 #include "report/html_boards.h"
 #include "report/html_report.h"
+#include "report/report_data.h"
 
 namespace {
 
@@ -29,6 +30,11 @@ int run_report(const ReportArgs& a) {
     const std::string out = a.out.empty() ? a.dirs[0] + "/report.html" : a.out;
     const auto summary = write_html_report(a.dirs[0], out, edp::bench::study_views());
     for (const auto& w : summary.warnings) std::cerr << "edpbench: warning: " << w << "\n";
+    // An empty sweep still gets its (empty) report, with the words compare
+    // and recommend use; a sweep of the studies with files of their own
+    // (ops, stages, deploy) has its rows there.
+    if (summary.configurations == 0 && own_study_files(a.dirs[0]).empty())
+      std::cerr << "edpbench: warning: " << not_run_problem(a.dirs[0]) << "\n";
     std::cerr << "edpbench: wrote " << out << " (" << summary.configurations
               << " configurations)\n";
     return 0;

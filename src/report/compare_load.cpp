@@ -68,9 +68,7 @@ LoadedSweep make_sweep(ReportData data) {
   if (res.rows.empty()) {
     // A sweep of studies that keep their rows in files of their own (ops,
     // stages, deploy) ran fine: say that, not "did it run?".
-    std::vector<std::string> own;
-    for (const char* f : {"ops.csv", "stages.csv", "deploy.csv"})
-      if (path_present(dir + "/" + f)) own.push_back(f);
+    const auto own = own_study_files(dir);
     if (!own.empty())
       throw UsageError(dir +
                        "/results.csv has no configuration to compare: this sweep's studies "
@@ -79,10 +77,7 @@ LoadedSweep make_sweep(ReportData data) {
                        ", which compare does not read (compare sweeps of the mlp or batch "
                        "studies; `edpbench report " +
                        dir + "` shows this one)");
-    throw UsageError(dir +
-                     "/results.csv has no configuration: did the sweep run? (`edpbench run "
-                     "--resume --out " +
-                     dir + "` continues it)");
+    throw UsageError(not_run_problem(dir));
   }
   s.run_rows.assign(res.rows.size(), {});
   // compare tests a change on the runs: a runs.csv that is there but cannot

@@ -112,6 +112,20 @@ CsvTable load_results_csv(const std::string& path) {
   return t;
 }
 
+std::vector<std::string> own_study_files(const std::string& dir) {
+  std::vector<std::string> own;
+  for (const char* f : {"ops.csv", "stages.csv", "deploy.csv"})
+    if (path_present(dir + "/" + f)) own.push_back(f);
+  return own;
+}
+
+std::string not_run_problem(const std::string& dir) {
+  return dir +
+         "/results.csv has no configuration: did the sweep run? (`edpbench run --resume "
+         "--out " +
+         dir + "` continues it)";
+}
+
 ReportData load_report_data(const std::string& dir) {
   if (!is_directory(dir)) throw UsageError("results directory " + dir + " does not exist");
   ReportData d;

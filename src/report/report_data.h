@@ -43,4 +43,12 @@ void check_result_values(const CsvTable& table, const std::string& path);
 // cannot be read, is malformed or lacks required columns (listing them).
 CsvTable load_results_csv(const std::string& path);
 
+// The files of the studies that keep their rows apart from results.csv
+// (ops.csv, stages.csv, deploy.csv) that sweep directory `dir` holds.
+std::vector<std::string> own_study_files(const std::string& dir);
+// What every reader says of a sweep whose results.csv has no configuration
+// and that holds no study file of its own: it did not run, or has not
+// finished, and how to continue it.
+std::string not_run_problem(const std::string& dir);
+
 }  // namespace edp::report

@@ -195,6 +195,49 @@ TEST_CASE("recommend --json: the recommendations as one object, the CSV's choice
 }
 
 TEST_CASE(
+    "recommend takes a sweep directory as report and compare do, and an empty sweep gets the "
+    "same words from all three",
+    "[cli][recommend][surface]") {
+  const std::string sweep = EDPBENCH_FIXTURES "/report/tx2_sweep";
+  const auto by_file = edpbench("recommend " + sweep + "/results.csv --csv -");
+  const auto by_dir = edpbench("recommend " + sweep + " --csv -");
+  INFO(by_dir.err);
+  REQUIRE(by_file.exit_code == 0);
+  CHECK(by_dir.exit_code == 0);  // before: "it is a directory", exit 2
+  CHECK(by_dir.out == by_file.out);
+
+  // The header alone: a sweep that has not run a configuration yet.
+  const std::string dir = edp::testing::temp_dir("empty-sweep");
+  const std::string results = edp::testing::slurp(sweep + "/results.csv");
+  edp::testing::write_text(dir + "/results.csv", results.substr(0, results.find('\n') + 1));
+  const std::string words = dir +
+                            "/results.csv has no configuration: did the sweep run? "
+                            "(`edpbench run --resume --out " +
+                            dir + "` continues it)";
+  const auto report = edpbench("report " + dir);
+  CHECK(report.exit_code == 0);  // the report of an empty sweep is still written
+  CHECK_THAT(report.err, Catch::Contains("warning: " + words));
+  const auto compare = edpbench("compare " + dir + " " + sweep);
+  CHECK(compare.exit_code == 2);
+  CHECK_THAT(compare.err, Catch::Contains(words));
+  const auto recommend = edpbench("recommend " + dir);
+  CHECK(recommend.exit_code == 1);                    // none decided
+  CHECK_THAT(recommend.err, Catch::Contains(words));  // before: "the file has no configurations"
+
+  // A deploy study's sweep keeps its rows in deploy.csv: recommend says how
+  // to rank them, and the report says nothing of a sweep that did not run.
+  edp::testing::write_text(
+      dir + "/deploy.csv",
+      edp::testing::slurp(EDPBENCH_FIXTURES "/deploy/release-simulated/deploy.csv"));
+  const auto deploy = edpbench("recommend " + dir);
+  CHECK(deploy.exit_code == 1);
+  CHECK_THAT(deploy.err, Catch::Contains("keep their rows in deploy.csv (`edpbench recommend " +
+                                         dir + " --rate R --battery-wh W`"));
+  CHECK(edpbench("recommend " + dir + " --rate 1 --battery-wh 10").exit_code == 0);
+  CHECK_THAT(edpbench("report " + dir).err, !Catch::Contains("did the sweep run"));
+}
+
+TEST_CASE(
     "run --json: the sweep's results as JSON, typed, and a path that cannot be written refused "
     "first",
     "[cli][run][json]") {
