@@ -19,8 +19,9 @@
 #
 # Under qemu the CPU is 30-100x slower than native for Eigen/NEON code. What
 # runs there (unless --all-tests is given) is what the target's architecture
-# can change: every test but the CLI's (workloads and their NEON paths, power,
-# platform, report, bench, monitor with the arm64 Python, deploy), and of the
+# can change: every test but the CLI's and the tools' (workloads and their
+# NEON paths, power, platform, report, bench, monitor with the arm64 Python,
+# deploy; the tools' tests check the source tree's includes), and of the
 # CLI's, the end-to-end runs listed in $cli_on_target (each command once on
 # the aarch64 binary). The other CLI tests check how edpbench treats files,
 # signals and arguments, which the architecture does not change: under qemu

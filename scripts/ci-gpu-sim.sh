@@ -96,8 +96,11 @@ if [ "$asan" = 1 ]; then
   t0=$(date +%s)
   # Clang, as ci-sanitizers.sh's asan build (the same objects from ccache;
   # that build is also the fuzzers' one, instrumented for their coverage).
+  sanitizer_cxx="${EDPBENCH_SANITIZER_CXX:-clang++}"
+  fuzzers=()
+  "$sanitizer_cxx" --version 2>/dev/null | grep -q clang && fuzzers=(-DEDPBENCH_BUILD_FUZZERS=ON)
   configure "$root/build-gpusim-asan" RelWithDebInfo address,undefined OFF \
-    -DCMAKE_CXX_COMPILER="${EDPBENCH_SANITIZER_CXX:-clang++}" -DEDPBENCH_BUILD_FUZZERS=ON
+    -DCMAKE_CXX_COMPILER="$sanitizer_cxx" "${fuzzers[@]}"
   cmake --build "$root/build-gpusim-asan" -j "$jobs" --target edp_tests_gpu_sim
   times+=("$(printf '%-22s %5ss' 'build asan+ubsan' "$(( $(date +%s) - t0 ))")")
   t0=$(date +%s)

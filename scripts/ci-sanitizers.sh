@@ -7,10 +7,12 @@
 #         simulated TX2) and the measure command, and the monitor's C++ API
 #   fuzz  scripts/fuzz.sh: every libFuzzer target for --fuzz-time seconds,
 #         from --fuzz-seed (default: a new seed each run)
-# The asan build is also the fuzz build: its code is instrumented for
-# libFuzzer's coverage too (EDPBENCH_BUILD_FUZZERS), so the fuzz step links
-# the six targets against the objects asan compiled instead of compiling
-# every library a third time with Clang (174 s of CI, docs/ci.md).
+# With Clang (the default), the asan build is also the fuzz build: its code
+# is instrumented for libFuzzer's coverage too (EDPBENCH_BUILD_FUZZERS), so
+# the fuzz step links the six targets against the objects asan compiled
+# instead of compiling every library a third time (174 s of CI, docs/ci.md).
+# With EDPBENCH_SANITIZER_CXX naming GCC (no libFuzzer), fuzz.sh makes its
+# own Clang build.
 # A sanitizer report fails the test that triggered it (UBSan does not
 # recover; ASan and TSan exit non-zero), including in the edpbench processes
 # the cli tests start. Prints the time of each step.
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     --fuzz-time) fuzz_time="$2"; shift 2 ;;
     --fuzz-seed) fuzz_seed=(--seed "$2"); shift 2 ;;
     asan|tsan|fuzz) steps+=("$1"); shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "ci-sanitizers.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -64,10 +66,12 @@ configure() {  # configure DIR SANITIZERS [CMAKE ARGS]
     -DEDPBENCH_SANITIZE="$2" -DEDPBENCH_WITH_CUDA=OFF -DEDPBENCH_NATIVE=OFF \
     -DEDPBENCH_BUILD_TESTS=ON "${launcher[@]}" "${@:3}" >/dev/null
 }
-# The asan build, which the fuzz step reuses (and ci-gpu-sim.sh configures
-# its ASan build as this one, for ccache).
+# The asan build, which the fuzz step reuses with Clang (ci-gpu-sim.sh
+# configures its ASan build as this one, for ccache).
 asan_build="$root/build-asan"
-configure_asan() { configure "$asan_build" address,undefined -DEDPBENCH_BUILD_FUZZERS=ON; }
+fuzzers=()
+"$sanitizer_cxx" --version 2>/dev/null | grep -q clang && fuzzers=(-DEDPBENCH_BUILD_FUZZERS=ON)
+configure_asan() { configure "$asan_build" address,undefined "${fuzzers[@]}"; }
 # Uninstrumented OpenMP (Clang's libomp) and OpenBLAS threads are invisible to
 # TSan; one thread each keeps its reports to edpbench's own threads.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
@@ -94,9 +98,15 @@ for s in "${steps[@]}"; do
       (cd "$root/build-tsan" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 -R "$threaded")
       ;;
     fuzz)
-      # In the asan build: fuzz.sh keeps its configuration and builds only
-      # the targets (nothing to compile when the asan step ran before).
-      "$root/scripts/fuzz.sh" --build-dir "$asan_build" --jobs "$jobs" --time "$fuzz_time" "${fuzz_seed[@]}"
+      # In the asan build with Clang: fuzz.sh keeps its configuration and
+      # builds only the targets (nothing to compile when the asan step ran
+      # before). Else in fuzz.sh's own build-fuzz/.
+      fuzz_build=()
+      if [ ${#fuzzers[@]} -gt 0 ]; then
+        configure_asan
+        fuzz_build=(--build-dir "$asan_build")
+      fi
+      "$root/scripts/fuzz.sh" "${fuzz_build[@]}" --jobs "$jobs" --time "$fuzz_time" "${fuzz_seed[@]}"
       ;;
   esac
   times+=("$(printf '%-5s %5ss' "$s" "$(( $(date +%s) - t0 ))")")

@@ -8,6 +8,10 @@
 #
 # usage: scripts/fuzz.sh [--time S] [--seed N] [--build-dir DIR] [--jobs N] [TARGET...]
 #   --time S   seconds per target (default 60)
+#   --build-dir DIR  where to build (default build-fuzz/); a folder configured
+#              already is used with its settings only when it builds the
+#              fuzzers (EDPBENCH_BUILD_FUZZERS=ON: Clang, ASan and UBSan, as
+#              ci-sanitizers.sh's asan build), else refused untouched
 #   --jobs N   build jobs, and targets fuzzed at once (default: the CPUs)
 #   --seed N   libFuzzer's random seed (default: a new one each run). CI
 #              passes a fixed seed so that a run is a regression gate whose
@@ -28,7 +32,7 @@ while [ $# -gt 0 ]; do
     --seed) seed_arg=(-seed="$2"); shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -40,12 +44,19 @@ command -v clang++ >/dev/null || { echo "fuzz.sh: needs clang++ (apt-get install
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-# A configured build folder keeps its compiler and settings, fuzzers turned
-# on: ci-sanitizers.sh's asan build (Clang, ASan and UBSan, tests and
+# A configured build folder that builds the fuzzers keeps its compiler and
+# settings: ci-sanitizers.sh's asan build (Clang, ASan and UBSan, tests and
 # fuzzers) is reused as it is, with nothing to compile again. A new one gets
 # Clang and no tests (they need Catch2, which --fuzz does not install).
 if [ -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DEDPBENCH_BUILD_FUZZERS=ON >/dev/null
+  # Reconfiguring another build with the fuzzers on would leave it unusable
+  # (GCC) or rebuild it with other flags: refuse instead.
+  grep -qx 'EDPBENCH_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" || {
+    echo "fuzz.sh: $build is a build folder without the fuzzers (EDPBENCH_BUILD_FUZZERS);" \
+         "give a new folder with --build-dir, or leave it out (build-fuzz/)" >&2
+    exit 2
+  }
+  cmake -S "$root" -B "$build" >/dev/null
 else
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEDPBENCH_BUILD_FUZZERS=ON -DEDPBENCH_BUILD_TESTS=OFF \
