@@ -130,16 +130,16 @@ int run_deploy_recommend(const RecommendArgs& a, const CLI::App& sub) {
   return 0;
 }
 
-// What to say of a results.csv with no configuration: a sweep whose studies
-// keep their rows elsewhere ran fine, and the words say where to look; else
-// the sweep did not run (the words compare and report use).
-std::string empty_sweep_problem(const std::string& results_file) {
-  const auto slash = results_file.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : results_file.substr(0, slash);
+// What to say of a results.csv with no configuration. `dir` is its sweep
+// directory, or empty for a CSV that is not a sweep's results.csv. A sweep
+// whose studies keep their rows elsewhere ran fine, and the words say where
+// to look; else the sweep did not run (the words compare and report use).
+std::string empty_results_problem(const std::string& file, const std::string& dir) {
+  if (dir.empty()) return file + " has no configuration (a header and no rows)";
   const auto own = edp::report::own_study_files(dir);
   if (own.empty()) return edp::report::not_run_problem(dir);
   const bool deploy = std::find(own.begin(), own.end(), "deploy.csv") != own.end();
-  return results_file + " has no configuration to recommend from: this sweep's studies keep " +
+  return file + " has no configuration to recommend from: this sweep's studies keep " +
          "their rows in " + edp::join(own, ", ") +
          (deploy ? " (`edpbench recommend " + dir +
                        " --rate R --battery-wh W` ranks the deploy study's choices)"
@@ -172,9 +172,18 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
   }
 
   if (a.json && a.csv == "-") throw edp::UsageError("--json and --csv -: choose one for stdout");
-  // A sweep directory stands for its results.csv, as in report and compare.
-  const bool sweep_dir = edp::is_directory(a.results);
-  const std::string file = sweep_dir ? a.results + "/results.csv" : a.results;
+  // A sweep directory stands for its results.csv, as in report and compare;
+  // `dir` is the sweep's directory where RESULTS names one or its results.csv.
+  std::string file = a.results, dir;
+  if (edp::is_directory(a.results)) {
+    dir = a.results;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    file = dir + "/results.csv";
+    if (!edp::path_present(file)) throw edp::UsageError(no_results_problem(dir));
+  } else if (edp::path_base_name(a.results) == "results.csv") {
+    const auto slash = a.results.rfind('/');
+    dir = slash == std::string::npos ? "." : a.results.substr(0, std::max<size_t>(slash, 1));
+  }
   const CsvTable results = load_results_csv(file);
   const auto recs = recommend(results, options);
   if (a.json) std::cout << recommendations_json(recs, options);
@@ -184,7 +193,7 @@ int run_recommend(const RecommendArgs& a, const CLI::App& sub) {
     const std::string not_written =
         a.csv.empty() || a.csv == "-" ? "" : "; " + a.csv + " was not written";
     if (results.rows.empty()) {
-      std::cerr << "edpbench: error: " << empty_sweep_problem(file) << not_written << "\n";
+      std::cerr << "edpbench: error: " << empty_results_problem(file, dir) << not_written << "\n";
       return 1;
     }
     std::cerr << "edpbench: error: no (workload, size) in " << file << " could be decided"

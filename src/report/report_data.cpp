@@ -126,6 +126,10 @@ std::string not_run_problem(const std::string& dir) {
          dir + "` continues it)";
 }
 
+std::string no_results_problem(const std::string& dir) {
+  return "no results.csv in " + dir + "; pass the --out directory of `edpbench run`";
+}
+
 ReportData load_report_data(const std::string& dir) {
   if (!is_directory(dir)) throw UsageError("results directory " + dir + " does not exist");
   ReportData d;
@@ -133,8 +137,7 @@ ReportData load_report_data(const std::string& dir) {
   char resolved[PATH_MAX];
   d.title = path_base_name(::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir);
   const std::string results = dir + "/results.csv";
-  if (!path_present(results))
-    throw UsageError("no results.csv in " + dir + "; pass the --out directory of `edpbench run`");
+  if (!path_present(results)) throw UsageError(no_results_problem(dir));
   d.results = load_results_csv(results);
 
   // Presence by lstat: a link (even dangling), a FIFO or a device goes to the

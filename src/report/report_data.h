@@ -50,5 +50,7 @@ std::vector<std::string> own_study_files(const std::string& dir);
 // and that holds no study file of its own: it did not run, or has not
 // finished, and how to continue it.
 std::string not_run_problem(const std::string& dir);
+// What every reader says of a directory with no results.csv.
+std::string no_results_problem(const std::string& dir);
 
 }  // namespace edp::report

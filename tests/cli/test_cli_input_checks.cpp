@@ -98,7 +98,9 @@ TEST_CASE("recommend, plan --json: files that cannot be right are exit 2 at once
   CHECK(zero.exit_code == 2);  // 124 when it reads forever
   CHECK_THAT(zero.err, Catch::Contains("/dev/zero: not read: it is a character device"));
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(15));
-  CHECK(edpbench("recommend " + dir).exit_code == 2);
+  const auto no_results = edpbench("recommend " + dir);  // a sweep directory, as in report
+  CHECK(no_results.exit_code == 2);
+  CHECK_THAT(no_results.err, Catch::Contains("no results.csv in " + dir));
   write_text(dir + "/results.csv", "");
   const auto empty = edpbench("recommend " + dir + "/results.csv");
   CHECK(empty.exit_code == 2);

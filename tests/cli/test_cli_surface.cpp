@@ -220,9 +220,25 @@ TEST_CASE(
   const auto compare = edpbench("compare " + dir + " " + sweep);
   CHECK(compare.exit_code == 2);
   CHECK_THAT(compare.err, Catch::Contains(words));
-  const auto recommend = edpbench("recommend " + dir);
-  CHECK(recommend.exit_code == 1);                    // none decided
-  CHECK_THAT(recommend.err, Catch::Contains(words));  // before: "the file has no configurations"
+  for (const std::string& given : {dir, dir + "/", dir + "/results.csv"}) {
+    const auto recommend = edpbench("recommend " + given);
+    CHECK(recommend.exit_code == 1);                    // none decided
+    CHECK_THAT(recommend.err, Catch::Contains(words));  // before: "the file has no configurations"
+  }
+  // A header-only CSV of another name is not a sweep: no advice about one.
+  edp::testing::write_text(dir + "/board-a.csv", results.substr(0, results.find('\n') + 1));
+  const auto other = edpbench("recommend " + dir + "/board-a.csv");
+  CHECK(other.exit_code == 1);
+  CHECK_THAT(other.err, Catch::Contains(dir + "/board-a.csv has no configuration (a header and "
+                                              "no rows)"));
+  // A directory without a results.csv: the words of report and compare.
+  const std::string none = edp::testing::temp_dir("no-results");
+  const auto report_none = edpbench("report " + none);
+  const auto recommend_none = edpbench("recommend " + none);
+  CHECK(report_none.exit_code == 2);
+  CHECK(recommend_none.exit_code == 2);
+  CHECK_THAT(recommend_none.err, Catch::Contains("no results.csv in " + none + "; pass the --out"));
+  CHECK(recommend_none.err == report_none.err);
 
   // A deploy study's sweep keeps its rows in deploy.csv: recommend says how
   // to rank them, and the report says nothing of a sweep that did not run.
