@@ -112,9 +112,14 @@ CsvTable load_results_csv(const std::string& path) {
   return t;
 }
 
+const std::vector<std::string>& study_row_files() {
+  static const std::vector<std::string> files{"stages.csv", "ops.csv", "deploy.csv"};
+  return files;
+}
+
 std::vector<std::string> own_study_files(const std::string& dir) {
   std::vector<std::string> own;
-  for (const char* f : {"ops.csv", "stages.csv", "deploy.csv"})
+  for (const auto& f : study_row_files())
     if (path_present(dir + "/" + f)) own.push_back(f);
   return own;
 }

@@ -43,8 +43,11 @@ void check_result_values(const CsvTable& table, const std::string& path);
 // cannot be read, is malformed or lacks required columns (listing them).
 CsvTable load_results_csv(const std::string& path);
 
-// The files of the studies that keep their rows apart from results.csv
-// (ops.csv, stages.csv, deploy.csv) that sweep directory `dir` holds.
+// The files the studies that keep their rows apart from results.csv commit
+// them to (stages.csv, ops.csv, deploy.csv: each such study's commit_file(),
+// checked against the registry by tests/bench/test_study_registry.cpp), and
+// those of them that sweep directory `dir` holds.
+const std::vector<std::string>& study_row_files();
 std::vector<std::string> own_study_files(const std::string& dir);
 // What every reader says of a sweep whose results.csv has no configuration
 // and that holds no study file of its own: it did not run, or has not

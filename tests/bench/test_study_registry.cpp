@@ -9,6 +9,7 @@
 #include "bench/studies/registry.h"
 #include "bench/studies/study.h"
 #include "common/errors.h"
+#include "report/report_data.h"
 #include "report/section_views.h"
 
 using namespace edp::bench;
@@ -31,4 +32,14 @@ TEST_CASE("study registry: the readers' views keep the registry's order", "[stud
   const auto on_page = edp::report::views_on_page(views, none);
   REQUIRE(on_page.size() == known_studies().size());
   for (size_t i = 0; i < on_page.size(); ++i) CHECK(on_page[i].study == known_studies()[i]);
+}
+
+TEST_CASE("study registry: the readers know every file a study keeps its rows in", "[study]") {
+  // report's own_study_files() tells a sweep whose rows are in a study's own
+  // file from one that did not run (its results.csv is empty either way): a
+  // study that commits to a file of its own must be in its list.
+  std::vector<std::string> files;
+  for (const auto& study : all_studies())
+    if (study->commit_file() != "results.csv") files.push_back(study->commit_file());
+  CHECK(files == edp::report::study_row_files());
 }
