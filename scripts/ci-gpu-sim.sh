@@ -3,8 +3,9 @@
 # the CUDA sources compiled as C++ against the SIMT simulator and the fake
 # CUDA runtime, driver, cuBLAS and cuDNN of tests/gpu_sim
 # (-DEDPBENCH_GPU_SIM=ON; docs/gpu.md, "The GPU simulator"), then runs:
-#   suite      the ctest of that build but the power: and report: tests
-#              (sensors and files, which no GPU changes): the simulator's own tests, the
+#   suite      the ctest of that build but the power:, report: and tools: tests
+#              (sensors, files and the source tree's includes, which no GPU
+#              changes): the simulator's own tests, the
 #              backend's [gpu] tests, the GPU paths against the CPU, and every
 #              other test with a (simulated) GPU present, so the CLI and the
 #              runner take their GPU branches. Tests whose assumption a
@@ -76,10 +77,10 @@ configure "$root/build-gpusim" Release "" ON
 cmake --build "$root/build-gpusim" -j "$jobs"
 times+=("$(printf '%-22s %5ss' 'build (everything)' "$(( $(date +%s) - t0 ))")")
 t0=$(date +%s)
-# power: and report: never see the GPU (sensors and files); the native stage
-# ran them, in the same objects.
-run_ctest "$root/build-gpusim" "the suite but power: and report:, CUDA 11.8 rules" \
-  -E '^(power|report):'
+# power:, report: and tools: never see the GPU (sensors, files, the source
+# tree's includes); the native stage ran them, in the same objects.
+run_ctest "$root/build-gpusim" "the suite but power:, report: and tools:, CUDA 11.8 rules" \
+  -E '^(power|report|tools):'
 times+=("$(printf '%-22s %5ss' 'suite' "$(( $(date +%s) - t0 ))")")
 # The suite runs as CUDA 11.8; the backend's tests again as 10.2 (flags only
 # before the context exists) and 12.0 (cudaSetDevice creates the context).
