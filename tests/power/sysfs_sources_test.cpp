@@ -320,8 +320,12 @@ TEST_CASE("the meter measures the update interval of a slowly updating rail", "[
   const Measurement m = meter.end_window("run");
   CHECK(m.update_interval_s == Approx(0.1).margin(0.03));
   CHECK(meter.observed_update_interval_s() == Approx(0.1).margin(0.03));
+  // The sampler sees (nearly) every one of the 12 values. Under qemu-user
+  // with both CPUs busy, its thread was once held past two refreshes: 9 of
+  // 12 seen (CI's cross stage, load 1.9), while the interval stayed right.
+  const size_t seen_at_least = EDPBENCH_EMULATED ? 8 : 11;
   for (const auto& r : m.rails)
-    if (r.rail == "VDD_IN") CHECK(r.distinct_values >= 11);
+    if (r.rail == "VDD_IN") CHECK(r.distinct_values >= seen_at_least);
 }
 
 TEST_CASE("jetson numbers repeated rail labels", "[jetson]") {
