@@ -139,8 +139,7 @@ std::string empty_results_problem(const std::string& file, const std::string& di
   const auto own = edp::report::own_study_files(dir);
   if (own.empty()) return edp::report::not_run_problem(dir);
   const bool deploy = std::find(own.begin(), own.end(), "deploy.csv") != own.end();
-  return file + " has no configuration to recommend from: this sweep's studies keep " +
-         "their rows in " + edp::join(own, ", ") +
+  return edp::report::rows_elsewhere_problem(file, "recommend from", own) +
          (deploy ? " (`edpbench recommend " + dir +
                        " --rate R --battery-wh W` ranks the deploy study's choices)"
                  : " (`edpbench report " + dir + "` shows them)");

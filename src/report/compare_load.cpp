@@ -70,10 +70,7 @@ LoadedSweep make_sweep(ReportData data) {
     // stages, deploy) ran fine: say that, not "did it run?".
     const auto own = own_study_files(dir);
     if (!own.empty())
-      throw UsageError(dir +
-                       "/results.csv has no configuration to compare: this sweep's studies "
-                       "keep their rows in " +
-                       join(own, ", ") +
+      throw UsageError(rows_elsewhere_problem(dir + "/results.csv", "compare", own) +
                        ", which compare does not read (compare sweeps of the mlp or batch "
                        "studies; `edpbench report " +
                        dir + "` shows this one)");

@@ -11,6 +11,7 @@
 
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "common/text.h"
 #include "report/columns.h"
 #include "report/results_csv.h"
 
@@ -122,6 +123,12 @@ std::vector<std::string> own_study_files(const std::string& dir) {
   for (const auto& f : study_row_files())
     if (path_present(dir + "/" + f)) own.push_back(f);
   return own;
+}
+
+std::string rows_elsewhere_problem(const std::string& results_file, const std::string& what,
+                                   const std::vector<std::string>& own) {
+  return results_file + " has no configuration to " + what +
+         ": this sweep's studies keep their rows in " + edp::join(own, ", ");
 }
 
 std::string not_run_problem(const std::string& dir) {

@@ -49,6 +49,11 @@ CsvTable load_results_csv(const std::string& path);
 // those of them that sweep directory `dir` holds.
 const std::vector<std::string>& study_row_files();
 std::vector<std::string> own_study_files(const std::string& dir);
+// What a reader says first of a sweep whose rows are all in its studies' own
+// files `own`: "FILE has no configuration to WHAT: this sweep's studies keep
+// their rows in ..." (each reader then says where to look).
+std::string rows_elsewhere_problem(const std::string& results_file, const std::string& what,
+                                   const std::vector<std::string>& own);
 // What every reader says of a sweep whose results.csv has no configuration
 // and that holds no study file of its own: it did not run, or has not
 // finished, and how to continue it.
