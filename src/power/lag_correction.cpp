@@ -1,6 +1,7 @@
 // Lag correction of averaging rails (see lag_correction.h).
 #include "power/lag_correction.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace edp::power {
@@ -49,19 +50,50 @@ bool LagCorrector::resolved() const {
   return have_end_ && (have_next_ || t_last_ >= u_end_ + 1.5 * period_);
 }
 
-double LagCorrector::energy_j() const {
-  double e = shifted_.finish().energy_j;
-  if (std::isnan(e)) return e;
+namespace {
+
+// An edge term d for a period of mean power v and length T of which `out`
+// lies outside the window: the share the window keeps, v (T - out) + d, is
+// bounded by what the sensor measured over the period, between 0 and v T
+// (no power below zero inside the window or outside it). Beyond those
+// bounds the power did not change at the edge, as the correction assumes,
+// but elsewhere in the period: the term is clamped and *bounded set.
+double bounded_edge(double d, double v, double period, double out, bool* bounded) {
+  const double kept = v * (period - out);
+  const double lo = std::min(0.0, v * period) - kept, hi = std::max(0.0, v * period) - kept;
+  if (d >= lo && d <= hi) return d;
+  *bounded = true;
+  return d < lo ? lo : hi;
+}
+
+}  // namespace
+
+LagCorrector::Edges LagCorrector::edges() const {
+  Edges e;
   // The period straddling t0: its part before t0 ran at the power held then.
-  if (have_start_ && prev_before_t0_ && u_start_ - period_ < t0_)
-    e += (v_start_ - v_before_) * (t0_ - (u_start_ - period_));
+  if (have_start_ && prev_before_t0_ && u_start_ - period_ < t0_) {
+    const double out = t0_ - (u_start_ - period_);
+    e.start_j = bounded_edge((v_start_ - v_before_) * out, v_start_, period_, out, &e.bounded);
+  }
   // The period straddling t1: its part after t1 ran at the next period's power
   // (the same value when no update followed within 1.5 T).
   if (have_end_ && u_end_ - period_ < t1_) {
     const double v_after = have_next_ && u_next_ - u_end_ < 1.5 * period_ ? v_next_ : v_end_;
-    e += (v_end_ - v_after) * (u_end_ - t1_);
+    const double out = std::min(period_, u_end_ - t1_);
+    e.end_j = bounded_edge((v_end_ - v_after) * out, v_end_, period_, out, &e.bounded);
   }
   return e;
+}
+
+double LagCorrector::energy_j() const {
+  const double e = shifted_.finish().energy_j;
+  if (std::isnan(e)) return e;
+  const Edges d = edges();
+  return e + d.start_j + d.end_j;
+}
+
+bool LagCorrector::edges_bounded() const {
+  return !std::isnan(shifted_.finish().energy_j) && edges().bounded;
 }
 
 }  // namespace edp::power

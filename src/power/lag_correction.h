@@ -22,6 +22,13 @@
 //    For a step this is exact; for a run whose power does not change at its
 //    edges (back-to-back runs) both terms vanish.
 //
+// Each edge term is bounded (bounded_edge in the .cpp): the window's share
+// of a straddling period stays between 0 and the energy the sensor measured
+// over that period. A term at its bound means the power changed within one
+// period of the edge but not at it, where the assumption fails; the error
+// left is then at most that period's energy, and edges_bounded() says so
+// (the window is low confidence, run_evidence.cpp).
+//
 // Update times are estimated as the midpoint between the last reading with
 // the old value and the first with the new one (half a sampling period of
 // uncertainty). An update that repeats the previous value is invisible; the
@@ -57,8 +64,15 @@ class LagCorrector {
   double period_s() const { return period_; }
   // Lag-corrected energy over [t0, t1]; NaN when no reading was valid.
   double energy_j() const;
+  // Whether an edge term reached its bound (see above).
+  bool edges_bounded() const;
 
  private:
+  struct Edges {
+    double start_j = 0, end_j = 0;
+    bool bounded = false;
+  };
+  Edges edges() const;
   double t0_, t1_ = std::numeric_limits<double>::infinity(), period_;
   RailIntegrator shifted_;  // the held values over [t0 + T, t1 + T]
   bool have_prev_ = false, prev_before_t0_ = false;

@@ -30,6 +30,10 @@ struct RailMeasurement {
   // For other rails energy_uncorrected_j == energy_j.
   double energy_uncorrected_j = std::numeric_limits<double>::quiet_NaN();
   double lag_correction_s = 0;
+  // An edge term of the lag correction reached its bound: the power changed
+  // within one averaging period of the window's edge but not at it
+  // (LagCorrector::edges_bounded).
+  bool lag_edge_bounded = false;
   // The value did not change over a window that spans 3 or more expected
   // updates: the sensor is frozen and the energy is not to be trusted.
   bool frozen = false;

@@ -585,6 +585,7 @@ Measurement Sampler::end_window(const std::string& name, const std::function<voi
     if (w.correctors[r] && !std::isnan(rm.energy_j)) {
       rm.energy_j = w.correctors[r]->energy_j();
       rm.lag_correction_s = w.correctors[r]->period_s();
+      rm.lag_edge_bounded = w.correctors[r]->edges_bounded();
       const double span = t1 - w.t0;
       if (span > 0) rm.power_w_mean = rm.energy_j / span;
     }

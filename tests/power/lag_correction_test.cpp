@@ -175,3 +175,89 @@ TEST_CASE("update interval: most updates hidden by repeated values still gives T
   for (double g : gaps) t.push_back(t.back() + g);
   CHECK(robust_update_interval(t.data(), t.size()) == Approx(0.4).epsilon(0.01));
 }
+
+TEST_CASE("lag correction is bounded where the power changed near an edge but not at it",
+          "[power][lag]") {
+  // 20 W, then 0.5 W over [4.0, 8.8), then 20 W again; the window [4.301,
+  // 8.5] opens 0.3 s after the drop and closes 0.3 s before the rise, so the
+  // periods straddling its edges mix the two powers. The edge terms assume
+  // the change happened at the edge: unbounded, they took 20 W x 0.3 s from
+  // a period that held 0.2 J, and the window read -3.8 J against 2.1 J
+  // (found by review). Bounded, each straddling period gives the window
+  // between none and all of its measured energy: never below zero, the error
+  // at most those two periods' energy, and the window says it was bounded.
+  const double T = 0.4, lo_from = 4.0, lo_to = 8.8, t0 = 4.301, t1 = 8.5;
+  auto mean = [&](double a, double b) {  // exact mean of the signal over [a, b]
+    const double low = std::max(0.0, std::min(b, lo_to) - std::max(a, lo_from));
+    return (low * 0.5 + (b - a - low) * 20.0) / (b - a);
+  };
+  const double truth = 0.5 * (t1 - t0);
+  int bounded = 0;
+  double worst = 0;
+  for (int p = 0; p < 20; ++p) {
+    const double phase = T * p / 20.0;
+    auto held = [&](double t) {
+      const double u = phase + std::floor((t - phase) / T) * T;
+      return mean(u - T, u);
+    };
+    LagCorrector lag(t0, T);
+    double t = 0;
+    for (; t + 0.01 < t0; t += 0.01) {
+    }
+    lag.add(t, held(t));  // the last reading before t0
+    bool ended = false;
+    for (t += 0.01;; t += 0.01) {
+      if (!ended && t >= t1) {
+        lag.set_end(t1);
+        ended = true;
+      }
+      lag.add(t, held(t));
+      if (ended && lag.resolved()) break;
+      REQUIRE(t < t1 + 10 * T);
+    }
+    // The periods that straddle the edges, as the sensor published them.
+    const double u0 = phase + std::ceil((t0 - phase) / T) * T;
+    const double u1 = phase + std::ceil((t1 - phase) / T) * T;
+    const double bound = (mean(u0 - T, u0) + mean(u1 - T, u1)) * T;
+    const double e = lag.energy_j();
+    INFO("phase " << phase << ": " << e << " J against " << truth << " J, bound " << bound);
+    CHECK(e >= 0);
+    CHECK(std::fabs(e - truth) <= bound + 1e-9);
+    bounded += lag.edges_bounded();
+    worst = std::max(worst, std::fabs(e / truth - 1));
+  }
+  std::printf(
+      "power changed 0.3 s inside both edges (T = 0.4 s): worst error %.1f%%, "
+      "bounded at %d of 20 phases\n",
+      100 * worst, bounded);
+  CHECK(bounded > 0);
+}
+
+TEST_CASE("lag correction of a step at the edges is not bounded", "[power][lag]") {
+  // The case the correction is exact for: bounding must not touch it.
+  for (int p = 0; p < 20; ++p) {
+    const double T = 0.43;
+    const Step s{2.0, 8.0, 5.0037, 7.0037};
+    auto held = [&](double t) {
+      const double phase = T * p / 20.0;
+      const double u = phase + std::floor((t - phase) / T) * T;
+      return s.mean(u - T, u);
+    };
+    LagCorrector lag(s.t0, T);
+    double t = 0;
+    for (; t + 0.01 < s.t0; t += 0.01) {
+    }
+    lag.add(t, held(t));
+    bool ended = false;
+    for (t += 0.01;; t += 0.01) {
+      if (!ended && t >= s.t1) {
+        lag.set_end(s.t1);
+        ended = true;
+      }
+      lag.add(t, held(t));
+      if (ended && lag.resolved()) break;
+    }
+    INFO("phase " << p);
+    CHECK_FALSE(lag.edges_bounded());
+  }
+}
