@@ -2,6 +2,8 @@
 // Measurement built by hand.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "bench/engine/run_evidence.h"
 
 using edp::bench::judge_window;
@@ -235,4 +237,54 @@ TEST_CASE("judge_window: a frozen total rail's flag carries its reason in the no
   CHECK_THAT(failure, Catch::Contains("frozen sensor: VDD_IN"));
   CHECK(r.low_confidence);
   CHECK_THAT(r.note, Catch::Contains("frozen sensor: VDD_IN kept the value"));
+}
+
+TEST_CASE("judge_window: a lag correction bounded at an edge is low confidence, and says so",
+          "[bench][evidence]") {
+  RailMeasurement rail = vdd_in(50, 0.43, 0.43);
+  rail.lag_edge_bounded = true;
+  edp::report::RunRecord r;
+  const auto failure = judge_window(window(rail), {{"VDD_IN"}, 1, 10, NAN}, r);
+  CHECK(failure.empty());
+  CHECK(r.low_confidence);
+  CHECK_THAT(r.note, Catch::Contains("within one averaging period of the window's edge") &&
+                         Catch::Contains("(VDD_IN)"));
+  CHECK(r.energy_j == Approx(50));  // kept: the error is bounded
+}
+
+TEST_CASE("judge_window: a total energy below zero is low confidence, and says so",
+          "[bench][evidence]") {
+  // An input rail reading -1.5 W (review: a stuck offset gave -7.5 J with
+  // no flag). The energy stays as measured, for the user to see.
+  edp::report::RunRecord r;
+  const auto failure = judge_window(window(vdd_in(-15, 0.43, 0.43)), {{"VDD_IN"}, 1, 10, NAN}, r);
+  CHECK(failure.empty());
+  CHECK(r.low_confidence);
+  CHECK_THAT(r.note, Catch::Contains("the total energy -15 J is below zero"));
+  CHECK(r.energy_j == Approx(-15));
+  // Zero and above: no such note.
+  edp::report::RunRecord ok;
+  judge_window(window(vdd_in(0.5, 0.43, 0.43)), {{"VDD_IN"}, 1, 10, NAN}, ok);
+  CHECK_FALSE(ok.low_confidence);
+}
+
+TEST_CASE("judge_window: without total rails the energy is not measured, not the sum of all",
+          "[bench][evidence]") {
+  // Discovery could not tell which rails nest (total_rails.cpp: "energy is
+  // not measured: no total could be determined"). Summing every rail counted
+  // VDD_MUX and what it feeds twice: 8.5 W on a board drawing 1.9 W.
+  Measurement m = window(vdd_in(19, 0.43, 0.43));
+  RailMeasurement mux = vdd_in(66, 0.43, 0.43);
+  mux.rail = "VDD_MUX";
+  m.rails.push_back(mux);
+  edp::report::RunRecord r;
+  const auto failure = judge_window(m, {{}, 1, 10, 2.0}, r);
+  CHECK(failure.empty());
+  CHECK(std::isnan(r.energy_j));
+  CHECK(std::isnan(r.power_w_mean));
+  CHECK(std::isnan(r.edp_js));
+  CHECK(std::isnan(r.dynamic_energy_j));
+  CHECK_THAT(r.note, Catch::Contains("energy not measured: no total rails"));
+  REQUIRE(r.rails.size() == 2);  // the rails themselves are kept
+  CHECK(r.rails[1].energy_j == Approx(66));
 }

@@ -63,16 +63,26 @@ Confidence judge_confidence(const ConfidenceEvidence& e) {
   if (e.frozen)
     c.reasons.push_back(e.frozen_why.empty() ? "frozen sensor: a total rail kept its value"
                                              : e.frozen_why);
+  if (!e.lag_edges_bounded.empty())
+    c.reasons.push_back(
+        "the power changed within one averaging period of the window's edge, not at it (" +
+        join(e.lag_edges_bounded, ", ") +
+        "): the lag correction was bounded there, up to one period's energy uncertain");
+  const bool negative = e.total_energy_j < 0;
+  if (negative)
+    c.reasons.push_back("the total energy " + fmt("%.4g J", e.total_energy_j) +
+                        " is below zero: a total rail read below zero (a sensor offset, or a "
+                        "rail that is not an input)");
   c.low = short_window || !e.period_mismatches.empty() || e.anomalies > 0 ||
-          e.averaging_uncorrected || e.frozen;
+          e.averaging_uncorrected || e.frozen || !e.lag_edges_bounded.empty() || negative;
   return c;
 }
 
 std::string low_confidence_causes() {
   return "shorter than " + fmt("%g", kMinUpdatesPerWindow) +
          " sensor updates, frozen, anomalies, no lag correction (the averaging period "
-         "unknown when the window opened) or an update interval that contradicts the stated "
-         "averaging period";
+         "unknown when the window opened) or one bounded at an edge, an update interval that "
+         "contradicts the stated averaging period, or a total energy below zero";
 }
 
 // --- stopping criteria ------------------------------------------------------

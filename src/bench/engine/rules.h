@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,7 +77,14 @@ struct ConfidenceEvidence {
   // What the note of a too-short window tells the user to do; the client's
   // own ("raise power.min_run_s or use auto" for a sweep).
   std::string short_window_advice = "raise power.min_run_s or use auto";
-  bool frozen = false;     // a total rail kept its value
+  bool frozen = false;  // a total rail kept its value
+  // Averaging total rails whose lag correction reached its bound at an edge
+  // (power::RailMeasurement::lag_edge_bounded): the power changed within one
+  // averaging period of the window's edge, not at it.
+  std::vector<std::string> lag_edges_bounded;
+  // The total energy (NaN: not measured). Below zero, it cannot be right:
+  // no board delivers power back through its input rail.
+  double total_energy_j = std::numeric_limits<double>::quiet_NaN();
   std::string frozen_why;  // which, and for how long ("frozen sensor: VDD_IN kept ...")
 };
 
@@ -87,8 +95,9 @@ struct Confidence {
 
 // The one confidence rule: low when the window spans fewer than
 // kMinUpdatesPerWindow update intervals, when a stated averaging period is
-// contradicted, on anomalies, on an uncorrected averaging rail, or when a
-// total rail froze; with every reason.
+// contradicted, on anomalies, on an uncorrected averaging rail or one whose
+// correction reached its bound, when a total rail froze, or when the total
+// energy is below zero; with every reason.
 Confidence judge_confidence(const ConfidenceEvidence& e);
 
 // "shorter than 10 sensor updates, frozen, anomalies or an unknown update

@@ -54,6 +54,7 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
     // known yet when the window opened) lost about (P_run - P_idle) x T.
     evidence.averaging_uncorrected |=
         rail.timing == power::Timing::averaging && rail.lag_correction_s == 0;
+    if (rail.lag_edge_bounded) evidence.lag_edges_bounded.push_back(rail.rail);
     // A stated averaging period that the measured update interval contradicts:
     // the correction used the wrong period.
     if (rail.timing == power::Timing::averaging && rail.lag_correction_s > 0 &&
@@ -87,6 +88,13 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   if (total_failure.empty() && !m.complete && m.read_failures == 0)
     total_failure = m.error;  // the sampler did not cover the window's end
 
+  // No total rails while the source has rails: discovery could not tell
+  // which rails nest (power/total_rails.h). The sum of every rail would count
+  // nested rails twice, so "energy" stays unmeasured, as with no source.
+  const bool no_total = w.total_rails.empty() && !m.rails.empty();
+  const double energy_j = no_total ? NAN : m.energy_j(w.total_rails) / w.blocks;
+  if (total_failure.empty()) evidence.total_energy_j = energy_j;
+
   evidence.window_s = w.window_s;
   evidence.update_interval_s = interval_s;
   evidence.short_window_advice = w.short_window_advice;
@@ -99,8 +107,12 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   if (!total_failure.empty()) return total_failure;
 
   const double time_s = w.window_s / w.blocks;
-  r.energy_j = m.energy_j(w.total_rails) / w.blocks;
-  r.power_w_mean = m.power_w_mean(w.total_rails);  // over the window's own edges
+  r.energy_j = energy_j;
+  r.power_w_mean = no_total ? NAN : m.power_w_mean(w.total_rails);  // over the window's edges
+  if (no_total)
+    append(r.note,
+           "energy not measured: no total rails (which rails nest is unknown; name them in "
+           "power.total_rails)");
   r.edp_js = r.energy_j * time_s;
   if (!std::isnan(w.baseline_total_w))
     r.dynamic_energy_j = r.energy_j - w.baseline_total_w * time_s;
