@@ -84,3 +84,46 @@ TEST_CASE("resume: a column this version does not write is refused, naming it", 
   CHECK_THROWS_WITH(bench::ResultsStore(dir, cfg, true),
                     Catch::Contains("watts_from_the_future") && Catch::Contains("new --out"));
 }
+
+TEST_CASE("resume: a file without a column its readers require is refused, naming them",
+          "[bench][resume]") {
+  // Review: without status every committed row was thrown away and measured
+  // again; without energy_j_mean and edp_js_mean the rows were rewritten with
+  // those cells empty, and exit 0. Each of the sweep's files is checked.
+  const std::string cfg = "name: t\n";
+  for (const std::string file : {"results.csv", "runs.csv"}) {
+    for (const std::vector<std::string>& drop :
+         {std::vector<std::string>{"status"},
+          std::vector<std::string>{"energy_j_mean", "edp_js_mean"},
+          std::vector<std::string>{"energy_j"}}) {
+      const std::vector<std::string>& all =
+          file == "results.csv" ? report::results_columns() : report::runs_columns();
+      if (std::find(all.begin(), all.end(), drop[0]) == all.end()) continue;
+      const std::string dir = testing::temp_dir("store-missing");
+      testing::write_text(dir + "/config.yaml", cfg);
+      testing::write_text(dir + "/results.csv", results_text(report::results_columns(), {"mlp:a"}));
+      write_runs_and_context(dir, {"mlp:a"});
+      report::CsvTable t = report::read_csv_file(dir + "/" + file);
+      std::vector<size_t> keep;
+      for (size_t c = 0; c < t.header.size(); ++c)
+        if (std::find(drop.begin(), drop.end(), t.header[c]) == drop.end()) keep.push_back(c);
+      std::string text;
+      std::vector<std::string> header;
+      for (size_t c : keep) header.push_back(t.header[c]);
+      text = report::csv_line(header);
+      for (const auto& row : t.rows) {
+        std::vector<std::string> r;
+        for (size_t c : keep) r.push_back(row[c]);
+        text += report::csv_line(r);
+      }
+      testing::write_text(dir + "/" + file, text);
+      INFO(file << " without " << drop[0]);
+      std::string missing = drop[0];
+      for (size_t i = 1; i < drop.size(); ++i) missing += ", " + drop[i];
+      CHECK_THROWS_WITH(
+          bench::ResultsStore(dir, cfg, true),
+          Catch::Contains(file + " is not an edpbench " + file + ": missing required column") &&
+              Catch::Contains(missing) && Catch::Contains("new --out"));
+    }
+  }
+}

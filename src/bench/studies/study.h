@@ -33,12 +33,15 @@ struct PassContext {
   const Config& cfg;
 };
 
-// A file a sweep writes, with its columns (report/*_csv.h), and whether its
-// rows commit items (its key,status rows say which items are done).
+// A file a sweep writes, with its columns (report/*_csv.h), whether its rows
+// commit items (its key,status rows say which items are done), and the
+// columns its readers require (DESIGN §5): a resume refuses a file without
+// them rather than rewrite it with those cells empty.
 struct OutputFile {
   std::string name;
   const std::vector<std::string>& columns;
   bool commit;
+  const std::vector<std::string>& required;
 };
 
 // What one of a study's items would hold, as its study says (Study::memory_needs),

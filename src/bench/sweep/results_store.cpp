@@ -11,6 +11,7 @@
 #include "common/atomic_file.h"
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "common/text.h"
 #include "report/columns.h"
 #include "report/report_data.h"
 #include "report/results_csv.h"
@@ -40,8 +41,10 @@ void make_dirs(const std::string& dir) {
 // name: a column this version added (stages.csv's time_s_mean) stays empty
 // in the old rows, and the order of the old file's columns does not matter.
 // A column this version does not write would be lost, so it is an error, as
-// is a file without the `key` column resume needs.
-report::CsvTable load_table(const std::string& path, const std::vector<std::string>& columns) {
+// is a file without the `key` column resume needs or without a column its
+// readers require (it would be rewritten with those cells empty).
+report::CsvTable load_table(const std::string& path, const OutputFile& file) {
+  const std::vector<std::string>& columns = file.columns;
   report::CsvTable t;
   t.header = columns;
   if (!exists(path)) return t;
@@ -71,6 +74,12 @@ report::CsvTable load_table(const std::string& path, const std::vector<std::stri
     throw UsageError(path +
                      " has no 'key' column (it was written by an older edpbench); resume "
                      "into a new --out directory instead");
+  const std::vector<std::string> missing = report::missing_columns(old, file.required);
+  if (!missing.empty())
+    throw UsageError(path + " is not an edpbench " + file.name + ": missing required column" +
+                     (missing.size() > 1 ? "s " : " ") + join(missing, ", ") +
+                     " (edited, or written by another program); restore it, or resume into a "
+                     "new --out directory");
   for (const auto& r : old.rows) {
     std::vector<std::string> row;
     for (int i : from) row.push_back(i < 0 ? std::string() : r[static_cast<size_t>(i)]);
@@ -214,9 +223,9 @@ const std::vector<OutputFile>& output_files() {
   // files come last, and none of them holds another's rows.
   static const std::vector<OutputFile> files = [] {
     std::vector<OutputFile> f{
-        {"runs.csv", report::runs_columns(), false},
-        {"rails.csv", report::rails_columns(), false},
-        {"results.csv", report::results_columns(), true},
+        {"runs.csv", report::runs_columns(), false, report::required_runs_columns()},
+        {"rails.csv", report::rails_columns(), false, report::required_rails_columns()},
+        {"results.csv", report::results_columns(), true, report::required_result_columns()},
     };
     for (const auto& study : all_studies())
       for (const OutputFile& own : study->own_files()) f.push_back(own);
@@ -252,7 +261,7 @@ ResultsStore::ResultsStore(std::string dir, const std::string& config_yaml, bool
                        " used (" + first_difference(old, config_yaml) +
                        "); run with the same config and filters, or use a new --out directory");
   }
-  for (const OutputFile& f : output_files()) tables_[f.name] = load_table(path(f.name), f.columns);
+  for (const OutputFile& f : output_files()) tables_[f.name] = load_table(path(f.name), f);
   // Only items that succeeded are finished: a failed or skipped one (out of
   // memory, a sensor glitch, a GPU that was busy) is measured again, and its
   // old rows are dropped so that it never appears twice.

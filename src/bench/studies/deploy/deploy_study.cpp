@@ -77,7 +77,7 @@ class DeployStudy final : public Study {
 
   std::string commit_file() const override { return "deploy.csv"; }
   std::vector<OutputFile> own_files() const override {
-    return {{"deploy.csv", report::deploy_columns(), true}};
+    return {{"deploy.csv", report::deploy_columns(), true, report::required_deploy_columns()}};
   }
 
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {

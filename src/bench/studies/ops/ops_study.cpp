@@ -175,7 +175,7 @@ class OpsStudy final : public Study {
 
   std::string commit_file() const override { return "ops.csv"; }
   std::vector<OutputFile> own_files() const override {
-    return {{"ops.csv", report::ops_columns(), true}};
+    return {{"ops.csv", report::ops_columns(), true, report::ops_required_columns()}};
   }
 
   FileRows rows(const report::ItemRecord& rec, const report::CsvTable& committed) const override {

@@ -115,8 +115,8 @@ class StagesStudy final : public Study {
   std::string commit_file() const override { return "stages.csv"; }
   std::vector<OutputFile> own_files() const override {
     // memory.csv first: stages.csv commits the item's rows in both.
-    return {{"memory.csv", report::memory_columns(), false},
-            {"stages.csv", report::stages_columns(), true}};
+    return {{"memory.csv", report::memory_columns(), false, report::required_memory_columns()},
+            {"stages.csv", report::stages_columns(), true, report::required_stages_columns()}};
   }
 
   std::vector<MemoryNeed> memory_needs(const Config& cfg) const override {
