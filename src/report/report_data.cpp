@@ -97,18 +97,31 @@ CsvTable load_results_csv(const std::string& path) {
   }
   check_result_values(t, path);
   // One row per configuration: a repeated key would let a reader take
-  // either row (recommend took the one with the lower EDP).
-  if (const int key = t.column(col::key); key >= 0) {
-    std::map<std::string, size_t> first;
-    for (size_t r = 0; r < t.rows.size(); ++r) {
-      const std::string& k = t.rows[r][static_cast<size_t>(key)];
+  // either row (recommend took the one with the lower EDP). A file without
+  // the key column (an older edpbench's) is judged by the identity columns
+  // it has instead.
+  const int key = t.column(col::key);
+  std::vector<int> identity;
+  if (key < 0)
+    for (const char* c : {col::workload, col::size, col::device, col::threads, col::operating_point,
+                          col::study, col::n})
+      if (t.column(c) >= 0) identity.push_back(t.column(c));
+  std::map<std::string, size_t> first;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    std::string k;
+    if (key >= 0) {
+      k = t.rows[r][static_cast<size_t>(key)];
       if (k.empty()) continue;
-      if (const auto [at, fresh] = first.emplace(k, r); !fresh)
-        throw UsageError(path + " lines " + std::to_string(t.line_of(at->second)) + " and " +
-                         std::to_string(t.line_of(r)) + ": two rows for " + k +
-                         "; a results.csv has one row per configuration (an edited or "
-                         "concatenated file: keep the row of the run you trust)");
+    } else {
+      for (size_t i = 0; i < identity.size(); ++i)
+        k += (i ? " " : "") + t.header[static_cast<size_t>(identity[i])] + "=" +
+             t.rows[r][static_cast<size_t>(identity[i])];
     }
+    if (const auto [at, fresh] = first.emplace(k, r); !fresh)
+      throw UsageError(path + " lines " + std::to_string(t.line_of(at->second)) + " and " +
+                       std::to_string(t.line_of(r)) + ": two rows for " + escaped_excerpt(k, 200) +
+                       "; a results.csv has one row per configuration (an edited or "
+                       "concatenated file: keep the row of the run you trust)");
   }
   return t;
 }

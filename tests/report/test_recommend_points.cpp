@@ -217,6 +217,49 @@ TEST_CASE("points: a results.csv repeating a configuration's key is refused at b
   ::rmdir(dir.c_str());
 }
 
+// The same for a results.csv without the key column (an older edpbench's,
+// as the TX2 fixture): two rows of one workload, size, device and threads
+// are refused by those columns (review: recommend said 969865x from a
+// planted twin with a better EDP).
+TEST_CASE("points: a results.csv without keys repeating a configuration is refused at both lines",
+          "[recommend][points][cli]") {
+  std::string dir = "/tmp/edpbench-dupnokey-XXXXXX";
+  REQUIRE(::mkdtemp(&dir[0]) != nullptr);
+  const std::string fixture = EDPBENCH_FIXTURES "/report/tx2_sweep/results.csv";
+  CsvTable t = load_results_csv(fixture);  // the fixture itself is accepted
+  REQUIRE(t.column("key") < 0);
+  REQUIRE(t.rows.size() > 2);
+  std::vector<std::string> copy = t.rows[1];
+  copy[static_cast<size_t>(t.column("edp_js_mean"))] = "0.001";
+  t.rows.push_back(copy);
+  std::string text = csv_line(t.header);
+  for (const auto& row : t.rows) text += csv_line(row);
+  const std::string file = dir + "/results.csv";
+  FILE* f = std::fopen(file.c_str(), "w");
+  REQUIRE(f);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  const std::string lines = "results.csv lines 3 and " + std::to_string(t.rows.size() + 1) +
+                            ": two rows for workload=" + t.get(1, "workload") +
+                            " size=" + t.get(1, "size") + " device=" + t.get(1, "device") +
+                            " threads=" + t.get(1, "threads");
+  CHECK_THROWS_WITH(load_results_csv(file), Catch::Contains(lines));
+  int rc = -1;
+  run(std::string(EDPBENCH_BINARY) + " recommend " + file + " 2>/dev/null", &rc);
+  CHECK(rc == 2);
+  // Another threads count is another configuration.
+  t.rows.back()[static_cast<size_t>(t.column("threads"))] = "3";
+  text = csv_line(t.header);
+  for (const auto& row : t.rows) text += csv_line(row);
+  f = std::fopen(file.c_str(), "w");
+  REQUIRE(f);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  CHECK_NOTHROW(load_results_csv(file));
+  std::remove(file.c_str());
+  ::rmdir(dir.c_str());
+}
+
 // The values every reader of results.csv takes from an ok row: refused at
 // their line when no run writes them (a negative energy, 'nan', a count of
 // runs that is not one), so that report, compare, recommend and resume agree.
