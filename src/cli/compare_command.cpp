@@ -4,6 +4,7 @@
 // base. Exit 0; 1 when --fail-on-regression found a significant regression
 // above PCT; 2 for bad inputs (no results, nothing in common, runs.csv that
 // does not match results.csv) or options.
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -52,12 +53,14 @@ int run_compare(const CompareArgs& a) {
     const auto regs = find_regressions(c, *metric, a.fail_pct);
     for (const auto& r : regs) {
       const std::string why =
-          r.untested.empty()
+          std::isnan(r.change_pct) ? r.untested + ", so not passed"
+          : r.untested.empty()
               ? "p=" + edp::fmt("%.2g", r.p) + edp::fmt(", above %g%%", a.fail_pct)
               : "not tested: " + r.untested + edp::fmt("; above %g%%, so not passed", a.fail_pct);
-      std::cerr << edp::terminal_text(
-                       "edpbench: regression: " + r.config + ": " + metric_name(*metric) +
-                       edp::fmt(" +%.1f%% in ", r.change_pct) + r.sweep + " (" + why + ")")
+      const std::string change =
+          std::isnan(r.change_pct) ? " not measured in " : edp::fmt(" +%.1f%% in ", r.change_pct);
+      std::cerr << edp::terminal_text("edpbench: regression: " + r.config + ": " +
+                                      metric_name(*metric) + change + r.sweep + " (" + why + ")")
                 << "\n";
     }
     if (!regs.empty()) return 1;

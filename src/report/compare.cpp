@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "common/safe_file.h"
 #include "common/text.h"
 #include "report/geomean.h"
 #include "report/html_util.h"
@@ -267,6 +268,8 @@ Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps_in,
     if (present < 2) {
       for (size_t si = 0; si < sweeps.size(); ++si)
         if (cc.row[si]) c.one_side.push_back(cc.label + ": only in " + sweeps[si].label);
+      if (cc.row[0] && sweeps[0].data.results.get(*cc.row[0], col::status) == "ok")
+        c.base_only.push_back(cc.label);
       continue;
     }
     cc.cells.assign(metrics.size(), std::vector<MetricCell>(sweeps.size()));
@@ -338,8 +341,22 @@ std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metr
   const size_t mi =
       static_cast<size_t>(std::find(metrics.begin(), metrics.end(), metric) - metrics.begin());
   std::vector<Regression> out;
+  // A configuration measured in the base that a later sweep lost, or that
+  // failed or was skipped there, was not checked: a gate does not pass it.
+  for (const auto& label : c.base_only)
+    for (size_t k = 1; k < c.sweeps.size(); ++k)
+      out.push_back({label, c.sweeps[k], NAN, NAN, "measured in the base, not in this sweep"});
   for (const auto& cc : c.configs)
     for (size_t k = 0; k + 1 < c.sweeps.size(); ++k) {
+      const MetricCell& base = cc.cells[mi][0];
+      const MetricCell& other = cc.cells[mi][k + 1];
+      if (base.status == "ok" && base.mean && (!cc.row[k + 1] || other.status != "ok")) {
+        out.push_back({cc.label, c.sweeps[k + 1], NAN, NAN,
+                       "measured in the base, " +
+                           (cc.row[k + 1] ? escaped_excerpt(other.status, 40) : "absent") +
+                           " in this sweep"});
+        continue;
+      }
       const MetricDelta& d = cc.deltas[mi][k];
       if (!d.change_pct || !(*d.change_pct > threshold_pct)) continue;
       if (d.significant)

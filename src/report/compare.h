@@ -86,6 +86,7 @@ struct Comparison {
   std::vector<std::string> test_notes;        // what the sample sizes allow
   std::vector<ComparedConfig> configs;        // in two or more sweeps
   std::vector<std::string> one_side;          // "tensors/large/gpu: only in B"
+  std::vector<std::string> base_only;         // labels: ok in the base, in no other sweep
   // geomean[m][s] over the configurations present, with a value, in every
   // sweep; geomean_change_pct[m][s - 1]
   std::vector<std::vector<std::optional<double>>> geomean;
@@ -118,9 +119,9 @@ std::vector<std::string> context_differences(const std::vector<LoadedSweep>& swe
 
 struct Regression {
   std::string config, sweep;
-  double change_pct = 0;
-  double p = 0;          // NaN: not tested
-  std::string untested;  // why it could not be tested ("" when it was)
+  double change_pct = 0;  // NaN: no value in the later sweep (failed, skipped, absent)
+  double p = 0;           // NaN: not tested
+  std::string untested;   // why it could not be tested ("" when it was)
 };
 // Significant increases of `metric` above `threshold_pct` (time, energy, EDP:
 // more is worse), and the increases above it that could not be tested (a

@@ -175,13 +175,20 @@ TEST_CASE("compare pairs by name, leaves the varied setting out, tests per run")
   CHECK(c.context_notes.empty());
 
   // Regressions: energy +19.6% is significant; a 25% threshold lets it pass.
+  // tensors/large/cpu, measured in t1 only, is not passed at any threshold.
   const auto regs = find_regressions(c, CompareMetric::energy, 10);
-  REQUIRE(regs.size() == 1);
-  CHECK(regs[0].config == "tensors/small/cpu");
-  CHECK(find_regressions(c, CompareMetric::energy, 25).empty());
-  // The other way round it is an improvement, not a regression.
+  REQUIRE(regs.size() == 2);
+  CHECK(regs[0].config == "tensors/large/cpu");
+  CHECK(regs[1].config == "tensors/small/cpu");
+  const auto at25 = find_regressions(c, CompareMetric::energy, 25);
+  REQUIRE(at25.size() == 1);
+  CHECK(at25[0].config == "tensors/large/cpu");
+  // The other way round it is an improvement, not a regression; what is
+  // left is custom_relu/small/cpu, measured in t2 only.
   const Comparison back = compare_sweeps({load_sweep(b), load_sweep(a)}, {});
-  CHECK(find_regressions(back, CompareMetric::time, 1).empty());
+  const auto back_regs = find_regressions(back, CompareMetric::time, 1);
+  REQUIRE(back_regs.size() == 1);
+  CHECK(back_regs[0].config == "custom_relu/small/cpu");
 
   const std::string text = comparison_text(c);
   CHECK(text.find("+19.6% (p=0.008 n=5+5)") != std::string::npos);
@@ -192,6 +199,34 @@ TEST_CASE("compare pairs by name, leaves the varied setting out, tests per run")
   CHECK(csv.find("tensors/small/cpu,tensors,small,mlp,time,t1,t2,1.02,") != std::string::npos);
   const std::string json = comparison_json(c);
   CHECK(json.find("\"significant\": true") != std::string::npos);
+}
+
+TEST_CASE("compare's regression gate does not pass a configuration the later sweep lost") {
+  // Review: a configuration ok in the base and failed in the new sweep, or
+  // gone from it, was skipped by --fail-on-regression, which then passed.
+  const std::string tmp = mkdir_temp();
+  const auto a = write_sweep(tmp, "base",
+                             {{"tensors", "small", "cpu", "1", kFast},
+                              {"autograd", "small", "cpu", "1", kFast},
+                              {"tensors", "large", "cpu", "1", kFast}},
+                             "NVIDIA Jetson TX2");
+  Config failed{"tensors", "small", "cpu", "1", {}};
+  failed.status = "failed";
+  const auto b = write_sweep(tmp, "new", {failed, {"autograd", "small", "cpu", "1", kFast}},
+                             "NVIDIA Jetson TX2");
+  const Comparison c = compare_sweeps({load_sweep(a), load_sweep(b)}, {});
+  const auto regs = find_regressions(c, CompareMetric::energy, 10);
+  REQUIRE(regs.size() == 2);
+  CHECK(regs[0].config == "tensors/large/cpu");
+  CHECK(regs[0].untested == "measured in the base, not in this sweep");
+  CHECK(std::isnan(regs[0].change_pct));
+  CHECK(regs[1].config == "tensors/small/cpu");
+  CHECK(regs[1].untested == "measured in the base, failed in this sweep");
+  CHECK(regs[1].sweep == "new");
+  // The other way round nothing was lost: what failed in the base is not
+  // the new sweep's regression, and a configuration new in it is not one.
+  const Comparison back = compare_sweeps({load_sweep(b), load_sweep(a)}, {});
+  CHECK(find_regressions(back, CompareMetric::energy, 10).empty());
 }
 
 TEST_CASE("compare names what makes a comparison suspect, and what few runs cannot show") {
