@@ -73,7 +73,8 @@ class EnergyMeter {
   void start();
   // The rails whose sum is "energy" (power::choose_total_rails). They alone
   // decide the update interval, the frozen flag and how long end_window
-  // keeps sampling after the window for the lag correction. Default: all.
+  // keeps sampling after the window for the lag correction. Default (never
+  // called): all. An empty list is none: no total could be determined.
   void set_total_rails(const std::vector<std::string>& rails);
   // end_window returns once every averaging total rail has published the
   // values that cover the window's end (up to ~2 update intervals after it,

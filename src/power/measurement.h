@@ -106,7 +106,10 @@ struct RailCounter {
   // describes [u - T, u], so the readings through t are the energy consumed
   // through t - T (lag_correction.h's shift, over the whole life).
   double energy_j = 0;
-  double power_w = NAN;  // the latest valid reading (counters: the slope of the last two)
+  // The latest valid reading (counters: the slope of the last two); NaN
+  // before the first, and once reads have failed for 3 sampling periods or
+  // update intervals (stale: not the power now).
+  double power_w = NAN;
   double lag_s = 0;      // T: the averaging period (stated or measured), 0 for other rails
   double through_s = 0;  // steady_clock: the instant energy_j counts through (last read - T)
   double update_interval_s = 0;  // observed; 0 unknown or not averaging

@@ -379,6 +379,17 @@ Counters Sampler::counters() const {
     if (sr.info.timing == Timing::averaging)
       rc.lag_s = sr.info.averaging_s > 0 ? sr.info.averaging_s : rc.update_interval_s;
     rc.through_s = changes_[r].have_value ? changes_[r].last_t - rc.lag_s : 0;
+    // A rail whose reads have failed for a while has no power now: its last
+    // value would go on being served as current (review: 1.929 W shown for
+    // 15 s of failed reads). Stale when the latest read failed and the last
+    // good one is older than 3 sampling periods or update intervals,
+    // whichever is longer (a counter's slope spans up to 0.5 s more:
+    // accumulate's kCounterSlopeS); a sampler that was merely late is not.
+    if (changes_[r].have_value && std::isnan(current_[r])) {
+      const double stale_s = 3 * std::max(period_s_, rc.update_interval_s) +
+                             (sr.kind == ValueKind::energy_j ? 0.5 : 0.0);
+      if (c.t_s - changes_[r].last_t > stale_s) rc.power_w = NAN;
+    }
     // Frozen now (DESIGN §3): judged as a window over the last 3 expected
     // updates would be, per chip.
     FreezeEvidence& fe = evidence[r];
@@ -513,8 +524,7 @@ void Sampler::cancel_window(const std::string& name) {
 void Sampler::set_total_rails(const std::vector<std::string>& rails) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t r = 0; r < rails_.size(); ++r)
-    total_[r] =
-        rails.empty() || std::find(rails.begin(), rails.end(), rails_[r].rail) != rails.end();
+    total_[r] = std::find(rails.begin(), rails.end(), rails_[r].rail) != rails.end();
 }
 
 Measurement Sampler::end_window(const std::string& name, const std::function<void()>& at_end) {

@@ -125,6 +125,25 @@ TEST_CASE("running counter never decreases: negative readings, failed reads, res
   CHECK(later - after_restart == Approx(2.0 * 0.2).margin(0.1));
 }
 
+TEST_CASE("running counter: a rail whose reads keep failing has no power now", "[power][counter]") {
+  // Review: with a rail's files emptied, the exporter served its last power
+  // (1.929 W) for 15 s while the failures counted up.
+  ScriptedSensor sensor(ValueKind::power_w, 4.0);
+  Sampler sampler({&sensor}, 100, -1);
+  sampler.start();
+  sleep_s(0.15);
+  CHECK(counter(sampler.counters(), "P").power_w == Approx(4.0));
+  sensor.set(NAN);
+  sleep_s(0.2);  // 20 periods; stale after 3
+  const RailCounter failing = counter(sampler.counters(), "P");
+  CHECK(failing.read_failures > 5);
+  CHECK(std::isnan(failing.power_w));
+  CHECK(std::isnan(sampler.counters().power_w));  // the total's power with it
+  sensor.set(2.0);
+  sleep_s(0.15);
+  CHECK(counter(sampler.counters(), "P").power_w == Approx(2.0));
+}
+
 TEST_CASE("running counter of an energy counter sums its increments, across restarts",
           "[power][counter]") {
   ScriptedSensor sensor(ValueKind::energy_j, 1000.0);

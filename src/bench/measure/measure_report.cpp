@@ -190,7 +190,8 @@ std::string measure_summary(const MeasureReport& rep) {
   if (rep.warmup) out += ", " + std::to_string(rep.warmup) + " warm-up";
   out += ")\n";
   if (rep.metered) {
-    out += "   power source " + rep.source + ", total rails " + join(rep.total_rails, "+");
+    out += "   power source " + rep.source + ", total rails " +
+           (rep.total_rails.empty() ? "none (energy not measured)" : join(rep.total_rails, "+"));
     if (!std::isnan(rep.baseline_w)) out += ", idle baseline " + fmt("%.3f W", rep.baseline_w);
     out += "\n";
   } else {
