@@ -130,20 +130,50 @@ std::string render_time_chart_svg(const TimeChart& chart) {
   }
   for (const auto& series : chart.series) {
     s += "<g class=\"series\" data-series=\"" + html_escape(series.name) + "\">";
+    // A stretch without points (the sampler stalled, the process stopped)
+    // is a break in the line, not a straight segment across it: the line
+    // breaks where two points lie more than kGapSpacings of the series'
+    // median spacing apart. A point alone between breaks is a dot.
+    constexpr double kGapSpacings = 3;
+    std::vector<double> steps;
+    double last_x = NAN;
+    for (const auto& [x, y] : series.points)
+      if (std::isfinite(x) && std::isfinite(y)) {
+        if (std::isfinite(last_x) && x > last_x) steps.push_back(x - last_x);
+        last_x = x;
+      }
+    double max_step = INFINITY;
+    if (!steps.empty()) {
+      std::nth_element(steps.begin(), steps.begin() + steps.size() / 2, steps.end());
+      max_step = kGapSpacings * steps[steps.size() / 2];
+    }
     std::string d;
+    size_t in_line = 0;
+    double line_x = 0, line_y = 0;
     auto flush = [&] {
-      if (d.find(' ') != std::string::npos)
+      if (in_line > 1)
         s += "<polyline points=\"" + d + "\" fill=\"none\" stroke=\"" + series.color +
              "\" stroke-width=\"2\" stroke-linejoin=\"round\"" +
              (series.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
+      else if (in_line == 1)
+        s += "<circle cx=\"" + num(line_x) + "\" cy=\"" + num(line_y) + "\" r=\"2\" fill=\"" +
+             series.color + "\"/>";
       d.clear();
+      in_line = 0;
     };
+    last_x = NAN;
     for (const auto& [x, y] : series.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) {
         flush();
+        last_x = NAN;
         continue;
       }
-      d += (d.empty() ? "" : " ") + num(x_of(x)) + "," + num(y_of(y));
+      if (std::isfinite(last_x) && x - last_x > max_step) flush();
+      last_x = x;
+      line_x = x_of(x);
+      line_y = y_of(y);
+      d += (d.empty() ? "" : " ") + num(line_x) + "," + num(line_y);
+      ++in_line;
     }
     flush();
     s += "</g>\n";

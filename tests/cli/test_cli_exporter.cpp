@@ -113,4 +113,85 @@ TEST_CASE("exporter: a request body is refused unread, idle connections do not s
   CHECK_THAT(r.out, Catch::Contains("scrape 200"));
 }
 
+TEST_CASE("exporter: a client trickling its headers does not hold up a stop", "[cli]") {
+  if (edp::testing::run("command -v bash").exit_code != 0) {
+    WARN("skipped: bash is not installed");
+    return;
+  }
+  const std::string dir = edp::testing::temp_dir("exporter-stop");
+  // Review: a client sending one header byte a second kept a worker reading
+  // (each byte restarts the 2 s read timeout), and SIGTERM waited for it
+  // until the client gave up: 30 s, past the unit's TimeoutStopSec.
+  edp::testing::write_text(
+      dir + "/client.sh",
+      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + kTx2 +
+          " --listen 127.0.0.1:0 --duration-s 60 2>" + dir +
+          "/err & pid=$!\n"
+          "port=\n"
+          "for i in $(seq 1 100); do\n"
+          "  port=$(sed -n 's|^edpbench: exporter: serving "
+          "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
+          dir +
+          "/err)\n"
+          "  [ -n \"$port\" ] && break; sleep 0.1\n"
+          "done\n"
+          "bash -c \"exec 3<>/dev/tcp/127.0.0.1/$port; printf 'GET /metrics HTTP/1.1\\r\\n' >&3; "
+          "for i in \\$(seq 1 40); do printf X >&3 || exit; sleep 0.5; done\" &\n"
+          "client=$!\n"
+          "sleep 1.5\n"
+          "start=$(date +%s%N)\n"
+          "kill $pid; wait $pid; rc=$?\n"
+          "end=$(date +%s%N)\n"
+          "kill $client 2>/dev/null\n"
+          "echo \"exit $rc after $(( (end - start) / 1000000 )) ms\"\n");
+  const auto r = edp::testing::run("sh " + dir + "/client.sh");
+  const std::string err = edp::testing::slurp(dir + "/err");
+  INFO(r.out << r.err << err);
+  REQUIRE_THAT(r.out, Catch::Contains("exit 143 after "));
+  const long ms = std::stol(r.out.substr(r.out.find("after ") + 6));
+  CHECK(ms < 3000);
+  CHECK_THAT(err, Catch::Contains("a client still holds a connection; stopping without it"));
+}
+
+TEST_CASE("exporter: the info metric follows a change of the power mode", "[cli]") {
+  if (edp::testing::run("command -v curl").exit_code != 0) {
+    WARN("skipped: curl is not installed");
+    return;
+  }
+  // The TX2's platform tree (nvpmodel status) with its INA3221 rails.
+  const std::string dir = edp::testing::temp_dir("exporter-mode");
+  REQUIRE(edp::testing::run("cp -r " EDPBENCH_FIXTURES "/platform/tx2/. " + dir +
+                            "/tree && cp -r " + kTx2 + "/. " + dir + "/tree")
+              .exit_code == 0);
+  edp::testing::write_text(dir + "/tree/var/lib/nvpmodel/status", "pmode:0000\n");
+  edp::testing::write_text(
+      dir + "/client.sh",
+      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + dir +
+          "/tree --listen 127.0.0.1:0 --duration-s 30 2>" + dir +
+          "/err & pid=$!\n"
+          "port=\n"
+          "for i in $(seq 1 100); do\n"
+          "  port=$(sed -n 's|^edpbench: exporter: serving "
+          "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
+          dir +
+          "/err)\n"
+          "  [ -n \"$port\" ] && break; sleep 0.1\n"
+          "done\n"
+          "curl -sf http://127.0.0.1:$port/metrics | grep '^edpbench_board_info'\n"
+          "echo pmode:0001 > " +
+          dir +
+          "/tree/var/lib/nvpmodel/status\n"
+          "sleep 1.2\n"
+          "curl -sf http://127.0.0.1:$port/metrics | grep '^edpbench_board_info'\n"
+          "kill $pid; wait $pid\n");
+  const auto r = edp::testing::run("sh " + dir + "/client.sh");
+  INFO(r.out << r.err << edp::testing::slurp(dir + "/err"));
+  // The tree's nvpmodel.conf: mode 0 is MAXN, mode 1 MAXQ.
+  const size_t first = r.out.find("nvpmodel=\"MAXN\"");
+  const size_t second = r.out.find("nvpmodel=\"MAXQ\"");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+}
+
 #endif  // EDPBENCH_HAVE_PROMETHEUS

@@ -171,3 +171,39 @@ TEST_CASE("time chart: 1-2-5 ticks across zero, gaps where a value is missing",
   TimeChart empty;
   CHECK(render_time_chart_svg(empty).empty());
 }
+
+TEST_CASE("time chart: a stretch without points breaks the line, a lone point is a dot",
+          "[report][timeline]") {
+  // Review: a run whose process was stopped for 1.5 s had no points there,
+  // and the chart joined the last point before to the first after with a
+  // straight line, drawn as data; a valid point between two failed reads
+  // was not drawn at all.
+  auto count = [](const std::string& svg, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = 0; (p = svg.find(what, p)) != std::string::npos; ++p) ++n;
+    return n;
+  };
+  TimeChart c;
+  c.title = "t";
+  std::vector<std::pair<double, double>> points;
+  for (int i = 0; i <= 10; ++i) points.push_back({0.01 * i, 3.0});        // every 10 ms
+  for (int i = 0; i <= 10; ++i) points.push_back({1.6 + 0.01 * i, 7.0});  // after 1.5 s
+  c.series.push_back({"s", "#000", false, points});
+  std::string svg = render_time_chart_svg(c);
+  CHECK(count(svg, "<polyline") == 2);
+  // Jitter within three spacings is not a gap.
+  TimeChart steady;
+  steady.series.push_back(
+      {"s", "#000", false, {{0, 1}, {0.01, 1}, {0.035, 1}, {0.045, 1}, {0.055, 1}}});
+  CHECK(count(render_time_chart_svg(steady), "<polyline") == 1);
+  // A point alone between two missing values.
+  TimeChart lone;
+  lone.series.push_back(
+      {"s",
+       "#000",
+       false,
+       {{0, 1}, {0.01, 1}, {0.02, NAN}, {0.03, 2}, {0.04, NAN}, {0.05, 1}, {0.06, 1}}});
+  svg = render_time_chart_svg(lone);
+  CHECK(count(svg, "<polyline") == 2);
+  CHECK(count(svg, "<circle") == 1);
+}

@@ -15,6 +15,7 @@
 #include "edpbench/exporter_config.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -32,6 +33,8 @@
 #include "bench/engine/session.h"
 #include "common/errors.h"
 #include "common/text.h"
+#include "platform/board.h"
+#include "platform/sysfs.h"
 
 namespace edp::bench {
 namespace {
@@ -45,6 +48,7 @@ const char* const kListenHelp =
 constexpr size_t kServingThreads = 4;
 constexpr size_t kMaxBodyBytes = 1024;  // a sized body past this: 413 (any body is refused first)
 constexpr time_t kReadTimeoutS = 2;     // per read and write
+constexpr double kStopWaitS = 1.0;      // a stop waits this long for a client (below)
 
 double thread_cpu_s() {
   timespec ts{};
@@ -62,6 +66,7 @@ class Scraper {
   std::string scrape() {
     std::lock_guard<std::mutex> lock(mutex_);
     const double t0 = thread_cpu_s();
+    refresh_board();
     auto families = exporter_families(counters_.update(session_.counters()), board_, period_s_);
     families.push_back(exporter_self_family("edpbench_exporter_scrapes_total",
                                             "Scrapes of /metrics served before this one",
@@ -76,8 +81,20 @@ class Scraper {
   }
 
  private:
+  // The power mode can change while the exporter runs (`nvpmodel -m N`): the
+  // info metric re-reads it, at most once a second (a few small files;
+  // review: it kept the start-up mode, so power was joined to the wrong one).
+  void refresh_board() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - board_read_ < std::chrono::seconds(1)) return;
+    board_read_ = now;
+    board_.nvpmodel =
+        platform::read_board(platform::SysfsRoot(session_.options().sysfs_root)).nvpmodel_mode;
+  }
+
   const Session& session_;
-  const BoardInfo board_;
+  BoardInfo board_;
+  std::chrono::steady_clock::time_point board_read_ = std::chrono::steady_clock::now();
   const double period_s_;
   std::mutex mutex_;
   ExporterCounters counters_;
@@ -202,12 +219,20 @@ int run_exporter(const ExporterOptions& opt) {
   const int bound = port == 0                         ? server.bind_to_any_port(host)
                     : server.bind_to_port(host, port) ? port
                                                       : -1;
+  // Not a usage error (exit 2, which the unit does not restart): at boot the
+  // board's address may not be up yet, or the port not yet freed by the
+  // exporter before; exit 1 lets Restart=on-failure try again.
   if (bound <= 0)
-    throw UsageError("--listen " + opt.listen +
-                     ": cannot listen there: is the port taken by another program, or the "
-                     "address not one of this host's? Choose another ADDR:PORT");
+    throw std::runtime_error("--listen " + opt.listen +
+                             ": cannot listen there: is the port taken by another program, or "
+                             "the address not (yet) one of this host's? Choose another "
+                             "ADDR:PORT");
   session.start();
-  std::thread serving([&server] { server.listen_after_bind(); });
+  std::atomic<bool> served{false};
+  std::thread serving([&server, &served] {
+    server.listen_after_bind();
+    served = true;
+  });
   std::cerr << "edpbench: exporter: serving http://"
             << (listen.front() == '[' ? "[" + host + "]" : host) << ":" << bound << "/metrics\n";
 
@@ -225,6 +250,19 @@ int run_exporter(const ExporterOptions& opt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   server.stop();
+  // stop() closes the listening socket; the serving thread then joins its
+  // workers, and one may be reading a client that trickles its headers a
+  // byte at a time (httplib 0.11 has no deadline for a whole request). A
+  // stop is not held up by a client: after kStopWaitS the process ends here,
+  // which loses nothing (the exporter writes no file).
+  const auto stop_by = std::chrono::steady_clock::now() + std::chrono::duration<double>(kStopWaitS);
+  while (!served && std::chrono::steady_clock::now() < stop_by)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (!served) {
+    std::cerr << "edpbench: exporter: a client still holds a connection; stopping without it\n";
+    std::cerr.flush();
+    std::_Exit(rc);
+  }
   serving.join();
   return rc;
 #endif

@@ -53,13 +53,23 @@ double MonotonicCounter::update(double value) {
 
 power::Counters ExporterCounters::update(const power::Counters& now) {
   power::Counters c = now;
+  // The total is the sum of the total rails' monotonic counters, not the
+  // raw total made monotonic: when one rail starts over and another does
+  // not, the raw sum drops by less than the restarted rail held, and adding
+  // the last total back counted the other rails twice (review: 50 J).
+  double total_j = 0;
+  bool any_total = false;
   for (auto& r : c.rails) {
     const std::string key = r.sensor + "/" + r.rail;
     r.energy_j = rail_energy_j_[key].update(r.energy_j);
     r.read_failures =
         static_cast<size_t>(rail_failures_[key].update(static_cast<double>(r.read_failures)));
+    if (r.total) {
+      total_j += r.energy_j;
+      any_total = true;
+    }
   }
-  c.energy_j = energy_j_.update(now.energy_j);
+  c.energy_j = any_total ? total_j : energy_j_.update(now.energy_j);
   c.ticks = static_cast<size_t>(ticks_.update(static_cast<double>(now.ticks)));
   c.missed_deadlines =
       static_cast<size_t>(missed_deadlines_.update(static_cast<double>(now.missed_deadlines)));
@@ -126,8 +136,10 @@ std::vector<MetricFamily> exporter_families(const power::Counters& c, const Boar
                             MetricType::Gauge);
   auto rail_failures =
       family("edpbench_rail_read_failures_total", "Failed reads of the rail", MetricType::Counter);
-  auto rail_total = family("edpbench_rail_total",
-                           "1 when the rail is one of the total rails (timing model as a label)",
+  // Not "_total": that suffix is the counters' (Prometheus naming).
+  auto rail_total = family("edpbench_rail_in_energy",
+                           "1 when the rail is one of the total rails, whose sum is the energy "
+                           "(timing model as a label)",
                            MetricType::Gauge);
   for (const auto& r : c.rails) {
     add(&rail_energy, r.energy_j, rail_labels(r));
