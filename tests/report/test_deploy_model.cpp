@@ -208,10 +208,22 @@ TEST_CASE("what the model cannot answer it says", "[deploy]") {
   CHECK_FALSE(predict(simple("cpu", -5, 0.05, 0.01), {1, Arrivals::poisson}).feasible);
   CHECK_FALSE(predict(simple("cpu", 2, -0.05, 0.01), {1, Arrivals::poisson}).feasible);
   Candidate negative_wake = gating();
-  negative_wake.wake = {{5.0, {-30, 0}, {0.02, 0}}};
+  negative_wake.wake = {{5.0, {-30, 40}, {0.02, 0}}};  // within its noise, but too large
   const Prediction neg = predict(negative_wake, {0.25, Arrivals::periodic});
   CHECK_FALSE(neg.feasible);
   CHECK_THAT(neg.why, Contains("not a power"));
+  // Below zero beyond its CI: not noise (review: -0.42 +- 0.004 J made a
+  // "confident" 19.6 h of battery out of 13.9 h).
+  Candidate below = gating();
+  below.wake = {{5.0, {-0.42, 0.004}, {0.02, 0}}};
+  const Prediction b = predict(below, {1, Arrivals::poisson});
+  CHECK_FALSE(b.feasible);
+  CHECK_THAT(b.why, Contains("the wake energy after 5 s idle is -0.42 +- 0.004 J, below zero "
+                             "beyond its noise"));
+  // Within its noise a wake may read below zero (a small cost, measured).
+  Candidate noisy = gating();
+  noisy.wake = {{5.0, {-0.002, 0.004}, {0.02, 0}}};
+  CHECK(predict(noisy, {1, Arrivals::poisson}).feasible);
 }
 
 TEST_CASE("the choice and the rate at which it changes device", "[deploy]") {
