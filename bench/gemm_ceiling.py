@@ -102,6 +102,14 @@ power: {{source: none}}
     return out, peak
 
 
+def probe(a, impl):
+    """None when edp_gemm_bench runs --impl impl, else why not (a library this
+    build lacks, or a failure)."""
+    r = subprocess.run([a.gemm_bench, "--impl", impl, "--samples", "1", "8"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return None if r.returncode == 0 else f"exited {r.returncode}: {r.stderr.strip()[-200:]}"
+
+
 def peer(a, impl, shapes, work):
     """{shape: GFLOP/s} of edp_gemm_bench --impl impl, or NumPy."""
     if impl == "numpy":
@@ -180,6 +188,12 @@ def main():
         if not os.access(b, os.X_OK):
             sys.exit(f"gemm_ceiling: no {b}: cmake --build {a.build} --target edpbench "
                      "edp_gemm_bench")
+    for impl in ("openblas", "eigen"):  # the peers; a BLIS-only build has no OpenBLAS
+        why = probe(a, impl)
+        if why:
+            sys.exit(f"gemm_ceiling: the peer {impl} cannot run in {a.build} "
+                     f"(edp_gemm_bench --impl {impl} {why}); the comparison needs OpenBLAS and "
+                     "Eigen: install libopenblas-dev (scripts/setup-deps.sh --run) and rebuild")
     work = a.keep or tempfile.mkdtemp(prefix="edpbench-gemm-ceiling-")
     os.makedirs(work, exist_ok=True)
     shapes = [ops_numpy.shape_text(n, n, n, False, False) for n in a.square]
@@ -267,11 +281,9 @@ def main():
         for path in ("eigen", "openblas", "blis"):
             cmd = [a.gemm_bench, "--split", a.split, "--threads", str(a.threads), "--gemm", path,
                    "--steps", "10", "--programs", "tensors,autograd"]
-            probe = subprocess.run(cmd[:1] + ["--impl", "edp-" + path, "--samples", "1", "8"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            if probe.returncode != 0:  # a library this build lacks, or a failure
-                print(f"\n(no --split on {path}: the probe exited {probe.returncode}: "
-                      f"{probe.stderr.strip()[-200:]})")
+            why = probe(a, "edp-" + path)
+            if why:  # a library this build lacks, or a failure
+                print(f"\n(no --split on {path}: the probe {why})")
                 continue
             print(f"\nwhere the time goes (edp_gemm_bench --split {a.split} --gemm {path}, "
                   f"load average {loadavg()}):")
