@@ -199,8 +199,9 @@ Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps_in,
     std::map<std::string, size_t> first;
     for (size_t r = 0; r < s.data.results.rows.size(); ++r)
       if (const auto [at, fresh] = first.emplace(identity_key(s, r, cols), r); !fresh)
-        throw UsageError(s.data.dir + "/results.csv lines " + std::to_string(at->second + 2) +
-                         " and " + std::to_string(r + 2) + ": two rows for " +
+        throw UsageError(s.data.dir + "/results.csv lines " +
+                         std::to_string(s.data.results.line_of(at->second)) + " and " +
+                         std::to_string(s.data.results.line_of(r)) + ": two rows for " +
                          config_label(s, r, cols, with_study) +
                          "; a results.csv has one row per configuration");
   }

@@ -107,7 +107,7 @@ LoadedSweep make_sweep(ReportData data) {
     if (by_study && !studies.count(row_study(runs, r))) continue;
     const auto it = by_key.find(join_key(runs, r, cols));
     if (it == by_key.end())
-      throw UsageError(dir + "/runs.csv line " + std::to_string(r + 2) + ": a run of (" +
+      throw UsageError(dir + "/runs.csv line " + std::to_string(runs.line_of(r)) + ": a run of (" +
                        describe(runs, r, cols) +
                        ") but results.csv has no such configuration; the two files are from "
                        "different sweeps (copy them together, or rerun with --resume)");
@@ -117,7 +117,7 @@ LoadedSweep make_sweep(ReportData data) {
     if (res.get(r, col::status) != "ok") continue;
     const auto expected = parse_count(res.get(r, col::runs));
     if (expected && static_cast<size_t>(*expected) != s.run_rows[r].size())
-      throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
+      throw UsageError(dir + "/results.csv line " + std::to_string(res.line_of(r)) + ": (" +
                        describe(res, r, cols) + ") has runs=" + std::to_string(*expected) +
                        " but runs.csv has " + std::to_string(s.run_rows[r].size()) +
                        " of its runs; the files do not match (an interrupted copy?)");
@@ -160,7 +160,7 @@ LoadedSweep make_sweep(ReportData data) {
       // that each run's rounding moves by far more than 1e-5 of it.
       if (std::fabs(runs_mean - *mean) >
           kMeanTolerance * magnitude / static_cast<double>(n) + 1e-12)
-        throw UsageError(dir + "/results.csv line " + std::to_string(r + 2) + ": (" +
+        throw UsageError(dir + "/results.csv line " + std::to_string(res.line_of(r)) + ": (" +
                          describe(res, r, cols) + ") has " + stem + "_mean " + fmt_double(*mean) +
                          " but its " + std::to_string(n) + " runs in runs.csv average " +
                          fmt_double(runs_mean) +

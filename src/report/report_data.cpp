@@ -60,7 +60,15 @@ void check_result_values(const CsvTable& t, const std::string& path) {
                      "corrupt; restore it, or run the configuration again)");
   };
   for (size_t r = 0; r < t.rows.size(); ++r) {
-    if (t.get(r, col::status) != "ok") continue;
+    // Every row has one of the three statuses: another ('OK') skipped every
+    // check below and the row vanished from recommend, exit 0 (review).
+    const std::string status = t.get(r, col::status);
+    if (status != "ok" && status != "failed" && status != "skipped")
+      throw UsageError(path + " line " + std::to_string(t.line_of(r)) + ": status = '" +
+                       escaped_excerpt(status, 40) +
+                       "' is not ok, failed or skipped (edpbench writes no other: the file was "
+                       "edited or is corrupt; restore it, or run the configuration again)");
+    if (status != "ok") continue;
     const std::string runs = t.get(r, col::runs);
     if (const auto n = parse_count(runs); !n || *n < 1)
       refuse(r, col::runs, runs, "not a count of runs (a whole number, at least 1)");

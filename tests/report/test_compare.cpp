@@ -271,6 +271,19 @@ TEST_CASE("compare refuses bad inputs with what to fix") {
   }
   std::ofstream(c + "/runs.csv") << runs;
   CHECK_THROWS_WITH(load_sweep(c), Catch::Contains("has runs=5 but runs.csv has 3"));
+  // The line named is the row's line in the file, blank lines included
+  // (review: two blank lines after the header and compare said line 2 for a
+  // row on line 4, where report and recommend said 4).
+  {
+    std::string results;
+    std::ifstream in(c + "/results.csv");
+    std::string line;
+    for (int i = 0; std::getline(in, line); ++i) results += line + (i == 0 ? "\n\n\n" : "\n");
+    in.close();
+    std::ofstream(c + "/results.csv") << results;
+    CHECK_THROWS_WITH(load_sweep(c), Catch::Contains("results.csv line 4: (") &&
+                                         Catch::Contains("has runs=5 but runs.csv has 3"));
+  }
   // results.csv's mean is not its runs' mean (edited, or from another
   // sweep): the change would come from one and the test from the other.
   {

@@ -303,4 +303,13 @@ TEST_CASE("points: an ok row's value that no run writes is refused at its line a
   failed.rows[1][static_cast<size_t>(failed.column("status"))] = "failed";
   failed.rows[1][static_cast<size_t>(failed.column("runs"))] = "x";
   CHECK_NOTHROW(check_result_values(failed, "r.csv"));
+  // Any other status is refused, not passed over unchecked (review: 'OK'
+  // with a time of 'nan' vanished from recommend, exit 0).
+  for (const char* status : {"OK", "", "done"}) {
+    CsvTable odd = good;
+    odd.rows[1][static_cast<size_t>(odd.column("status"))] = status;
+    CHECK_THROWS_WITH(check_result_values(odd, "r.csv"),
+                      Catch::Contains(std::string("r.csv line 3: status = '") + status +
+                                      "' is not ok, failed or skipped"));
+  }
 }
