@@ -11,7 +11,24 @@ using edp::testing::edpbench;
 
 namespace {
 const std::string kTx2 = EDPBENCH_FIXTURES "/power/tx2-jp4";
+
+// The start of a client script: the exporter on the power tree `root`, on
+// any free loopback port, in the background ($pid), its stderr in DIR/err;
+// the script waits until it says where it serves ($port).
+std::string start_exporter(const std::string& dir, const std::string& root, int duration_s) {
+  return std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + root +
+         " --listen 127.0.0.1:0 --duration-s " + std::to_string(duration_s) + " 2>" + dir +
+         "/err & pid=$!\n"
+         "port=\n"
+         "for i in $(seq 1 100); do\n"
+         "  port=$(sed -n 's|^edpbench: exporter: serving "
+         "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
+         dir +
+         "/err)\n"
+         "  [ -n \"$port\" ] && break; sleep 0.1\n"
+         "done\n";
 }
+}  // namespace
 
 #if EDPBENCH_HAVE_PROMETHEUS
 
@@ -84,17 +101,7 @@ TEST_CASE("exporter: a request body is refused unread, idle connections do not s
   // 2.5 s later is answered within 2 s.
   edp::testing::write_text(
       dir + "/client.sh",
-      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + kTx2 +
-          " --listen 127.0.0.1:0 --duration-s 30 2>" + dir +
-          "/err & pid=$!\n"
-          "port=\n"
-          "for i in $(seq 1 100); do\n"
-          "  port=$(sed -n 's|^edpbench: exporter: serving "
-          "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
-          dir +
-          "/err)\n"
-          "  [ -n \"$port\" ] && break; sleep 0.1\n"
-          "done\n"
+      start_exporter(dir, kTx2, 30) +
           "head -c 1000000 /dev/zero | curl -s -o /dev/null -w 'post %{http_code}\\n' "
           "--data-binary @- http://127.0.0.1:$port/metrics\n"
           "head -c 1000000 /dev/zero | curl -s -o /dev/null -w 'chunked %{http_code}\\n' "
@@ -124,17 +131,7 @@ TEST_CASE("exporter: a client trickling its headers does not hold up a stop", "[
   // until the client gave up: 30 s, past the unit's TimeoutStopSec.
   edp::testing::write_text(
       dir + "/client.sh",
-      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + kTx2 +
-          " --listen 127.0.0.1:0 --duration-s 60 2>" + dir +
-          "/err & pid=$!\n"
-          "port=\n"
-          "for i in $(seq 1 100); do\n"
-          "  port=$(sed -n 's|^edpbench: exporter: serving "
-          "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
-          dir +
-          "/err)\n"
-          "  [ -n \"$port\" ] && break; sleep 0.1\n"
-          "done\n"
+      start_exporter(dir, kTx2, 60) +
           "bash -c \"exec 3<>/dev/tcp/127.0.0.1/$port; printf 'GET /metrics HTTP/1.1\\r\\n' >&3; "
           "for i in \\$(seq 1 40); do printf X >&3 || exit; sleep 0.5; done\" &\n"
           "client=$!\n"
@@ -166,17 +163,7 @@ TEST_CASE("exporter: the info metric follows a change of the power mode", "[cli]
   edp::testing::write_text(dir + "/tree/var/lib/nvpmodel/status", "pmode:0000\n");
   edp::testing::write_text(
       dir + "/client.sh",
-      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + dir +
-          "/tree --listen 127.0.0.1:0 --duration-s 30 2>" + dir +
-          "/err & pid=$!\n"
-          "port=\n"
-          "for i in $(seq 1 100); do\n"
-          "  port=$(sed -n 's|^edpbench: exporter: serving "
-          "http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
-          dir +
-          "/err)\n"
-          "  [ -n \"$port\" ] && break; sleep 0.1\n"
-          "done\n"
+      start_exporter(dir, dir + "/tree", 30) +
           "curl -sf http://127.0.0.1:$port/metrics | grep '^edpbench_board_info'\n"
           "echo pmode:0001 > " +
           dir +

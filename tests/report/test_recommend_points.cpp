@@ -22,6 +22,16 @@ namespace {
 const std::string kPointsDir = EDPBENCH_FIXTURES "/report/tx2_points";
 const std::string kPoints = kPointsDir + "/results.csv";
 
+// Writes `t` as a CSV file (header, then its rows).
+void write_table(const std::string& file, const CsvTable& t) {
+  std::string text = csv_line(t.header);
+  for (const auto& row : t.rows) text += csv_line(row);
+  FILE* f = std::fopen(file.c_str(), "w");
+  REQUIRE(f);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+}
+
 bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
 }
@@ -199,13 +209,8 @@ TEST_CASE("points: a results.csv repeating a configuration's key is refused at b
   std::vector<std::string> copy = t.rows[1];
   copy[static_cast<size_t>(t.column("edp_js_mean"))] = "0.001";  // the better-looking twin
   t.rows.push_back(copy);
-  std::string text = csv_line(t.header);
-  for (const auto& row : t.rows) text += csv_line(row);
   const std::string file = dir + "/results.csv";
-  FILE* f = std::fopen(file.c_str(), "w");
-  REQUIRE(f);
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
+  write_table(file, t);
   const std::string lines = "results.csv lines 3 and " + std::to_string(t.rows.size() + 1) +
                             ": two rows for " + t.get(1, "key");
   CHECK_THROWS_WITH(load_results_csv(file), Catch::Contains(lines));
@@ -232,13 +237,8 @@ TEST_CASE("points: a results.csv without keys repeating a configuration is refus
   std::vector<std::string> copy = t.rows[1];
   copy[static_cast<size_t>(t.column("edp_js_mean"))] = "0.001";
   t.rows.push_back(copy);
-  std::string text = csv_line(t.header);
-  for (const auto& row : t.rows) text += csv_line(row);
   const std::string file = dir + "/results.csv";
-  FILE* f = std::fopen(file.c_str(), "w");
-  REQUIRE(f);
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
+  write_table(file, t);
   const std::string lines = "results.csv lines 3 and " + std::to_string(t.rows.size() + 1) +
                             ": two rows for workload=" + t.get(1, "workload") +
                             " size=" + t.get(1, "size") + " device=" + t.get(1, "device") +
@@ -249,12 +249,7 @@ TEST_CASE("points: a results.csv without keys repeating a configuration is refus
   CHECK(rc == 2);
   // Another threads count is another configuration.
   t.rows.back()[static_cast<size_t>(t.column("threads"))] = "3";
-  text = csv_line(t.header);
-  for (const auto& row : t.rows) text += csv_line(row);
-  f = std::fopen(file.c_str(), "w");
-  REQUIRE(f);
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
+  write_table(file, t);
   CHECK_NOTHROW(load_results_csv(file));
   std::remove(file.c_str());
   ::rmdir(dir.c_str());
