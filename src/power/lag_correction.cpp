@@ -57,13 +57,16 @@ namespace {
 // bounded by what the sensor measured over the period, between 0 and v T
 // (no power below zero inside the window or outside it). Beyond those
 // bounds the power did not change at the edge, as the correction assumes,
-// but elsewhere in the period: the term is clamped and *bounded set.
-double bounded_edge(double d, double v, double period, double out, bool* bounded) {
+// but elsewhere in the period (or the periods' noise overshot it, where the
+// power did not change at all): the term is clamped and what was cut off
+// is added to *excess_j.
+double bounded_edge(double d, double v, double period, double out, double* excess_j) {
   const double kept = v * (period - out);
   const double lo = std::min(0.0, v * period) - kept, hi = std::max(0.0, v * period) - kept;
   if (d >= lo && d <= hi) return d;
-  *bounded = true;
-  return d < lo ? lo : hi;
+  const double clamped = d < lo ? lo : hi;
+  *excess_j += std::fabs(d - clamped);
+  return clamped;
 }
 
 }  // namespace
@@ -73,14 +76,14 @@ LagCorrector::Edges LagCorrector::edges() const {
   // The period straddling t0: its part before t0 ran at the power held then.
   if (have_start_ && prev_before_t0_ && u_start_ - period_ < t0_) {
     const double out = t0_ - (u_start_ - period_);
-    e.start_j = bounded_edge((v_start_ - v_before_) * out, v_start_, period_, out, &e.bounded);
+    e.start_j = bounded_edge((v_start_ - v_before_) * out, v_start_, period_, out, &e.excess_j);
   }
   // The period straddling t1: its part after t1 ran at the next period's power
   // (the same value when no update followed within 1.5 T).
   if (have_end_ && u_end_ - period_ < t1_) {
     const double v_after = have_next_ && u_next_ - u_end_ < 1.5 * period_ ? v_next_ : v_end_;
     const double out = std::min(period_, u_end_ - t1_);
-    e.end_j = bounded_edge((v_end_ - v_after) * out, v_end_, period_, out, &e.bounded);
+    e.end_j = bounded_edge((v_end_ - v_after) * out, v_end_, period_, out, &e.excess_j);
   }
   return e;
 }
@@ -93,7 +96,8 @@ double LagCorrector::energy_j() const {
 }
 
 bool LagCorrector::edges_bounded() const {
-  return !std::isnan(shifted_.finish().energy_j) && edges().bounded;
+  const double e = energy_j();
+  return std::isfinite(e) && edges().excess_j > kBoundedShare * std::fabs(e);
 }
 
 }  // namespace edp::power

@@ -27,7 +27,11 @@
 // over that period. A term at its bound means the power changed within one
 // period of the edge but not at it, where the assumption fails; the error
 // left is then at most that period's energy, and edges_bounded() says so
-// (the window is low confidence, run_evidence.cpp).
+// (the window is low confidence, run_evidence.cpp) when what the bound cut
+// off is more than kBoundedShare of the window's energy. Below that it is
+// the periods' noise on a power that did not change (back-to-back windows
+// at a steady power: review found such windows flagged, and more accurate
+// than the unflagged ones).
 //
 // Update times are estimated as the midpoint between the last reading with
 // the old value and the first with the new one (half a sampling period of
@@ -64,13 +68,15 @@ class LagCorrector {
   double period_s() const { return period_; }
   // Lag-corrected energy over [t0, t1]; NaN when no reading was valid.
   double energy_j() const;
-  // Whether an edge term reached its bound (see above).
+  // Whether the edge terms' bounds cut off more than kBoundedShare of the
+  // window's energy (see above).
   bool edges_bounded() const;
+  static constexpr double kBoundedShare = 0.01;
 
  private:
   struct Edges {
     double start_j = 0, end_j = 0;
-    bool bounded = false;
+    double excess_j = 0;  // what the bounds cut off the two terms
   };
   Edges edges() const;
   double t0_, t1_ = std::numeric_limits<double>::infinity(), period_;

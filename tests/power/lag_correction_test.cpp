@@ -231,6 +231,42 @@ TEST_CASE("lag correction is bounded where the power changed near an edge but no
       "bounded at %d of 20 phases\n",
       100 * worst, bounded);
   CHECK(bounded > 0);
+  CHECK(worst < 0.10);  // docs/lag-accuracy.md: 8.7% (unbounded: 527%)
+}
+
+TEST_CASE("lag correction: a steady power's noise at the edges is not a bounded edge",
+          "[power][lag]") {
+  // Back-to-back windows at a steady 5 W whose periods' means scatter by a
+  // few percent: where t0 falls just before an update, the edge term can
+  // overshoot its bound by the noise alone. That is no reason for doubt
+  // (review: such windows were flagged, and were more accurate than the
+  // unflagged ones); the flag is for what cuts off more than 1% of the
+  // window's energy.
+  const double T = 0.43, t0 = 5.0, t1 = 9.3;                                 // 10 periods
+  auto mean_of_period = [](long k) { return 5.0 * (k % 2 ? 1.03 : 0.97); };  // +- 3%
+  for (int p = 0; p < 40; ++p) {
+    const double phase = T * p / 40.0;
+    auto held = [&](double t) {
+      return mean_of_period(static_cast<long>(std::floor((t - phase) / T)) + 1000);
+    };
+    LagCorrector lag(t0, T);
+    double t = 0;
+    for (; t + 0.01 < t0; t += 0.01) {
+    }
+    lag.add(t, held(t));
+    bool ended = false;
+    for (t += 0.01;; t += 0.01) {
+      if (!ended && t >= t1) {
+        lag.set_end(t1);
+        ended = true;
+      }
+      lag.add(t, held(t));
+      if (ended && lag.resolved()) break;
+    }
+    INFO("phase " << phase);
+    CHECK_FALSE(lag.edges_bounded());
+    CHECK(lag.energy_j() == Approx(5.0 * (t1 - t0)).epsilon(0.05));
+  }
 }
 
 TEST_CASE("lag correction of a step at the edges is not bounded", "[power][lag]") {
@@ -259,5 +295,6 @@ TEST_CASE("lag correction of a step at the edges is not bounded", "[power][lag]"
     }
     INFO("phase " << p);
     CHECK_FALSE(lag.edges_bounded());
+    CHECK(lag.energy_j() == Approx(8.0 * 2.0).epsilon(0.001));  // docs: -0.02% worst
   }
 }
