@@ -269,8 +269,12 @@ Comparison compare_sweeps(const std::vector<LoadedSweep>& sweeps_in,
     if (present < 2) {
       for (size_t si = 0; si < sweeps.size(); ++si)
         if (cc.row[si]) c.one_side.push_back(cc.label + ": only in " + sweeps[si].label);
-      if (cc.row[0] && sweeps[0].data.results.get(*cc.row[0], col::status) == "ok")
-        c.base_only.push_back(cc.label);
+      if (cc.row[0] && sweeps[0].data.results.get(*cc.row[0], col::status) == "ok") {
+        Comparison::BaseOnly b{cc.label, {}};
+        for (const CompareMetric m : metrics)
+          b.measured.push_back(metric_cell(sweeps[0], *cc.row[0], m).mean.has_value());
+        c.base_only.push_back(std::move(b));
+      }
       continue;
     }
     cc.cells.assign(metrics.size(), std::vector<MetricCell>(sweeps.size()));
@@ -344,17 +348,23 @@ std::vector<Regression> find_regressions(const Comparison& c, CompareMetric metr
   std::vector<Regression> out;
   // A configuration measured in the base that a later sweep lost, or that
   // failed or was skipped there, was not checked: a gate does not pass it.
-  for (const auto& label : c.base_only)
-    for (size_t k = 1; k < c.sweeps.size(); ++k)
-      out.push_back({label, c.sweeps[k], NAN, NAN, "measured in the base, not in this sweep"});
+  for (const auto& b : c.base_only)
+    if (b.measured[mi])
+      for (size_t k = 1; k < c.sweeps.size(); ++k)
+        out.push_back({b.label, c.sweeps[k], NAN, NAN, "measured in the base, not in this sweep"});
   for (const auto& cc : c.configs)
     for (size_t k = 0; k + 1 < c.sweeps.size(); ++k) {
       const MetricCell& base = cc.cells[mi][0];
       const MetricCell& other = cc.cells[mi][k + 1];
-      if (base.status == "ok" && base.mean && (!cc.row[k + 1] || other.status != "ok")) {
+      // An ok row without the metric (energy not measured: no sensor, no
+      // total rails) was not checked either.
+      if (base.status == "ok" && base.mean &&
+          (!cc.row[k + 1] || other.status != "ok" || !other.mean)) {
         out.push_back({cc.label, c.sweeps[k + 1], NAN, NAN,
                        "measured in the base, " +
-                           (cc.row[k + 1] ? escaped_excerpt(other.status, 40) : "absent") +
+                           (!cc.row[k + 1]         ? std::string("absent")
+                            : other.status != "ok" ? escaped_excerpt(other.status, 40)
+                                                   : std::string("not measured")) +
                            " in this sweep"});
         continue;
       }

@@ -86,7 +86,13 @@ struct Comparison {
   std::vector<std::string> test_notes;        // what the sample sizes allow
   std::vector<ComparedConfig> configs;        // in two or more sweeps
   std::vector<std::string> one_side;          // "tensors/large/gpu: only in B"
-  std::vector<std::string> base_only;         // labels: ok in the base, in no other sweep
+  // Configurations ok in the base and in no other sweep: label, and per
+  // metric (compare_metrics() order) whether the base measured it.
+  struct BaseOnly {
+    std::string label;
+    std::vector<bool> measured;
+  };
+  std::vector<BaseOnly> base_only;
   // geomean[m][s] over the configurations present, with a value, in every
   // sweep; geomean_change_pct[m][s - 1]
   std::vector<std::vector<std::optional<double>>> geomean;

@@ -227,6 +227,43 @@ TEST_CASE("compare's regression gate does not pass a configuration the later swe
   // the new sweep's regression, and a configuration new in it is not one.
   const Comparison back = compare_sweeps({load_sweep(b), load_sweep(a)}, {});
   CHECK(find_regressions(back, CompareMetric::energy, 10).empty());
+
+  // Review of the above: a later row that is ok but has no energy (no
+  // sensor, no total rails) was not checked either; and a configuration
+  // gone from the later sweep is only the gate's concern for a metric the
+  // base measured.
+  auto blank_energy = [](const std::string& dir) {
+    for (const char* file : {"/results.csv", "/runs.csv"}) {
+      CsvTable t = edp::report::read_csv_file(dir + file);
+      for (size_t c = 0; c < t.header.size(); ++c)
+        if (t.header[c].find("energy") != std::string::npos ||
+            t.header[c].find("edp") != std::string::npos || t.header[c].find("power") == 0)
+          for (auto& row : t.rows) row[c].clear();
+      std::string text = csv_line(t.header);
+      for (const auto& row : t.rows) text += csv_line(row);
+      std::ofstream(dir + file) << text;
+    }
+  };
+  const auto measured =
+      write_sweep(tmp, "measured", {{"tensors", "small", "cpu", "1", kFast}}, "NVIDIA Jetson TX2");
+  const auto unmeasured = write_sweep(tmp, "unmeasured", {{"tensors", "small", "cpu", "1", kFast}},
+                                      "NVIDIA Jetson TX2");
+  blank_energy(unmeasured);
+  const Comparison lost = compare_sweeps({load_sweep(measured), load_sweep(unmeasured)}, {});
+  const auto lost_regs = find_regressions(lost, CompareMetric::energy, 10);
+  REQUIRE(lost_regs.size() == 1);
+  CHECK(lost_regs[0].untested == "measured in the base, not measured in this sweep");
+  CHECK(find_regressions(lost, CompareMetric::time, 10).empty());  // time was measured
+  const auto no_energy = write_sweep(
+      tmp, "no_energy",
+      {{"tensors", "small", "cpu", "1", kFast}, {"tensors", "large", "cpu", "1", kFast}},
+      "NVIDIA Jetson TX2");
+  blank_energy(no_energy);
+  const Comparison gone = compare_sweeps({load_sweep(no_energy), load_sweep(unmeasured)}, {});
+  CHECK(find_regressions(gone, CompareMetric::energy, 10).empty());  // never measured
+  const auto gone_time = find_regressions(gone, CompareMetric::time, 10);
+  REQUIRE(gone_time.size() == 1);
+  CHECK(gone_time[0].config == "tensors/large/cpu");
 }
 
 TEST_CASE("compare names what makes a comparison suspect, and what few runs cannot show") {
