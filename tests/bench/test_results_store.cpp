@@ -9,6 +9,7 @@
 #include "common/errors.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
+#include "report/stages_csv.h"
 #include "support/process.h"
 
 namespace {
@@ -126,4 +127,24 @@ TEST_CASE("resume: a file without a column its readers require is refused, namin
               Catch::Contains(missing) && Catch::Contains("new --out"));
     }
   }
+}
+
+TEST_CASE("resume: a study's file that commits items is refused without its status",
+          "[bench][resume]") {
+  // Review: stages.csv's status is an extra column, not a required one, so
+  // a stages.csv without it passed the check above and its committed rows
+  // were dropped and measured again, exit 0.
+  const std::string cfg = "name: t\n";
+  const std::string dir = testing::temp_dir("store-stages");
+  testing::write_text(dir + "/config.yaml", cfg);
+  std::vector<std::string> header;
+  for (const auto& c : report::stages_columns())
+    if (c != "status") header.push_back(c);
+  std::vector<std::string> row(header.size());
+  for (size_t c = 0; c < header.size(); ++c)
+    if (header[c] == "key") row[c] = "stages:a";
+  testing::write_text(dir + "/stages.csv", report::csv_line(header) + report::csv_line(row));
+  CHECK_THROWS_WITH(bench::ResultsStore(dir, cfg, true),
+                    Catch::Contains("stages.csv is not an edpbench stages.csv: missing required "
+                                    "column status"));
 }

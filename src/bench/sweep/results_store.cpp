@@ -74,7 +74,14 @@ report::CsvTable load_table(const std::string& path, const OutputFile& file) {
     throw UsageError(path +
                      " has no 'key' column (it was written by an older edpbench); resume "
                      "into a new --out directory instead");
-  const std::vector<std::string> missing = report::missing_columns(old, file.required);
+  // A file that commits items needs its status too, required by its readers
+  // or not (stages.csv's is an extra): without it every committed row was
+  // dropped and measured again (review).
+  std::vector<std::string> required = file.required;
+  if (file.commit &&
+      std::find(required.begin(), required.end(), report::col::status) == required.end())
+    required.push_back(report::col::status);
+  const std::vector<std::string> missing = report::missing_columns(old, required);
   if (!missing.empty())
     throw UsageError(path + " is not an edpbench " + file.name + ": missing required column" +
                      (missing.size() > 1 ? "s " : " ") + join(missing, ", ") +
