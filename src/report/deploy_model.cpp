@@ -294,14 +294,20 @@ Prediction core(const Candidate& c, const Load& load) {
                               fmt("%.3g", c.burst_j.value) + " J): not a measurement");
   // A wake's extra energy below zero by more than its 95% CI is not noise
   // (review: -0.42 +- 0.004 J predicted 19.6 h where the file gave 13.9 h,
-  // "confident").
-  for (const WakeCost& w : c.wake)
-    if (known(w.energy_j) && w.energy_j.value + w.energy_j.ci95 < 0)
-      return unknown_prediction("the wake energy after " + fmt("%g", w.idle_s) + " s idle is " +
-                                fmt("%.3g", w.energy_j.value) + " +- " +
-                                fmt("%.2g", w.energy_j.ci95) +
-                                " J, below zero beyond its noise: not a measurement (a sensor "
-                                "offset, or an edited deploy.csv); run the deploy study again");
+  // "confident"). An unknown CI covers nothing; one part in a million of the
+  // burst's energy is rounding (deploy.csv's own consistency rule).
+  for (const WakeCost& w : c.wake) {
+    if (!known(w.energy_j)) continue;
+    const bool ci_known = std::isfinite(w.energy_j.ci95);
+    const double noise = ci_known ? w.energy_j.ci95 : 0;
+    if (w.energy_j.value + noise < -1e-6 * std::fabs(c.burst_j.value))
+      return unknown_prediction(
+          "the wake energy after " + fmt("%g", w.idle_s) + " s idle is " +
+          fmt("%.3g", w.energy_j.value) + " J (CI " +
+          (ci_known ? "+- " + fmt("%.2g", w.energy_j.ci95) + " J" : std::string("unknown")) +
+          "), below zero beyond its noise: not a measurement (a sensor offset, or an edited "
+          "deploy.csv); run the deploy study again");
+  }
   const std::vector<WakeStep> steps =
       wake_steps(c.wake, c.idle.gate_delay_s, c.policy == "release");
   Prediction p = load.arrivals == Arrivals::periodic ? periodic(c, load, steps)

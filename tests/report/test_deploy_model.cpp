@@ -218,12 +218,23 @@ TEST_CASE("what the model cannot answer it says", "[deploy]") {
   below.wake = {{5.0, {-0.42, 0.004}, {0.02, 0}}};
   const Prediction b = predict(below, {1, Arrivals::poisson});
   CHECK_FALSE(b.feasible);
-  CHECK_THAT(b.why, Contains("the wake energy after 5 s idle is -0.42 +- 0.004 J, below zero "
-                             "beyond its noise"));
+  CHECK_THAT(b.why, Contains("the wake energy after 5 s idle is -0.42 J (CI +- 0.004 J), below "
+                             "zero beyond its noise"));
   // Within its noise a wake may read below zero (a small cost, measured).
   Candidate noisy = gating();
   noisy.wake = {{5.0, {-0.002, 0.004}, {0.02, 0}}};
   CHECK(predict(noisy, {1, Arrivals::poisson}).feasible);
+  // An unknown CI covers nothing (review: an empty CI cell was priced).
+  Candidate unknown_ci = gating();
+  unknown_ci.wake = {{5.0, {-0.002, NAN}, {0.02, 0}}};
+  const Prediction u = predict(unknown_ci, {1, Arrivals::poisson});
+  CHECK_FALSE(u.feasible);
+  CHECK_THAT(u.why, Contains("(CI unknown)"));
+  // Rounding is not a measurement fault: -1e-10 J against a 0.05 J burst,
+  // CI 0 (review: this disqualified a candidate and flipped the choice).
+  Candidate rounding = gating();
+  rounding.wake = {{5.0, {-1e-10, 0}, {0.02, 0}}};
+  CHECK(predict(rounding, {1, Arrivals::poisson}).feasible);
 }
 
 TEST_CASE("the choice and the rate at which it changes device", "[deploy]") {
