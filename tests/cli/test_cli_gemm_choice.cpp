@@ -4,7 +4,9 @@
 #include <yaml-cpp/yaml.h>
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <regex>
 
+#include "bench/protocol/gemm_choice.h"
 #include "edpbench/config.h"
 #include "support/process.h"
 #include "workloads/cpu_backend.h"
@@ -42,6 +44,29 @@ std::map<std::string, std::pair<std::string, std::string>> sweep(const std::stri
   return got;
 }
 
+// The medians a gemm_choice record gives ("openblas median 0.002755 ms").
+std::map<std::string, double> medians(const std::string& choice) {
+  std::map<std::string, double> out;
+  const std::regex one(R"(; (\w+) median ([0-9.eE+-]+) ms)");
+  for (auto it = std::sregex_iterator(choice.begin(), choice.end(), one);
+       it != std::sregex_iterator(); ++it)
+    out[(*it)[1]] = std::stod((*it)[2]);
+  return out;
+}
+
+// Whether a sweep's two fastest paths were within twice the rule's least
+// gain of each other (edp::bench::kMinGain, 5%): near its margin the rule
+// may go either way between two processes (a median 5.4% apart was
+// "measured" in one sweep, a tie in the next, in the fresh Debian root's CI
+// stage), and either path is then within 10% of the other.
+bool near_margin(const std::string& choice) {
+  std::vector<double> m;
+  for (const auto& [path, ms] : medians(choice)) m.push_back(ms);
+  if (m.size() < 2) return false;
+  std::sort(m.begin(), m.end());
+  return m[1] - m[0] <= 2 * edp::bench::kMinGain * m[0];
+}
+
 }  // namespace
 
 // [alone]: the choice is the same on a quiet machine (issue 38); beside three
@@ -54,7 +79,10 @@ TEST_CASE("two sweeps of the same config record the same gemm choice", "[cli][ge
   REQUIRE(a.size() == 2);  // cpu (1 thread) and cpu#2 (2 threads)
   for (const auto& [device, choice] : a) {
     INFO(device << ": " << choice.second << "\nsecond sweep: " << b.at(device).second);
-    CHECK(b.at(device).first == choice.first);
+    // The same path, unless one sweep's paths were within the rule's noise
+    // margin of each other: only there may the choice differ.
+    if (b.at(device).first != choice.first)
+      CHECK((near_margin(choice.second) || near_margin(b.at(device).second)));
     if (edp::cpu_auto_gemm_paths().size() < 2) {
       CHECK_THAT(choice.second, Catch::Contains("not in this build"));
       continue;
