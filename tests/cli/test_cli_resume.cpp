@@ -253,6 +253,12 @@ TEST_CASE("resume keeps the first session's start_time and baselines", "[cli][re
   text =
       replace_first(text, R"("start_time": *"[^"]*")", R"("start_time": "1999-01-01T00:00:00Z")");
   text = replace_first(text, R"("total_w": *[-+0-9.eE]+)", R"("total_w": 123.0)");
+  // What a Python monitor writing into the directory added (review: a
+  // resume dropped it, and the monitor then took its own rows for another
+  // writer's), and a key of a newer edpbench.
+  text = replace_first(text, R"(^\{)",
+                       R"({"monitor": {"configurations": ["monitor:py_mlp"], "writers": )"
+                       R"({"monitor:py_mlp": "vm:12476:1"}}, "from_the_future": [1, 2],)");
   edp::testing::write_text(ctx, text);
   const auto before = edp::report::parse_json(text);
   const auto* old_baselines = before.at({"power", "baselines"});
@@ -271,4 +277,9 @@ TEST_CASE("resume keeps the first session's start_time and baselines", "[cli][re
   REQUIRE(baselines->array.size() > n_before);  // the first session's, then this one's
   REQUIRE(baselines->array[0].find("total_w"));
   CHECK(baselines->array[0].find("total_w")->number == 123.0);
+  const auto* writer = after.at({"monitor", "writers", "monitor:py_mlp"});
+  REQUIRE(writer);
+  CHECK(writer->string == "vm:12476:1");
+  REQUIRE(after.find("from_the_future"));
+  CHECK(after.find("from_the_future")->array.size() == 2);
 }

@@ -62,6 +62,8 @@ EarlierContext earlier_context(const Sweep& s, const std::string& dir) {
   if (was.power.baselines) e.baselines = *was.power.baselines;
   e.baseline_w = was.power.baseline_w;
   e.baseline_total_w = was.power.baseline_total_w;
+  e.monitor = was.monitor;
+  e.others = was.others;
   return e;
 }
 
@@ -70,6 +72,8 @@ std::string context_json(const Sweep& s, bool complete, const EarlierContext& ea
   c.complete = complete;
   c.start_time = earlier.start_time.empty() ? s.start_time : earlier.start_time;
   c.end_time = utc_now();
+  c.monitor = earlier.monitor;
+  c.others = earlier.others;
   c.config_file = s.cfg.source_path;
   c.config_yaml = to_yaml(s.cfg);
   // The first session's baselines, when this one resumes it: the reported

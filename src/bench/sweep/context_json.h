@@ -21,6 +21,12 @@ struct EarlierContext {
   // The reported baseline (power.baseline_w, power.baseline_total_w).
   std::optional<std::map<std::string, double>> baseline_w;
   std::optional<double> baseline_total_w;
+  // What the monitor API wrote into the directory (its rows' writers), and
+  // keys this version does not know: a resume's rewrite loses neither
+  // (review: it dropped `monitor`, and the monitor then refused its own rows
+  // as another writer's).
+  std::optional<MonitorContext> monitor;
+  std::vector<std::pair<std::string, std::string>> others;
 };
 
 // For --resume: reads DIR/context.json through the untrusted reader (size
