@@ -176,6 +176,32 @@ TEST_CASE("update interval: most updates hidden by repeated values still gives T
   CHECK(robust_update_interval(t.data(), t.size()) == Approx(0.4).epsilon(0.01));
 }
 
+namespace {
+
+// A window [t0, t1] of a sensor whose held value at t is held(t), read every
+// 10 ms from the last reading before t0 until the correction is resolved.
+template <class Held>
+LagCorrector read_window(Held held, double t0, double t1, double T) {
+  LagCorrector lag(t0, T);
+  double t = 0;
+  for (; t + 0.01 < t0; t += 0.01) {
+  }
+  lag.add(t, held(t));  // the last reading before t0
+  bool ended = false;
+  for (t += 0.01;; t += 0.01) {
+    if (!ended && t >= t1) {
+      lag.set_end(t1);
+      ended = true;
+    }
+    lag.add(t, held(t));
+    if (ended && lag.resolved()) break;
+    REQUIRE(t < t1 + 10 * T);
+  }
+  return lag;
+}
+
+}  // namespace
+
 TEST_CASE("lag correction is bounded where the power changed near an edge but not at it",
           "[power][lag]") {
   // 20 W, then 0.5 W over [4.0, 8.8), then 20 W again; the window [4.301,
@@ -200,21 +226,7 @@ TEST_CASE("lag correction is bounded where the power changed near an edge but no
       const double u = phase + std::floor((t - phase) / T) * T;
       return mean(u - T, u);
     };
-    LagCorrector lag(t0, T);
-    double t = 0;
-    for (; t + 0.01 < t0; t += 0.01) {
-    }
-    lag.add(t, held(t));  // the last reading before t0
-    bool ended = false;
-    for (t += 0.01;; t += 0.01) {
-      if (!ended && t >= t1) {
-        lag.set_end(t1);
-        ended = true;
-      }
-      lag.add(t, held(t));
-      if (ended && lag.resolved()) break;
-      REQUIRE(t < t1 + 10 * T);
-    }
+    const LagCorrector lag = read_window(held, t0, t1, T);
     // The periods that straddle the edges, as the sensor published them.
     const double u0 = phase + std::ceil((t0 - phase) / T) * T;
     const double u1 = phase + std::ceil((t1 - phase) / T) * T;
@@ -249,20 +261,7 @@ TEST_CASE("lag correction: a steady power's noise at the edges is not a bounded 
     auto held = [&](double t) {
       return mean_of_period(static_cast<long>(std::floor((t - phase) / T)) + 1000);
     };
-    LagCorrector lag(t0, T);
-    double t = 0;
-    for (; t + 0.01 < t0; t += 0.01) {
-    }
-    lag.add(t, held(t));
-    bool ended = false;
-    for (t += 0.01;; t += 0.01) {
-      if (!ended && t >= t1) {
-        lag.set_end(t1);
-        ended = true;
-      }
-      lag.add(t, held(t));
-      if (ended && lag.resolved()) break;
-    }
+    const LagCorrector lag = read_window(held, t0, t1, T);
     INFO("phase " << phase);
     CHECK_FALSE(lag.edges_bounded());
     CHECK(lag.energy_j() == Approx(5.0 * (t1 - t0)).epsilon(0.05));
@@ -279,20 +278,7 @@ TEST_CASE("lag correction of a step at the edges is not bounded", "[power][lag]"
       const double u = phase + std::floor((t - phase) / T) * T;
       return s.mean(u - T, u);
     };
-    LagCorrector lag(s.t0, T);
-    double t = 0;
-    for (; t + 0.01 < s.t0; t += 0.01) {
-    }
-    lag.add(t, held(t));
-    bool ended = false;
-    for (t += 0.01;; t += 0.01) {
-      if (!ended && t >= s.t1) {
-        lag.set_end(s.t1);
-        ended = true;
-      }
-      lag.add(t, held(t));
-      if (ended && lag.resolved()) break;
-    }
+    const LagCorrector lag = read_window(held, s.t0, s.t1, T);
     INFO("phase " << p);
     CHECK_FALSE(lag.edges_bounded());
     CHECK(lag.energy_j() == Approx(8.0 * 2.0).epsilon(0.001));  // docs: -0.02% worst
