@@ -96,8 +96,10 @@ double LagCorrector::energy_j() const {
 }
 
 bool LagCorrector::edges_bounded() const {
-  const double e = energy_j();
-  return std::isfinite(e) && edges().excess_j > kBoundedShare * std::fabs(e);
+  const double shifted = shifted_.finish().energy_j;
+  if (std::isnan(shifted)) return false;
+  const Edges d = edges();
+  return d.excess_j > kBoundedShare * std::fabs(shifted + d.start_j + d.end_j);
 }
 
 }  // namespace edp::power
