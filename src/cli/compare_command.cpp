@@ -15,6 +15,7 @@
 #include "common/text.h"
 #include "report/compare.h"
 
+namespace edp::cli::compare_command {
 namespace {
 
 struct CompareArgs {
@@ -93,3 +94,5 @@ edp::cli::CommandRegistration reg(33, "compare",
                                   "Compare sweeps: changes per configuration with a U test", setup);
 
 }  // namespace
+
+}  // namespace edp::cli::compare_command

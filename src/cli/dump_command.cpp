@@ -3,6 +3,7 @@
 #include "bench/studies/config_schema.h"
 #include "cli/command.h"
 
+namespace edp::cli::dump_command {
 namespace {
 
 struct DumpArgs {
@@ -33,3 +34,5 @@ const edp::cli::CommandRegistration reg(60, "dump",
                                         setup);
 
 }  // namespace
+
+}  // namespace edp::cli::dump_command

@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "cli/power_options.h"
 
+namespace edp::cli::exporter_command {
 namespace {
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
@@ -40,3 +41,5 @@ const edp::cli::CommandRegistration reg(
     70, "exporter", "Serve the board's power and energy to Prometheus on /metrics", setup);
 
 }  // namespace
+
+}  // namespace edp::cli::exporter_command

@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/power_options.h"
 
+namespace edp::cli::measure_command {
 namespace {
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
@@ -52,3 +53,5 @@ const edp::cli::CommandRegistration reg(
     25, "measure", "Measure the time, energy and EDP of any command, like perf stat", setup);
 
 }  // namespace
+
+}  // namespace edp::cli::measure_command

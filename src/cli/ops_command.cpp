@@ -7,6 +7,7 @@
 #include "cli/power_options.h"
 #include "common/errors.h"
 
+namespace edp::cli::ops_command {
 namespace {
 
 struct OpsArgs {
@@ -66,3 +67,5 @@ const edp::cli::CommandRegistration reg(
     15, "ops", "Run the operator study (throughput, percent of peak, energy per op)", setup);
 
 }  // namespace
+
+}  // namespace edp::cli::ops_command

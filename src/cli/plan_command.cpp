@@ -16,6 +16,7 @@
 #include "common/text.h"
 #include "platform/machine_load.h"
 
+namespace edp::cli::plan_command {
 namespace {
 
 struct PlanArgs {
@@ -68,3 +69,5 @@ const edp::cli::CommandRegistration reg(
     setup);
 
 }  // namespace
+
+}  // namespace edp::cli::plan_command

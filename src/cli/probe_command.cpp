@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "platform/platform.h"
 
+namespace edp::cli::probe_command {
 namespace {
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
@@ -34,3 +35,5 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
 }  // namespace
 
 static edp::cli::CommandRegistration reg(50, "probe", "Print what the platform layer found", setup);
+
+}  // namespace edp::cli::probe_command

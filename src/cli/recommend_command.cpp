@@ -30,6 +30,7 @@
 #include "report/report_data.h"
 #include "report/section_views.h"
 
+namespace edp::cli::recommend_command {
 namespace {
 
 struct RecommendArgs {
@@ -257,3 +258,5 @@ edp::cli::CommandRegistration reg(30, "recommend",
                                   setup);
 
 }  // namespace
+
+}  // namespace edp::cli::recommend_command

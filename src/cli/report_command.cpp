@@ -15,6 +15,7 @@
 #include "report/html_report.h"
 #include "report/report_data.h"
 
+namespace edp::cli::report_command {
 namespace {
 
 struct ReportArgs {
@@ -80,3 +81,5 @@ edp::cli::CommandRegistration reg(35, "report",
                                   setup);
 
 }  // namespace
+
+}  // namespace edp::cli::report_command

@@ -17,6 +17,7 @@
 #include "common/text.h"
 #include "platform/operating_point.h"
 
+namespace edp::cli::restore_command {
 namespace {
 
 edp::cli::CommandRunner setup(CLI::App& sub) {
@@ -64,3 +65,5 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
 
 static edp::cli::CommandRegistration reg(
     55, "restore", "Restore the clocks and cores an interrupted sweep changed", setup);
+
+}  // namespace edp::cli::restore_command

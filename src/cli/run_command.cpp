@@ -16,6 +16,7 @@
 
 #include <iostream>
 
+namespace edp::cli::run_command {
 namespace {
 
 struct RunArgs {
@@ -115,3 +116,5 @@ const edp::cli::CommandRegistration reg(10, "run",
                                         "Run the sweep of a config and write CSV results", setup);
 
 }  // namespace
+
+}  // namespace edp::cli::run_command

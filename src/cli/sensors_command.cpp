@@ -22,6 +22,7 @@
 #include "power/energy_meter.h"
 #include "power/readout.h"
 
+namespace edp::cli::sensors_command {
 namespace {
 
 using edp::JsonObject;
@@ -227,3 +228,5 @@ edp::cli::CommandRunner setup(CLI::App& sub) {
 
 static edp::cli::CommandRegistration reg(40, "sensors", "List power sensors and print readings",
                                          setup);
+
+}  // namespace edp::cli::sensors_command

@@ -12,6 +12,10 @@ namespace edp {
 // One number through a printf format with one conversion ("%.4g", "%.1f W").
 std::string fmt(const char* format, double v);
 
+// `s` with A-Z as a-z and every other byte as it was (names from sysfs and
+// device trees; not a locale's lower case).
+std::string ascii_lower(std::string s);
+
 // The items with `sep` between each two.
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 // Why `text` cannot be a label: a name written into CSV cells, JSON and a

@@ -38,20 +38,15 @@
 #include "platform/boards.h"
 
 #include <algorithm>
-#include <cctype>
 #include <stdexcept>
 
+#include "common/text.h"
 #include "platform/cpu_list.h"
 
 namespace edp::platform {
 namespace {
 
 using R = RailRole;
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 }  // namespace
 
@@ -307,7 +302,7 @@ const std::vector<BoardEntry>& board_table() {
 BoardMatch identify_board(const std::string& model, const std::string& compatible,
                           const std::string& soc) {
   BoardMatch m;
-  const std::string lm = lower(model);
+  const std::string lm = ascii_lower(model);
   if (!lm.empty())
     for (const auto& b : board_table())
       for (const char* p : b.models)
@@ -325,7 +320,7 @@ BoardMatch identify_board(const std::string& model, const std::string& compatibl
   std::string cur;
   for (char c : compatible + std::string(1, '\0')) {
     if (c == '\0' || c == ' ' || c == '\n') {
-      if (!cur.empty()) entries.push_back(lower(cur));
+      if (!cur.empty()) entries.push_back(ascii_lower(cur));
       cur.clear();
     } else {
       cur.push_back(c);

@@ -5,17 +5,13 @@
 #include <stdexcept>
 
 #include "common/errors.h"
+#include "common/text.h"
 #include "platform/boards.h"
 #include "platform/cpu_list.h"
 #include "platform/platform.h"
 
 namespace edp::platform {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 bool is_numeric_term(const std::string& t) {
   return std::all_of(t.begin(), t.end(), [](unsigned char c) {
@@ -76,7 +72,7 @@ std::vector<int> resolve_cpu_set(const Platform& p, const std::string& spec) {
     const size_t comma = spec.find(',', start);
     const std::string term =
         trim(spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    const std::string name = lower(term);
+    const std::string name = ascii_lower(term);
     if (term.empty()) {
       throw UsageError(where + "empty term in the list; " + valid_forms(p));
     } else if (name == "all") {

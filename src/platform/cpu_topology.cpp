@@ -17,10 +17,10 @@
 namespace edp::platform {
 namespace {
 
-const char* const kCpuDir = "/sys/devices/system/cpu";
+const char* const kCpuRoot = "/sys/devices/system/cpu";
 
-std::string cpu_path(int id, const std::string& leaf) {
-  return std::string(kCpuDir) + "/cpu" + std::to_string(id) + "/" + leaf;
+std::string cpu_file(int id, const std::string& leaf) {
+  return std::string(kCpuRoot) + "/cpu" + std::to_string(id) + "/" + leaf;
 }
 
 int parse_hex_or_dec(const std::string& s) {
@@ -33,7 +33,7 @@ int parse_hex_or_dec(const std::string& s) {
 
 std::vector<int> read_list(const SysfsRoot& root, const std::string& leaf, bool* found) {
   *found = false;
-  auto text = root.read_line(std::string(kCpuDir) + "/" + leaf);
+  auto text = root.read_line(std::string(kCpuRoot) + "/" + leaf);
   if (!text) return {};
   try {
     auto cpus = parse_cpu_list(*text);
@@ -47,7 +47,7 @@ std::vector<int> read_list(const SysfsRoot& root, const std::string& leaf, bool*
 // CPU ids with a cpuN directory, for trees that lack the `present` file.
 std::vector<int> cpu_dirs(const SysfsRoot& root) {
   std::vector<int> ids;
-  for (const auto& name : root.list(kCpuDir)) {
+  for (const auto& name : root.list(kCpuRoot)) {
     if (name.size() > 3 && name.compare(0, 3, "cpu") == 0) {
       if (auto id = parse_long(name.substr(3))) ids.push_back(static_cast<int>(*id));
     }
@@ -147,7 +147,7 @@ std::vector<CpuInfo> read_cpus(const SysfsRoot& root, const std::string& soc) {
       c.online = std::binary_search(online.begin(), online.end(), id);
     } else {
       // Without the online list, trust cpuN/online, then /proc/cpuinfo.
-      auto flag = root.read_long(cpu_path(id, "online"));
+      auto flag = root.read_long(cpu_file(id, "online"));
       c.online = flag ? *flag == 1
                       : std::any_of(info.begin(), info.end(),
                                     [id](const CpuinfoEntry& e) { return e.id == id; });
@@ -164,12 +164,12 @@ std::vector<CpuInfo> read_cpus(const SysfsRoot& root, const std::string& soc) {
     }
     if (c.cluster.empty()) {
       // arm64 exposes MIDR_EL1 per online CPU even when cpuinfo was not read.
-      if (auto midr = root.read_line(cpu_path(id, "regs/identification/midr_el1"))) {
+      if (auto midr = root.read_line(cpu_file(id, "regs/identification/midr_el1"))) {
         const unsigned long v = std::strtoul(midr->c_str(), nullptr, 16);
         if (v != 0) c.cluster = arm_core_name((v >> 24) & 0xff, (v >> 4) & 0xfff);
       }
     }
-    const std::string freq = cpu_path(id, "cpufreq/");
+    const std::string freq = cpu_file(id, "cpufreq/");
     if (auto g = root.read_line(freq + "scaling_governor")) c.governor = *g;
     if (auto v = root.read_long(freq + "scaling_cur_freq")) c.cur_khz = *v;
     if (auto v = root.read_long(freq + "scaling_max_freq")) c.max_khz = *v;

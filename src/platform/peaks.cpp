@@ -1,14 +1,12 @@
 #include "platform/peaks.h"
 
-#include "platform/core_clock.h"
-
-#include <cctype>
-#include "platform/boards.h"
-
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 
+#include "common/text.h"
+#include "platform/boards.h"
+#include "platform/core_clock.h"
 #include "platform/sysfs.h"
 
 namespace edp::platform {
@@ -97,8 +95,7 @@ using Board = GpuFacts;
 const Board* find_board(const Platform& p) {
   const BoardMatch m = identify_board(p.model, p.compatible, p.soc);
   if (!m.board) return nullptr;
-  std::string model = p.model;
-  for (auto& c : model) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string model = ascii_lower(p.model);
   for (const Board& g : m.board->gpu)
     if (!*g.model_match || model.find(g.model_match) != std::string::npos) return &g;
   return nullptr;

@@ -94,9 +94,7 @@ bool is_device_dir_name(const std::string& name) {
 }
 
 bool skip_label(const std::string& label) {
-  std::string lower;
-  for (char ch : label)
-    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  const std::string lower = ascii_lower(label);
   // "NC" = not connected; the INA3221 shunt-sum channel is labelled "sum of
   // shunt voltages" by the mainline driver (and "Sum of shunts" style elsewhere).
   return label.empty() || lower == "nc" || lower.rfind("sum", 0) == 0;

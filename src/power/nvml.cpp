@@ -47,7 +47,7 @@ constexpr double kLimitFactor = 2;
 constexpr double kDefaultMaxPowerW = 2000;
 // NVML does not document how often the total energy counter is updated; half
 // a second of slack is an assumption that only makes the limit more generous.
-constexpr double kSlackS = 0.5;
+constexpr double kNvmlSlackS = 0.5;
 // nvmlDeviceGetPowerUsage: "On Ampere (except GA100) or newer GPUs, the API
 // returns power averaged over 1 sec interval. On GA100 and older
 // architectures, instantaneous power is returned" (NVML API reference). GA100
@@ -258,7 +258,7 @@ std::unique_ptr<Sensor> discover_nvml(std::vector<std::string>* log, const std::
       spec.max_range = 0;  // unsigned long long mJ: does not wrap in practice
       std::string limit_source;
       spec.max_power_w = max_power_w(*lib, g.device, &limit_source);
-      spec.slack_s = kSlackS;
+      spec.slack_s = kNvmlSlackS;
       spec.resets_to_zero = true;  // driver reload, GPU reset
       g.counter.emplace(spec);
       g.counter->start(static_cast<double>(mj), now_s());

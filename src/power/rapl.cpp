@@ -40,7 +40,7 @@ constexpr double kDefaultOtherW = 2000;    // a domain name we do not know
 // The energy status MSRs are updated about every 1 ms (Intel SDM vol. 3B
 // §14.10.3); 50 ms also absorbs the sampler being preempted between the read
 // and its timestamp.
-constexpr double kSlackS = 0.05;
+constexpr double kRaplSlackS = 0.05;
 
 double default_max_power_w(const std::string& domain) {
   if (domain.rfind("package", 0) == 0) return kDefaultPackageW;
@@ -182,7 +182,7 @@ std::unique_ptr<Sensor> discover_rapl(const std::string& sysfs_root,
     spec.max_range = static_cast<double>(max_range);
     std::string limit_source;
     spec.max_power_w = zone_max_power_w(dir, domain, &limit_source);
-    spec.slack_s = kSlackS;
+    spec.slack_s = kRaplSlackS;
     z.counter = EnergyCounter(spec);
     z.counter.start(static_cast<double>(raw), now_s());
     char limit[64];

@@ -5,6 +5,7 @@
 
 #include "common/text.h"
 #include "report/html_escape.h"
+#include "report/svg_common.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,8 @@ namespace edp::report {
 
 namespace {
 
-std::string num(double v) { return fmt("%.1f", v); }
+using svg::kFont;
+using svg::num;
 
 std::string superscript(int e) {
   static const char* sup[] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",
@@ -34,8 +36,6 @@ double nice_step(double raw) {
     if (m * p >= raw * (1 - 1e-9)) return m * p;
   return 10 * p;
 }
-
-const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 
 }  // namespace
 

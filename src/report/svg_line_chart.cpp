@@ -10,11 +10,13 @@
 #include "common/text.h"
 #include "report/html_escape.h"
 #include "report/svg_chart.h"
+#include "report/svg_common.h"
 
 namespace edp::report {
 namespace {
 
-std::string num(double v) { return fmt("%.1f", v); }
+using svg::kFont;
+using svg::num;
 
 struct Decades {
   int lo = 0, hi = 1;
@@ -34,8 +36,6 @@ Decades decades_of(const std::vector<double>& values) {
   if (d.hi <= d.lo) d.hi = d.lo + 1;
   return d;
 }
-
-const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
 
 }  // namespace
 

@@ -8,13 +8,13 @@
 #include "common/text.h"
 #include "report/html_escape.h"
 #include "report/svg_chart.h"
+#include "report/svg_common.h"
 
 namespace edp::report {
 namespace {
 
-std::string num(double v) { return fmt("%.1f", v); }
-
-const char* kFont = "DejaVu Sans, Helvetica, Arial, sans-serif";
+using svg::kFont;
+using svg::num;
 
 }  // namespace
 
