@@ -12,28 +12,14 @@
 #include <fstream>
 
 #include "common/atomic_file.h"
+#include "support/files.h"
 
 namespace fs = std::filesystem;
 
+using edp::testing::slurp;
+using edp::testing::TempDir;
+
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-struct Dir {
-  std::string path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "edp-atomic-XXXXXX").string();
-    REQUIRE(mkdtemp(t.data()) != nullptr);
-    path = t;
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // A pid that is certainly not running: a child that has exited and been reaped.
 pid_t dead_pid() {
@@ -46,15 +32,15 @@ pid_t dead_pid() {
 }  // namespace
 
 TEST_CASE("atomic file: a symlink planted at the temp name is not followed") {
-  Dir d;
+  TempDir d;
   const std::string target = d.path + "/results.csv";
   const std::string victim = d.path + "/victim";
   std::ofstream(victim) << "precious\n";
   // The name the writer used before (path.tmp.<pid>) and one with our pid.
   fs::create_symlink(victim, target + ".tmp." + std::to_string(getpid()));
   edp::write_file_atomic(target, "new\n");
-  CHECK(read_all(victim) == "precious\n");
-  CHECK(read_all(target) == "new\n");
+  CHECK(slurp(victim) == "precious\n");
+  CHECK(slurp(target) == "new\n");
   CHECK_FALSE(fs::is_symlink(fs::symlink_status(target)));
   struct stat st;
   REQUIRE(stat(target.c_str(), &st) == 0);
@@ -62,7 +48,7 @@ TEST_CASE("atomic file: a symlink planted at the temp name is not followed") {
 }
 
 TEST_CASE("atomic file: temp files of dead processes are removed, a live one's kept") {
-  Dir d;
+  TempDir d;
   const std::string target = d.path + "/runs.csv";
   const std::string dead1 = target + ".tmp." + std::to_string(dead_pid());
   const std::string dead2 = target + ".tmp." + std::to_string(dead_pid()) + ".a1B2c3";
@@ -82,7 +68,7 @@ TEST_CASE("atomic file: temp files of dead processes are removed, a live one's k
   CHECK(fs::exists(alive));      // its owner may still rename it
   CHECK(fs::exists(other));      // another file's temp: not ours to judge here
   CHECK(fs::exists(lookalike));  // not the pattern
-  CHECK(read_all(target) == "rows\n");
+  CHECK(slurp(target) == "rows\n");
   kill(live, SIGKILL);
   waitpid(live, nullptr, 0);
   CHECK(edp::remove_stale_temp_files(target) == 1);
@@ -96,7 +82,7 @@ TEST_CASE("atomic file: temp files of dead processes are removed, a live one's k
 }
 
 TEST_CASE("atomic file: a SIGKILLed writer's temp file is cleaned at the next start") {
-  Dir d;
+  TempDir d;
   const std::string target = d.path + "/results.csv";
   const pid_t c = fork();
   REQUIRE(c >= 0);
@@ -111,5 +97,5 @@ TEST_CASE("atomic file: a SIGKILLed writer's temp file is cleaned at the next st
   CHECK(std::distance(fs::directory_iterator(d.path), fs::directory_iterator()) == 1);
   edp::write_file_atomic(target, "whole\n");
   CHECK(std::distance(fs::directory_iterator(d.path), fs::directory_iterator()) == 1);
-  CHECK(read_all(target) == "whole\n");
+  CHECK(slurp(target) == "whole\n");
 }

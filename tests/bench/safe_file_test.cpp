@@ -15,23 +15,13 @@
 
 #include "common/errors.h"
 #include "common/safe_file.h"
+#include "support/files.h"
 
 namespace fs = std::filesystem;
 
-namespace {
+using edp::testing::TempDir;
 
-struct Dir {
-  std::string path;
-  Dir() {
-    std::string t = (fs::temp_directory_path() / "edp-safe-file-XXXXXX").string();
-    REQUIRE(mkdtemp(t.data()) != nullptr);
-    path = t;
-  }
-  ~Dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+namespace {
 
 void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -52,7 +42,7 @@ struct Stop {};
 }  // namespace
 
 TEST_CASE("safe file: a regular file is read whole and a missing one is nullopt", "[safe_file]") {
-  Dir d;
+  TempDir d;
   const std::string f = d.path + "/results.csv";
   std::string big(3 << 16, 'x');  // several chunks
   write(f, big);
@@ -64,7 +54,7 @@ TEST_CASE("safe file: a regular file is read whole and a missing one is nullopt"
 
 TEST_CASE("safe file: a symbolic link is refused, dangling or not, and its target is not read",
           "[safe_file]") {
-  Dir d;
+  TempDir d;
   const std::string secret = d.path + "/secret";
   write(secret, "SECRET-CONTENT\n");
   const std::string link = d.path + "/context.json";
@@ -87,7 +77,7 @@ TEST_CASE("safe file: a symbolic link is refused, dangling or not, and its targe
 }
 
 TEST_CASE("safe file: a FIFO with no writer is refused at once, not waited on", "[safe_file]") {
-  Dir d;
+  TempDir d;
   const std::string fifo = d.path + "/runs.csv";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   auto read =
@@ -106,7 +96,7 @@ TEST_CASE("safe file: devices, directories and files over the cap are refused", 
   CHECK(refusal("/dev/zero", edp::file_kind::trace_csv).find("character device") !=
         std::string::npos);
   CHECK(refusal("/dev/null", edp::file_kind::config).find("character device") != std::string::npos);
-  Dir d;
+  TempDir d;
   CHECK(refusal(d.path, edp::file_kind::results_csv).find("a directory") != std::string::npos);
   // A sparse 3 GB runs.csv (the audit's): refused from its size, unread.
   const std::string sparse = d.path + "/runs.csv";

@@ -4,18 +4,14 @@
 
 #include "bench/studies/config_schema.h"
 #include "common/errors.h"
+#include "support/config_error.h"
 #include "support/process.h"
 
 using namespace edp::bench;
 
 namespace {
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "test.yaml");
-  } catch (const edp::UsageError& e) {
-    return e.what();
-  }
-  return "<no error>";
+  return edp::testing::config_error(yaml, "test.yaml");
 }
 }  // namespace
 

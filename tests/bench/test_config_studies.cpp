@@ -19,17 +19,13 @@
 #include "bench/studies/study.h"
 #include "bench/sweep/results_store.h"
 #include "common/errors.h"
+#include "support/config_error.h"
 
 using namespace edp::bench;
 
 namespace {
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "s.yaml");
-  } catch (const edp::UsageError& e) {
-    return e.what();
-  }
-  return "<no error>";
+std::string study_error_of(const std::string& yaml) {
+  return edp::testing::config_error(yaml, "s.yaml");
 }
 
 bool has_line(const std::string& yaml, const std::string& line) {
@@ -79,20 +75,20 @@ TEST_CASE("the canonical YAML round-trips each study's section", "[config][study
 
 TEST_CASE("a study section's key errors name file:line:column and the key's path",
           "[config][study]") {
-  CHECK(error_of("studies: [ops]\nops: {steps: 0}\n") ==
+  CHECK(study_error_of("studies: [ops]\nops: {steps: 0}\n") ==
         "s.yaml:2:14: 'ops.steps' = 0 is out of range [1, 100000000]");
-  CHECK(error_of("stages: {sizes: [huge]}\n") ==
+  CHECK(study_error_of("stages: {sizes: [huge]}\n") ==
         "s.yaml:1:18: unknown size 'huge' in stages.sizes (sizes: small, medium, large)");
-  CHECK_THAT(error_of("batch: {n: [0]}\n"),
+  CHECK_THAT(study_error_of("batch: {n: [0]}\n"),
              Catch::StartsWith("s.yaml:1:13: 'batch.n' = 0 is out of range [1, 1048576]"));
-  CHECK_THAT(error_of("ops: {stepz: 1}\n"),
+  CHECK_THAT(study_error_of("ops: {stepz: 1}\n"),
              Catch::StartsWith("s.yaml:1:7: unknown key 'stepz' in ops (valid keys: ops, bytes, "
                                "gemm_n, cold, steps, runs, max_runs,"));
   // A check across keys (ConfigKey::check) names the place of the key it is on.
-  CHECK(error_of("ops:\n  runs: 9\n  max_runs: 3\n") ==
+  CHECK(study_error_of("ops:\n  runs: 9\n  max_runs: 3\n") ==
         "s.yaml:3:13: 'ops.max_runs' must be at least 'ops.runs'");
   // Every error at once, in file order, top-level and section keys alike.
-  CHECK(error_of("ops: {runs: 9, max_runs: 3}\nruns: 0\nbatch: {n: [0]}\n") ==
+  CHECK(study_error_of("ops: {runs: 9, max_runs: 3}\nruns: 0\nbatch: {n: [0]}\n") ==
         "s.yaml:1:26: 'ops.max_runs' must be at least 'ops.runs'\n"
         "s.yaml:2:7: 'runs' = 0 is out of range [1, 100000]\n"
         "s.yaml:3:13: 'batch.n' = 0 is out of range [1, 1048576]");

@@ -11,18 +11,14 @@
 #include "bench/studies/ops/ops_config.h"
 #include "common/errors.h"
 #include "platform/boards.h"
+#include "support/config_error.h"
 #include "support/process.h"
 
 using namespace edp::bench;
 
 namespace {
-std::string error_of(const std::string& yaml, const std::string& origin = "t.yaml") {
-  try {
-    parse_config(yaml, origin);
-  } catch (const edp::UsageError& e) {
-    return e.what();
-  }
-  return "<no error>";
+std::string validation_error_of(const std::string& yaml, const std::string& origin = "t.yaml") {
+  return edp::testing::config_error(yaml, origin);
 }
 
 size_t lines(const std::string& s) {
@@ -32,34 +28,38 @@ size_t lines(const std::string& s) {
 
 TEST_CASE("a key given twice is an error at its second place", "[config]") {
   // yaml-cpp keeps the first value: runs would have been 3, silently.
-  CHECK(error_of("runs: 3\niterations: 4\nruns: 5\n") ==
+  CHECK(validation_error_of("runs: 3\niterations: 4\nruns: 5\n") ==
         "t.yaml:3:1: key 'runs' is given twice in the config (first at line 1); YAML would keep "
         "only the first value: remove one");
-  CHECK_THAT(error_of("power:\n  rate_hz: 10\n  rate_hz: 20\n"),
+  CHECK_THAT(validation_error_of("power:\n  rate_hz: 10\n  rate_hz: 20\n"),
              Catch::StartsWith("t.yaml:3:3: key 'rate_hz' is given twice in power"));
-  CHECK_THAT(error_of("sizes:\n  a: {n: 1, d_in: 1, h: 1, d_out: 1}\n"
-                      "  a: {n: 2, d_in: 1, h: 1, d_out: 1}\n"),
+  CHECK_THAT(validation_error_of("sizes:\n  a: {n: 1, d_in: 1, h: 1, d_out: 1}\n"
+                                 "  a: {n: 2, d_in: 1, h: 1, d_out: 1}\n"),
              Catch::StartsWith("t.yaml:3:3: key 'a' is given twice in sizes"));
-  CHECK_THAT(error_of("devices: [{kind: cpu, threads: 1, threads: 2}]\n"),
+  CHECK_THAT(validation_error_of("devices: [{kind: cpu, threads: 1, threads: 2}]\n"),
              Catch::StartsWith("t.yaml:1:35: key 'threads' is given twice in a cpu device"));
 }
 
 TEST_CASE("a list entry given twice is an error at the repeat", "[config]") {
-  CHECK(error_of("workloads: [tensors, tensors]\n") ==
+  CHECK(validation_error_of("workloads: [tensors, tensors]\n") ==
         "t.yaml:1:22: 'workloads' lists 'tensors' twice: remove the repeat");
-  CHECK_THAT(error_of("studies: [mlp, ops, mlp]\n"), Catch::StartsWith("t.yaml:1:21: 'studies'"));
-  CHECK_THAT(error_of("studies: [batch]\nbatch: {n: [1, 2, 1]}\n"),
+  CHECK_THAT(validation_error_of("studies: [mlp, ops, mlp]\n"),
+             Catch::StartsWith("t.yaml:1:21: 'studies'"));
+  CHECK_THAT(validation_error_of("studies: [batch]\nbatch: {n: [1, 2, 1]}\n"),
              Catch::StartsWith("t.yaml:2:19: 'batch.n' lists 1 twice"));
-  CHECK_THAT(error_of("studies: [batch]\nbatch: {sizes: [small, small]}\n"),
+  CHECK_THAT(validation_error_of("studies: [batch]\nbatch: {sizes: [small, small]}\n"),
              Catch::StartsWith("t.yaml:2:24: 'batch.sizes' lists 'small' twice"));
-  CHECK_THAT(error_of("ops: {bytes: [1MB, 1024KB]}\n"),
+  CHECK_THAT(validation_error_of("ops: {bytes: [1MB, 1024KB]}\n"),
              Catch::StartsWith("t.yaml:1:20: 'ops.bytes' lists 1048576 bytes twice ('1MB' and "
                                "'1024KB')"));
-  CHECK_THAT(error_of("ops: {gemm_n: [64, 64]}\n"), Catch::Contains("'ops.gemm_n' lists 64 twice"));
-  CHECK_THAT(error_of("ops: {ops: [copy, copy]}\n"), Catch::Contains("'ops.ops' lists 'copy'"));
-  CHECK_THAT(error_of("power: {total_rails: [VDD_IN, VDD_IN]}\n"),
+  CHECK_THAT(validation_error_of("ops: {gemm_n: [64, 64]}\n"),
+             Catch::Contains("'ops.gemm_n' lists 64 twice"));
+  CHECK_THAT(validation_error_of("ops: {ops: [copy, copy]}\n"),
+             Catch::Contains("'ops.ops' lists 'copy'"));
+  CHECK_THAT(validation_error_of("power: {total_rails: [VDD_IN, VDD_IN]}\n"),
              Catch::Contains("'total_rails' lists 'VDD_IN' twice"));
-  CHECK_THAT(error_of("devices: [{kind: cpu, cpus: a57}, {kind: gpu}, {kind: cpu, cpus: a57}]\n"),
+  CHECK_THAT(validation_error_of(
+                 "devices: [{kind: cpu, cpus: a57}, {kind: gpu}, {kind: cpu, cpus: a57}]\n"),
              Catch::StartsWith("t.yaml:1:48: this device is listed twice with the same settings"));
   // Two CPU devices that differ are two devices.
   CHECK(parse_config("devices: [{kind: cpu, threads: 1}, {kind: cpu, threads: 2}]\n", "t.yaml")
@@ -68,22 +68,24 @@ TEST_CASE("a list entry given twice is an error at the repeat", "[config]") {
   std::string many = "workloads: [";
   for (int i = 0; i < 2000; ++i) many += "tensors, ";
   many += "tensors]\n";
-  CHECK(lines(error_of(many)) == 51);
+  CHECK(lines(validation_error_of(many)) == 51);
 }
 
 TEST_CASE("integers are decimal: octal and hex spellings are errors", "[config]") {
   // YAML 1.1 reads 010 as 8 (and so did strtoll with base 0).
-  CHECK_THAT(error_of("sizes: {s: {n: 010, d_in: 1, h: 1, d_out: 1}}\n"),
+  CHECK_THAT(validation_error_of("sizes: {s: {n: 010, d_in: 1, h: 1, d_out: 1}}\n"),
              Catch::StartsWith("t.yaml:1:16: 'n' must be an integer, got '010' (a leading zero "
                                "reads as octal in YAML 1.1"));
-  CHECK_THAT(error_of("runs: 0x10\n"),
+  CHECK_THAT(validation_error_of("runs: 0x10\n"),
              Catch::StartsWith("t.yaml:1:7: 'runs' must be an integer, got '0x10' (write it in "
                                "decimal)"));
-  CHECK_THAT(error_of("runs: 0o10\n"), Catch::Contains("'runs' must be an integer"));
-  CHECK_THAT(error_of("iterations: 1e3\n"), Catch::Contains("'iterations' must be an integer"));
-  CHECK_THAT(error_of("cooldown_s: 0x1p3\n"), Catch::Contains("'cooldown_s' must be a number"));
-  CHECK_THAT(error_of("cooldown_s: 010\n"), Catch::Contains("leading zero"));
-  CHECK_THAT(error_of("cooldown_s: .inf\n"), Catch::Contains("must be a number"));
+  CHECK_THAT(validation_error_of("runs: 0o10\n"), Catch::Contains("'runs' must be an integer"));
+  CHECK_THAT(validation_error_of("iterations: 1e3\n"),
+             Catch::Contains("'iterations' must be an integer"));
+  CHECK_THAT(validation_error_of("cooldown_s: 0x1p3\n"),
+             Catch::Contains("'cooldown_s' must be a number"));
+  CHECK_THAT(validation_error_of("cooldown_s: 010\n"), Catch::Contains("leading zero"));
+  CHECK_THAT(validation_error_of("cooldown_s: .inf\n"), Catch::Contains("must be a number"));
   // Allowed: plain decimals, 0, negative where the range allows, an I2C address in hex.
   const Config c = parse_config(
       "runs: 10\nseed: 0\ncooldown_s: 0.5\npower: {sampler_cpu: -1, ina226: {address: 0x41}}\n",
@@ -94,24 +96,26 @@ TEST_CASE("integers are decimal: octal and hex spellings are errors", "[config]"
 }
 
 TEST_CASE("a second YAML document is an error", "[config]") {
-  CHECK(error_of("runs: 2\n---\nruns: 3\n") ==
+  CHECK(validation_error_of("runs: 2\n---\nruns: 3\n") ==
         "t.yaml:2:1: a second YAML document ('---'): a config is one document; merge them or "
         "remove the separator");
-  CHECK_THAT(error_of(""), Catch::StartsWith("t.yaml:1:1: the config must be a mapping"));
+  CHECK_THAT(validation_error_of(""),
+             Catch::StartsWith("t.yaml:1:1: the config must be a mapping"));
 }
 
 TEST_CASE("power.timeline_max_rows stops where samples.csv still fits its readers' cap",
           "[config]") {
   // 1e7 rows of about 100 bytes is about 1 GB, under the 4 GiB that resume
   // and the report read; 1e9 rows was accepted and made a file neither reads.
-  CHECK_THAT(error_of("power: {timeline: true, timeline_max_rows: 20000000}\n"),
+  CHECK_THAT(validation_error_of("power: {timeline: true, timeline_max_rows: 20000000}\n"),
              Catch::Contains("t.yaml:1:44: 'timeline_max_rows' = 20000000 is out of range "
                              "[1000, 10000000]"));
-  CHECK(error_of("power: {timeline: true, timeline_max_rows: 10000000}\n") == "<no error>");
+  CHECK(validation_error_of("power: {timeline: true, timeline_max_rows: 10000000}\n") ==
+        "<no error>");
 }
 
 TEST_CASE("every error of a config is reported at once, in file order", "[config]") {
-  const std::string e = error_of(
+  const std::string e = validation_error_of(
       "runs: -1\nworkloads: [tensors, resnet]\npower: {source: magic, rate_hz: 0}\n"
       "devices: [{kind: cpu, threads: many}, {kind: tpu}]\nbogus: 1\n");
   INFO(e);
@@ -140,16 +144,17 @@ TEST_CASE("cpus: takes every cluster the platform layer knows", "[config]") {
       CHECK(c.at("devices.cpu.cpus") == "t.yaml:1:29");
     }
   }
-  CHECK_THAT(error_of("devices: [{kind: cpu, cpus: bigcores}]\n"),
+  CHECK_THAT(validation_error_of("devices: [{kind: cpu, cpus: bigcores}]\n"),
              Catch::Contains("expected all, a cluster name (a57, denver"));
 }
 
 TEST_CASE("a trace file that is missing or a directory is refused with its place", "[config]") {
   const std::string dir = edp::testing::temp_dir("cfgtrace");
-  CHECK_THAT(error_of("power:\n  source: trace\n  trace: {file: none.csv}\n", dir + "/c.yaml"),
-             Catch::StartsWith(dir + "/c.yaml:3:17: trace file '" + dir +
-                               "/none.csv' cannot be read (No such file or directory)"));
-  CHECK_THAT(error_of("power: {source: trace, trace: {file: /tmp}}\n"),
+  CHECK_THAT(
+      validation_error_of("power:\n  source: trace\n  trace: {file: none.csv}\n", dir + "/c.yaml"),
+      Catch::StartsWith(dir + "/c.yaml:3:17: trace file '" + dir +
+                        "/none.csv' cannot be read (No such file or directory)"));
+  CHECK_THAT(validation_error_of("power: {source: trace, trace: {file: /tmp}}\n"),
              Catch::StartsWith("t.yaml:1:38: trace file '/tmp' is not a regular file"));
   edp::testing::write_text(dir + "/ok.csv", "t_s,a_w\n0,1\n1,1\n");
   CHECK(parse_config("power: {source: trace, trace: {file: ok.csv}}\n", dir + "/c.yaml")

@@ -17,6 +17,7 @@
 #include "power/simulated.h"
 #include "report/deploy_csv.h"
 #include "report/deploy_model.h"
+#include "support/config_error.h"
 
 using namespace edp::bench;
 namespace dv = edp::report::deploy_values;
@@ -29,13 +30,8 @@ const std::string kBase =
     "sizes: {small: {n: 64, d_in: 150, h: 10, d_out: 15}}\n"
     "devices: [{kind: cpu}, {kind: gpu}]\n";
 
-std::string error_of(const std::string& yaml) {
-  try {
-    parse_config(yaml, "d.yaml");
-  } catch (const edp::UsageError& e) {
-    return e.what();
-  }
-  return "<no error>";
+std::string deploy_error_of(const std::string& yaml) {
+  return edp::testing::config_error(yaml, "d.yaml");
 }
 
 }  // namespace
@@ -59,13 +55,14 @@ TEST_CASE("deploy config: defaults, values and refusals", "[deploy][config]") {
   const Config again = parse_config(to_yaml(c), "again.yaml");
   CHECK(again.section<DeployConfig>().wake_after_s == c.section<DeployConfig>().wake_after_s);
   CHECK(again.section<DeployConfig>().check_rates_hz == c.section<DeployConfig>().check_rates_hz);
-  CHECK_THAT(error_of(kBase + "deploy: {wake_after_s: [0.1, 0.1]}\n"),
+  CHECK_THAT(deploy_error_of(kBase + "deploy: {wake_after_s: [0.1, 0.1]}\n"),
              Catch::Contains("lists 0.1 twice"));
-  CHECK_THAT(error_of(kBase + "deploy: {wake_after_s: []}\n"),
+  CHECK_THAT(deploy_error_of(kBase + "deploy: {wake_after_s: []}\n"),
              Catch::Contains("must name at least one value"));
-  CHECK_THAT(error_of(kBase + "deploy: {bursts: 50}\n"), Catch::Contains("out of range [100"));
-  CHECK_THAT(error_of(kBase + "deploy: {sizes: [huge]}\n"), Catch::Contains("huge"));
-  CHECK_THAT(error_of(kBase + "deploy: {check_rates_hz: 5}\n"),
+  CHECK_THAT(deploy_error_of(kBase + "deploy: {bursts: 50}\n"),
+             Catch::Contains("out of range [100"));
+  CHECK_THAT(deploy_error_of(kBase + "deploy: {sizes: [huge]}\n"), Catch::Contains("huge"));
+  CHECK_THAT(deploy_error_of(kBase + "deploy: {check_rates_hz: 5}\n"),
              Catch::Contains("must be a list of numbers"));
 }
 
@@ -79,7 +76,7 @@ TEST_CASE("power.simulated: read, checked, and written only for its source", "[d
   CHECK_THAT(to_yaml(c), Catch::Contains("simulated: {idle_w: 3"));
   const Config plain = parse_config(kBase, "d.yaml");
   CHECK_THAT(to_yaml(plain), !Catch::Contains("simulated"));
-  CHECK_THAT(error_of(kBase + "power: {simulated: {idle_w: -1}}\n"),
+  CHECK_THAT(deploy_error_of(kBase + "power: {simulated: {idle_w: -1}}\n"),
              Catch::Contains("out of range"));
 }
 

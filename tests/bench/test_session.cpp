@@ -14,17 +14,17 @@
 #include "common/elapsed.h"
 #include "common/errors.h"
 #include "power/trace.h"
+#include "support/fixtures.h"
 
+using edp::testing::kConstantTrace;
 using namespace edp;
 
 namespace {
 
-const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";  // VDD_IN 7.5, GPU 2.5 W
-
 bench::SessionOptions trace_options() {
   bench::SessionOptions o;
   o.power.source = "trace";
-  o.power.trace.file = kTrace;
+  o.power.trace.file = kConstantTrace;
   o.sysfs_root = EDPBENCH_FIXTURES "/platform/tx2";
   return o;
 }

@@ -13,17 +13,17 @@
 #include "platform/cpu_activity.h"
 #include "power/energy_meter.h"
 #include "power/trace.h"
+#include "support/fixtures.h"
 
+using edp::testing::kConstantTrace;
 using namespace edp;
 
 namespace {
 
-const char* const kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";  // VDD_IN 7.5 W
-
 power::EnergyMeter trace_meter() {
   std::vector<std::string> log;
   std::vector<std::unique_ptr<power::Sensor>> sensors;
-  sensors.push_back(power::open_trace(kTrace, true, &log));
+  sensors.push_back(power::open_trace(kConstantTrace, true, &log));
   auto meter = power::EnergyMeter::from_sensors(std::move(sensors), {});
   meter.set_total_rails({"VDD_IN"});
   meter.start();

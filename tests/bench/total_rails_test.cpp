@@ -17,7 +17,9 @@
 #include "platform/platform.h"
 #include "power/energy_meter.h"
 #include "power/total_rails.h"
+#include "support/files.h"
 
+using edp::testing::sleep_s;
 using namespace edp::power;
 using Catch::Contains;
 using Names = std::vector<std::string>;
@@ -85,8 +87,6 @@ std::string usage_error(const std::vector<EnergyMeter::Rail>& rails, const std::
   }
   return "(no usage error)";
 }
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 }  // namespace
 

@@ -7,16 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "support/fixtures.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
 using edp::testing::write_text;
 
-namespace {
+using edp::testing::kConstantTrace;
+using edp::testing::kOrinSweep;
+using edp::testing::kTx2Sweep;
 
-const std::string kTx2 = EDPBENCH_FIXTURES "/report/tx2_sweep";
-const std::string kOrin = EDPBENCH_FIXTURES "/report/orin_nx_sweep";
-const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";
+namespace {
 
 // Lines of stderr that name a place "c.yaml:L:C:".
 int located_lines(const std::string& err) {
@@ -64,7 +65,7 @@ TEST_CASE("config values the documentation rules out are errors at their place",
       {"power: {source: none, sampler_cpu: 4095}\n",
        "c.yaml:4:36: power.sampler_cpu 4095 is not a CPU this process may run on"},
       // An empty list meant auto.
-      {"power: {source: trace, trace: {file: " + kTrace + "}, total_rails: []}\n",
+      {"power: {source: trace, trace: {file: " + kConstantTrace + "}, total_rails: []}\n",
        "'total_rails' is an empty list"},
       // Labels: a control character in a name.
       {"name: \"a\\x1b[2Jb\"\n", "c.yaml:4:7: 'name' contains a control character (0x1b"},
@@ -94,13 +95,14 @@ TEST_CASE("command-line values go through the config's ranges and nan and inf ar
   const std::string dir = edp::testing::temp_dir("cli-values");
   const std::vector<std::pair<std::string, std::string>> cases{
       // Each was accepted (compare exited 0 on a +857% regression).
-      {"compare " + kOrin + " " + kTx2 + " --fail-on-regression nan --metric time",
+      {"compare " + kOrinSweep + " " + kTx2Sweep + " --fail-on-regression nan --metric time",
        "--fail-on-regression: 'nan' is not a finite decimal number"},
-      {"compare " + kOrin + " " + kTx2 + " --alpha inf", "--alpha: 'inf' is not a finite"},
-      {"recommend " + kTx2 + "/results.csv --battery-wh inf",
+      {"compare " + kOrinSweep + " " + kTx2Sweep + " --alpha inf",
+       "--alpha: 'inf' is not a finite"},
+      {"recommend " + kTx2Sweep + "/results.csv --battery-wh inf",
        "--battery-wh: 'inf' is not a finite"},
-      {"recommend " + kTx2 + "/results.csv --deadline-s nan", "--deadline-s: 'nan' is not a"},
-      {"report " + kTx2 + " -o " + dir + "/r.html --objective bogus", "--objective: bogus"},
+      {"recommend " + kTx2Sweep + "/results.csv --deadline-s nan", "--deadline-s: 'nan' is not a"},
+      {"report " + kTx2Sweep + " -o " + dir + "/r.html --objective bogus", "--objective: bogus"},
       {"sensors --source none --measure-s 1e9", "--measure-s: '1e9' is outside 0 to 3600"},
       {"sensors --source none --rate-hz nan", "--rate-hz nan: 'rate_hz' must be a number"},
       {"measure --rate-hz 50000 -- true",

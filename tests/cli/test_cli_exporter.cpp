@@ -5,12 +5,14 @@
 
 #include "edpbench/config.h"
 #include "edpbench/exporter_config.h"
+#include "support/fixtures.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
 
+using edp::testing::kTx2Rails;
+
 namespace {
-const std::string kTx2 = EDPBENCH_FIXTURES "/power/tx2-jp4";
 
 // The start of a client script: the exporter on the power tree `root`, on
 // any free loopback port, in the background ($pid), its stderr in DIR/err;
@@ -35,8 +37,8 @@ std::string start_exporter(const std::string& dir, const std::string& root, int 
 TEST_CASE("exporter refuses a bad --listen with exit 2 and says how to write one", "[cli]") {
   for (const char* bad : {"9477", "board.local:9477", "127.0.0.1:70000", "[::1]"}) {
     INFO(bad);
-    const auto r = edpbench(std::string("exporter --power-source jetson --sysfs-root ") + kTx2 +
-                            " --listen '" + bad + "' --duration-s 1");
+    const auto r = edpbench(std::string("exporter --power-source jetson --sysfs-root ") +
+                            kTx2Rails + " --listen '" + bad + "' --duration-s 1");
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains(bad) && Catch::Contains("127.0.0.1:9477"));
   }
@@ -51,7 +53,7 @@ TEST_CASE("exporter serves the TX2's rails on /metrics over HTTP", "[cli]") {
   // The exporter on any free loopback port; the script reads which from its
   // stderr, fetches /metrics twice and stops it.
   const std::string script =
-      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + kTx2 +
+      std::string(EDPBENCH_BINARY) + " exporter --power-source jetson --sysfs-root " + kTx2Rails +
       " --listen 127.0.0.1:0 --duration-s 20 2>" + dir +
       "/err & pid=$!; port=; for i in $(seq 1 100); do port=$(sed -n "
       "'s|^edpbench: exporter: serving http://127.0.0.1:\\([0-9]*\\)/metrics$|\\1|p' " +
@@ -101,7 +103,7 @@ TEST_CASE("exporter: a request body is refused unread, idle connections do not s
   // 2.5 s later is answered within 2 s.
   edp::testing::write_text(
       dir + "/client.sh",
-      start_exporter(dir, kTx2, 30) +
+      start_exporter(dir, kTx2Rails, 30) +
           "head -c 1000000 /dev/zero | curl -s -o /dev/null -w 'post %{http_code}\\n' "
           "--data-binary @- http://127.0.0.1:$port/metrics\n"
           "head -c 1000000 /dev/zero | curl -s -o /dev/null -w 'chunked %{http_code}\\n' "
@@ -131,7 +133,7 @@ TEST_CASE("exporter: a client trickling its headers does not hold up a stop", "[
   // until the client gave up: 30 s, past the unit's TimeoutStopSec.
   edp::testing::write_text(
       dir + "/client.sh",
-      start_exporter(dir, kTx2, 60) +
+      start_exporter(dir, kTx2Rails, 60) +
           "bash -c \"exec 3<>/dev/tcp/127.0.0.1/$port; printf 'GET /metrics HTTP/1.1\\r\\n' >&3; "
           "for i in \\$(seq 1 40); do printf X >&3 || exit; sleep 0.5; done\" &\n"
           "client=$!\n"
@@ -158,7 +160,7 @@ TEST_CASE("exporter: the info metric follows a change of the power mode", "[cli]
   // The TX2's platform tree (nvpmodel status) with its INA3221 rails.
   const std::string dir = edp::testing::temp_dir("exporter-mode");
   REQUIRE(edp::testing::run("cp -r " EDPBENCH_FIXTURES "/platform/tx2/. " + dir +
-                            "/tree && cp -r " + kTx2 + "/. " + dir + "/tree")
+                            "/tree && cp -r " + kTx2Rails + "/. " + dir + "/tree")
               .exit_code == 0);
   edp::testing::write_text(dir + "/tree/var/lib/nvpmodel/status", "pmode:0000\n");
   edp::testing::write_text(

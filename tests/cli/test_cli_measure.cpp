@@ -15,17 +15,17 @@
 #include "power/ina3221_sim.h"
 #include "report/csv.h"
 #include "report/results_csv.h"
+#include "support/csv.h"
+#include "support/fixtures.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
 
+using edp::testing::kConstantTrace;
+
+using edp::testing::num;
+
 namespace {
-
-const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";  // VDD_IN 7.5 W
-
-double num(const edp::report::CsvTable& t, size_t r, const std::string& c) {
-  return std::stod(t.get(r, c));
-}
 
 bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
 
@@ -33,9 +33,9 @@ bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0;
 
 TEST_CASE("measure: sleep 0.5 under constant trace power P gives energy P*t", "[cli][measure]") {
   const std::string dir = edp::testing::temp_dir("measure");
-  const auto r =
-      edpbench("measure --trace " + kTrace + " --total-rails VDD_IN --baseline-s 0.3 --csv " + dir +
-               "/runs.csv --json " + dir + "/runs.json -- sleep 0.5");
+  const auto r = edpbench("measure --trace " + kConstantTrace +
+                          " --total-rails VDD_IN --baseline-s 0.3 --csv " + dir +
+                          "/runs.csv --json " + dir + "/runs.json -- sleep 0.5");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.empty());  // data goes to files, the summary to stderr
@@ -80,7 +80,7 @@ TEST_CASE("measure: sleep 0.5 under constant trace power P gives energy P*t", "[
 
 TEST_CASE("measure: --runs 3 gives 3 CSV rows and a summary with a CI", "[cli][measure]") {
   const std::string dir = edp::testing::temp_dir("measure-runs");
-  const auto r = edpbench("measure --trace " + kTrace +
+  const auto r = edpbench("measure --trace " + kConstantTrace +
                           " --total-rails VDD_IN --runs 3 --warmup 1 --label nap --csv " + dir +
                           "/runs.csv -- sleep 0.1");
   INFO(r.err);
@@ -103,8 +103,8 @@ TEST_CASE("measure: every run of a short command is judged alike, from the first
   // command was flagged (the interval was "unknown"); on a changing sensor
   // run 1 was unflagged and runs 2-5 flagged, once it had been learned.
   const std::string dir = edp::testing::temp_dir("measure-short");
-  const auto r =
-      edpbench("measure --trace " + kTrace + " --runs 5 --csv " + dir + "/runs.csv -- sleep 0.01");
+  const auto r = edpbench("measure --trace " + kConstantTrace + " --runs 5 --csv " + dir +
+                          "/runs.csv -- sleep 0.01");
   INFO(r.err);
   const auto runs = edp::report::read_csv_file(dir + "/runs.csv");
   REQUIRE(runs.rows.size() == 5);
@@ -119,7 +119,7 @@ TEST_CASE("measure: every run of a short command is judged alike, from the first
 
 TEST_CASE("measure: a failing command's status is passed on and its run marked", "[cli][measure]") {
   const std::string dir = edp::testing::temp_dir("measure-fail");
-  const auto r = edpbench("measure --trace " + kTrace + " --runs 3 --csv " + dir +
+  const auto r = edpbench("measure --trace " + kConstantTrace + " --runs 3 --csv " + dir +
                           "/runs.csv -- sh -c 'exit 3'");
   INFO(r.err);
   CHECK(r.exit_code == 3);
@@ -160,12 +160,12 @@ TEST_CASE("measure: power options take the config's ranges and messages", "[cli]
   // One key table for every surface (issue 34): measure used to take any
   // --rate-hz (0.5 Hz ran; the config allows 1 to 10000) and said nothing
   // of --baseline-s above the config's 3600 s.
-  const auto slow = edpbench("measure --trace " + kTrace + " --rate-hz 0.5 -- true");
+  const auto slow = edpbench("measure --trace " + kConstantTrace + " --rate-hz 0.5 -- true");
   CHECK(slow.exit_code == 2);
   CHECK_THAT(slow.err,
              Catch::Contains("--rate-hz 0.5: 'rate_hz' = 0.5 is out of range [1, 10000]"));
   const auto both =
-      edpbench("measure --trace " + kTrace + " --baseline-s 4000 --cooldown-s -1 -- true");
+      edpbench("measure --trace " + kConstantTrace + " --baseline-s 4000 --cooldown-s -1 -- true");
   CHECK(both.exit_code == 2);
   CHECK_THAT(both.err, Catch::Contains("--baseline-s 4000: 'baseline_s' = 4000 is out of range") &&
                            Catch::Contains("--cooldown-s -1: 'cooldown_s' = -1 is out of range"));
@@ -265,9 +265,9 @@ TEST_CASE("measure: a stop signal while no command runs (idle baseline) is taken
   // said it was interrupted. Now it is taken like any other stop.
   for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
     const std::string dir = edp::testing::temp_dir("measure-stop-idle");
-    const std::string cmd = std::string("exec ") + EDPBENCH_BINARY + " measure --trace " + kTrace +
-                            " --baseline-s 30 --csv " + dir + "/runs.csv -- true >" + dir +
-                            "/out 2>" + dir + "/err </dev/null";
+    const std::string cmd = std::string("exec ") + EDPBENCH_BINARY + " measure --trace " +
+                            kConstantTrace + " --baseline-s 30 --csv " + dir +
+                            "/runs.csv -- true >" + dir + "/out 2>" + dir + "/err </dev/null";
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
@@ -306,8 +306,8 @@ TEST_CASE("measure: --warmup runs the command first, unrecorded, and a failing w
   const std::string dir = edp::testing::temp_dir("measure-warmup");
   const std::string count =
       "n=$(cat " + dir + "/count 2>/dev/null || echo 0); echo $((n+1)) > " + dir + "/count";
-  const auto r = edpbench("measure --trace " + kTrace + " --warmup 2 --runs 3 --csv " + dir +
-                          "/runs.csv -- sh -c '" + count + "'");
+  const auto r = edpbench("measure --trace " + kConstantTrace + " --warmup 2 --runs 3 --csv " +
+                          dir + "/runs.csv -- sh -c '" + count + "'");
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(edp::testing::slurp(dir + "/count") == "5\n");  // 2 warm-up + 3 runs
@@ -315,8 +315,8 @@ TEST_CASE("measure: --warmup runs the command first, unrecorded, and a failing w
   REQUIRE(runs.rows.size() == 3);
   for (size_t i = 0; i < 3; ++i) CHECK(runs.get(i, "run") == std::to_string(i + 1));
 
-  const auto f = edpbench("measure --trace " + kTrace + " --warmup 2 --runs 3 --csv " + dir +
-                          "/failed.csv -- sh -c 'exit 5'");
+  const auto f = edpbench("measure --trace " + kConstantTrace + " --warmup 2 --runs 3 --csv " +
+                          dir + "/failed.csv -- sh -c 'exit 5'");
   CHECK(f.exit_code == 5);
   CHECK_THAT(f.err, Catch::Contains("warm-up run 1") && Catch::Contains("failed (exit 5)"));
   CHECK(edp::report::read_csv_file(dir + "/failed.csv").rows.empty());
@@ -448,7 +448,7 @@ TEST_CASE("measure: under nohup (SIGHUP ignored) a hangup neither stops measure 
 
 TEST_CASE("measure: a line per run as it ends, and a labelled summary rounded to the sensor",
           "[cli][measure]") {
-  const auto r = edpbench("measure --trace " + kTrace + " --runs 3 -- sleep 0.2");
+  const auto r = edpbench("measure --trace " + kConstantTrace + " --runs 3 -- sleep 0.2");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   // Before issue 35: nothing until the end, then "+- 0.0388" (a standard
@@ -471,7 +471,7 @@ TEST_CASE("measure: a line per run as it ends, and a labelled summary rounded to
   CHECK_THAT(r.err, !Catch::Contains("energy = VDD_IN: energy = VDD_IN"));
   // The discovery log only with -v.
   CHECK_THAT(r.err, !Catch::Contains("trace: replaying"));
-  const auto v = edpbench("measure -v --trace " + kTrace + " -- true");
+  const auto v = edpbench("measure -v --trace " + kConstantTrace + " -- true");
   CHECK_THAT(v.err, Catch::Contains("trace: replaying") && Catch::Contains("left out VDD_SYS_GPU"));
 }
 

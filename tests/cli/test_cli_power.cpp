@@ -3,9 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "report/csv.h"
+#include "support/csv.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
+
+using edp::testing::num;
 
 namespace {
 
@@ -20,10 +23,6 @@ std::string config(const std::string& dir, const std::string& trace, const std::
       "power:\n  source: trace\n  trace: {file: " EDPBENCH_FIXTURES "/cli/" +
           trace + "}\n" + extra);
   return path;
-}
-
-double num(const edp::report::CsvTable& t, size_t r, const std::string& c) {
-  return std::stod(t.get(r, c));
 }
 
 }  // namespace

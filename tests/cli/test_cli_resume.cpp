@@ -15,9 +15,12 @@
 
 #include "report/csv.h"
 #include "report/json_read.h"
+#include "support/csv.h"
 #include "support/process.h"
 
 extern char** environ;
+
+using edp::testing::rows_in;
 
 namespace {
 
@@ -47,11 +50,6 @@ pid_t spawn_run(const std::string& cfg, const std::string& out) {
   REQUIRE(posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), environ) == 0);
   posix_spawn_file_actions_destroy(&fa);
   return pid;
-}
-
-size_t rows_in(const std::string& path) {
-  if (::access(path.c_str(), F_OK) != 0) return 0;
-  return edp::report::read_csv_file(path).rows.size();
 }
 
 int interrupt_mid_sweep(const std::string& cfg, const std::string& out, int sig) {

@@ -14,11 +14,15 @@
 #include <thread>
 
 #include "report/csv.h"
+#include "support/csv.h"
 #include "support/process.h"
 
 extern char** environ;
 
 using edp::testing::edpbench;
+
+using edp::testing::num;
+using edp::testing::rows_in;
 
 namespace {
 
@@ -42,21 +46,12 @@ std::string config(const std::string& dir, const std::string& workloads, int ite
   return path;
 }
 
-double num(const edp::report::CsvTable& t, size_t r, const std::string& c) {
-  return std::stod(t.get(r, c));
-}
-
 size_t row_of(const edp::report::CsvTable& t, const std::string& workload,
               const std::string& stage) {
   for (size_t r = 0; r < t.rows.size(); ++r)
     if (t.get(r, "workload") == workload && t.get(r, "stage") == stage) return r;
   FAIL("no row " << workload << "/" << stage);
   return 0;
-}
-
-size_t rows_in(const std::string& path) {
-  if (::access(path.c_str(), F_OK) != 0) return 0;
-  return edp::report::read_csv_file(path).rows.size();
 }
 
 }  // namespace

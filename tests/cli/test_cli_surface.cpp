@@ -11,13 +11,14 @@
 
 #include "edpbench/config.h"
 #include "report/csv.h"
+#include "support/fixtures.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
 
-namespace {
+using edp::testing::kConstantTrace;
 
-const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";  // VDD_IN 7.5 W
+namespace {
 
 // A sweep of one tiny CPU item whose config names no power source at all:
 // the power comes from the command line.
@@ -59,7 +60,7 @@ TEST_CASE("every measuring command takes the power options with the config's ran
     INFO(cmd);
     // Before issue 35, `run` had no --rate-hz, --power-source or --trace at
     // all ("The following arguments were not expected").
-    const auto slow = edpbench(with_command(cmd, "--trace " + kTrace + " --rate-hz 0.5"));
+    const auto slow = edpbench(with_command(cmd, "--trace " + kConstantTrace + " --rate-hz 0.5"));
     INFO(slow.err);
     CHECK(slow.exit_code == 2);
     CHECK_THAT(slow.err,
@@ -67,14 +68,16 @@ TEST_CASE("every measuring command takes the power options with the config's ran
     const auto source = edpbench(with_command(cmd, "--power-source psu"));
     CHECK(source.exit_code == 2);
     CHECK_THAT(source.err, Catch::Contains("--power-source psu:") && Catch::Contains("rapl"));
-    const auto both = edpbench(with_command(cmd, "--trace " + kTrace + " --power-source jetson"));
+    const auto both =
+        edpbench(with_command(cmd, "--trace " + kConstantTrace + " --power-source jetson"));
     CHECK(both.exit_code == 2);
     CHECK_THAT(both.err, Catch::Contains("replays a trace, but --power-source is jetson"));
     const auto missing = edpbench(with_command(cmd, "--trace " + dir + "/no-such.csv"));
     CHECK(missing.exit_code == 2);
     CHECK_THAT(missing.err,
                Catch::Contains("--trace: trace file '" + dir + "/no-such.csv' cannot be read"));
-    const auto rails = edpbench(with_command(cmd, "--trace " + kTrace + " --total-rails VDD_XX"));
+    const auto rails =
+        edpbench(with_command(cmd, "--trace " + kConstantTrace + " --total-rails VDD_XX"));
     CHECK(rails.exit_code == 2);
     CHECK_THAT(rails.err, Catch::Contains("VDD_XX"));
   }
@@ -84,7 +87,7 @@ TEST_CASE("run measures on a trace given on the command line (--trace implies th
           "[cli][surface]") {
   const std::string dir = edp::testing::temp_dir("surface-run");
   const auto r = edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out --trace " +
-                          kTrace + " --total-rails VDD_IN");
+                          kConstantTrace + " --total-rails VDD_IN");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
@@ -97,15 +100,15 @@ TEST_CASE("run measures on a trace given on the command line (--trace implies th
 TEST_CASE("sensors --trace reads the trace without --power-source", "[cli][surface]") {
   // Before issue 35 sensors ignored --trace unless --source trace was given
   // too, found no sensor and exited 1.
-  const auto r = edpbench("sensors --trace " + kTrace);
+  const auto r = edpbench("sensors --trace " + kConstantTrace);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("source: trace") && Catch::Contains("7.500"));
   // The older name of the option still works.
-  const auto old = edpbench("sensors --source trace --trace " + kTrace);
+  const auto old = edpbench("sensors --source trace --trace " + kConstantTrace);
   CHECK(old.exit_code == 0);
   // The same session as run: --total-rails is honoured and checked.
-  const auto gpu = edpbench("sensors --trace " + kTrace + " --total-rails VDD_SYS_GPU");
+  const auto gpu = edpbench("sensors --trace " + kConstantTrace + " --total-rails VDD_SYS_GPU");
   CHECK(gpu.exit_code == 0);
   CHECK_THAT(gpu.out, Catch::Contains("energy = VDD_SYS_GPU"));
 }
@@ -127,7 +130,7 @@ TEST_CASE("a mistyped subcommand is answered with the nearest one", "[cli][surfa
 
 TEST_CASE("arguments a command does not take are named in the order typed", "[cli][surface]") {
   // CLI11 2.1 printed them reversed: "not expected: x --frob y.csv --trace".
-  const auto r = edpbench("run --config c.yaml --frob x --trace " + kTrace + " extra");
+  const auto r = edpbench("run --config c.yaml --frob x --trace " + kConstantTrace + " extra");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("edpbench run: error: unexpected arguments: --frob x extra"));
 }
@@ -145,7 +148,8 @@ TEST_CASE("run's progress counts skipped items and is never glued to warnings or
                            "sizes: {tiny: {n: 8, d_in: 500, h: 16, d_out: 4}}\n"
                            "devices: [{kind: cpu, threads: 1}, {kind: gpu}]\n"
                            "power: {baseline_s: 0.2, min_run_s: 0.05}\n");
-  const auto r = edpbench("run --config " + cfg + " --out " + dir + "/out --trace " + kTrace);
+  const auto r =
+      edpbench("run --config " + cfg + " --out " + dir + "/out --trace " + kConstantTrace);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   std::vector<std::string> lines;
@@ -259,7 +263,7 @@ TEST_CASE(
     "[cli][run][json]") {
   const std::string dir = edp::testing::temp_dir("run-json");
   const auto r = edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out --trace " +
-                          kTrace + " --json " + dir + "/run.json");
+                          kConstantTrace + " --json " + dir + "/run.json");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);  // before issue 35: "--json: not expected", exit 2
   const auto j = nlohmann::json::parse(edp::testing::slurp(dir + "/run.json"));
@@ -274,8 +278,9 @@ TEST_CASE(
   CHECK(row.at("power_w_mean").get<double>() == Approx(7.5).epsilon(0.01));
   CHECK(row.at("diverged") == false);
 
-  const auto bad = edpbench("run --config " + tiny_config(dir) + " --out " + dir +
-                            "/out2 --trace " + kTrace + " --json " + dir + "/no/such/dir/run.json");
+  const auto bad =
+      edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out2 --trace " +
+               kConstantTrace + " --json " + dir + "/no/such/dir/run.json");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("--json " + dir + "/no/such/dir/run.json: the directory"));
   CHECK_FALSE(std::ifstream(dir + "/out2/results.csv").good());

@@ -11,13 +11,14 @@
 #include "report/csv.h"
 #include "report/json_read.h"
 #include "report/samples_csv.h"
+#include "support/fixtures.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
 
-namespace {
+using edp::testing::kConstantTrace;
 
-const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";
+namespace {
 
 // One tiny MLP configuration on the constant trace (VDD_IN 7.5 W,
 // VDD_SYS_GPU 2.5 W), windows of at least `min_run_s`.
@@ -29,8 +30,8 @@ std::string config(const std::string& dir, const std::string& extra_power, int r
                 "\nworkloads: [tensors]\nsizes:\n  tiny: {n: 4, d_in: 32, h: 8, d_out: 3}\n"
                 "devices:\n  - {kind: cpu, threads: 1}\n"
                 "power:\n  source: trace\n  trace: {file: " +
-                kTrace + "}\n  baseline_s: 0.2\n  min_run_s: " + std::to_string(min_run_s) + "\n" +
-                extra_power);
+                kConstantTrace + "}\n  baseline_s: 0.2\n  min_run_s: " + std::to_string(min_run_s) +
+                "\n" + extra_power);
   return path;
 }
 
@@ -137,7 +138,7 @@ TEST_CASE("a resumed sweep keeps only the samples of items that are done", "[cli
 
 TEST_CASE("measure --timeline FILE writes samples.csv's columns for every run", "[cli][timeline]") {
   const std::string dir = edp::testing::temp_dir("timeline-measure");
-  const auto r = edpbench("measure --runs 2 --trace " + kTrace + " --timeline " + dir +
+  const auto r = edpbench("measure --runs 2 --trace " + kConstantTrace + " --timeline " + dir +
                           "/samples.csv --timeline-hz 50 -- sleep 0.3");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);

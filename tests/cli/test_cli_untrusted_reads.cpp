@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "report/csv.h"
+#include "support/fixtures.h"
 #include "support/process.h"
 
 using edp::testing::edpbench;
@@ -36,9 +37,10 @@ using edp::testing::write_text;
 #define EDP_ADDRESS_LIMIT "ulimit -v 4194304; "
 #endif
 
-namespace {
+using edp::testing::kConstantTrace;
+using edp::testing::kTx2Sweep;
 
-const std::string kTx2 = EDPBENCH_FIXTURES "/report/tx2_sweep";
+namespace {
 
 // A copy of the TX2 fixture sweep and a secret beside it.
 struct Planted {
@@ -48,7 +50,7 @@ struct Planted {
   Planted() {
     ::mkdir(dir.c_str(), 0755);
     for (const char* f : {"results.csv", "runs.csv", "context.json"})
-      write_text(dir + "/" + f, slurp(kTx2 + "/" + f));
+      write_text(dir + "/" + f, slurp(kTx2Sweep + "/" + f));
     // JSON, so that the report of the code before drew it as the context.
     write_text(secret, "{\"board\": {\"model\": \"SECRET-HASH\"}}\n");
   }
@@ -80,7 +82,7 @@ TEST_CASE("report refuses a planted context.json link and copies nothing into re
 TEST_CASE("compare and recommend refuse planted links too", "[cli][untrusted]") {
   Planted p;
   p.link("runs.csv");
-  auto r = edpbench("compare " + kTx2 + " " + p.dir);
+  auto r = edpbench("compare " + kTx2Sweep + " " + p.dir);
   INFO(r.err);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("runs.csv: not read: it is a symbolic link") != std::string::npos);
@@ -93,8 +95,6 @@ TEST_CASE("compare and recommend refuse planted links too", "[cli][untrusted]") 
 
 namespace {
 
-const std::string kTrace = EDPBENCH_FIXTURES "/cli/constant_7w5.csv";
-
 // A finished two-item sweep (reference device, trace power: a second).
 std::string finished_sweep(const std::string& root, const std::string& name) {
   const std::string cfg = root + "/" + name + ".yaml";
@@ -104,7 +104,7 @@ std::string finished_sweep(const std::string& root, const std::string& name) {
              "sizes: {t: {n: 2, d_in: 4, h: 4, d_out: 2}, u: {n: 3, d_in: 4, h: 4, "
              "d_out: 2}}\n"
              "power: {source: trace, trace: {file: " +
-                 kTrace + "}, baseline_s: 0}\n");
+                 kConstantTrace + "}, baseline_s: 0}\n");
   const std::string out = root + "/" + name;
   const auto r = edpbench("run --config " + cfg + " --out " + out);
   INFO(r.err);
@@ -211,7 +211,7 @@ TEST_CASE("a 3 GB sparse runs.csv is refused from its size, not read", "[cli][un
   const std::string runs = p.dir + "/runs.csv";
   REQUIRE(::truncate(runs.c_str(), 3LL << 30) == 0);
   // Before, report and compare read it (2.8 GB resident).
-  for (const std::string& cmd : {"report " + p.dir, "compare " + kTx2 + " " + p.dir}) {
+  for (const std::string& cmd : {"report " + p.dir, "compare " + kTx2Sweep + " " + p.dir}) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = edp::testing::run(EDP_ADDRESS_LIMIT "timeout -k 5 60 " +
                                      std::string(EDPBENCH_BINARY) + " " + cmd);

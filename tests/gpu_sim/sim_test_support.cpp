@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "workloads/cuda_factory.h"
+
 namespace edp_sim_test {
 
 ChildResult run_in_child(const std::function<void()>& body) {
@@ -50,5 +52,24 @@ DeviceFloats::DeviceFloats(std::size_t n) {
 }
 
 DeviceFloats::~DeviceFloats() { (void)cudaFree(p_); }
+
+std::vector<float> download(const DeviceFloats& d, std::size_t n) {
+  std::vector<float> host(n);
+  if (cudaMemcpy(host.data(), d.get(), n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess)
+    throw std::runtime_error("download: cudaMemcpy failed");
+  return host;
+}
+
+void upload(const DeviceFloats& d, const std::vector<float>& host) {
+  if (cudaMemcpy(d.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice) !=
+      cudaSuccess)
+    throw std::runtime_error("upload: cudaMemcpy failed");
+}
+
+std::unique_ptr<edp::Backend> gpu(const std::string& relu) {
+  edp::CudaOptions o;
+  o.relu = relu;
+  return edp::make_cuda_backend(o);
+}
 
 }  // namespace edp_sim_test

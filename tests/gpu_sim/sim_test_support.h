@@ -3,10 +3,14 @@
 // a report on what CUDA leaves undefined).
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda_runtime_api.h"
+#include "workloads/backend.h"
 
 namespace edp_sim_test {
 
@@ -30,5 +34,14 @@ class DeviceFloats {
  private:
   float* p_ = nullptr;
 };
+
+// The first n floats of `d`, copied to the host (throws when the copy fails).
+std::vector<float> download(const DeviceFloats& d, std::size_t n);
+
+// Copies `host` to the start of `d` (throws when the copy fails).
+void upload(const DeviceFloats& d, const std::vector<float>& host);
+
+// The CUDA backend on the simulator, with the ReLU path `relu`.
+std::unique_ptr<edp::Backend> gpu(const std::string& relu = "kernel");
 
 }  // namespace edp_sim_test

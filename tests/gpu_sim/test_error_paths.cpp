@@ -15,31 +15,23 @@
 #include "cublas_v2.h"
 #include "cudnn.h"
 #include "edp_sim/control.h"
+#include "sim_test_support.h"
+#include "support/backends.h"
 #include "workloads/cuda_factory.h"
 
 using Catch::Matchers::Contains;
 using edp::Backend;
 using edp::Tensor;
 using edp::Trans;
+using edp::testing::fetch;
+using edp_sim_test::gpu;
 
 namespace {
-
-std::unique_ptr<Backend> gpu(const std::string& relu = "kernel") {
-  edp::CudaOptions o;
-  o.relu = relu;
-  return edp::make_cuda_backend(o);
-}
 
 Tensor filled(Backend& b, int64_t rows, int64_t cols, float value) {
   Tensor t = b.empty(rows, cols);
   b.fill(t, value);
   return t;
-}
-
-std::vector<float> fetch(Backend& b, const Tensor& t) {
-  std::vector<float> host(static_cast<std::size_t>(t.numel()));
-  b.download(t, host.data());
-  return host;
 }
 
 // Bit for bit (an output may hold NaN).

@@ -13,6 +13,8 @@
 #include "sim_test_support.h"
 
 using edp_sim_test::DeviceFloats;
+using edp_sim_test::download;
+using edp_sim_test::upload;
 
 namespace {
 
@@ -21,16 +23,6 @@ struct Handle {
   Handle() { REQUIRE(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS); }
   ~Handle() { cublasDestroy(h); }
 };
-
-void upload(const DeviceFloats& d, const std::vector<float>& host) {
-  REQUIRE(cudaMemcpy(d.get(), host.data(), host.size() * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-}
-
-std::vector<float> download(const DeviceFloats& d, std::size_t n) {
-  std::vector<float> host(n);
-  REQUIRE(cudaMemcpy(host.data(), d.get(), n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  return host;
-}
 
 }  // namespace
 

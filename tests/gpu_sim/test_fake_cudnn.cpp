@@ -12,20 +12,9 @@
 #include "sim_test_support.h"
 
 using edp_sim_test::DeviceFloats;
+using edp_sim_test::download;
+using edp_sim_test::upload;
 
-namespace {
-
-void upload(const DeviceFloats& d, const std::vector<float>& host) {
-  REQUIRE(cudaMemcpy(d.get(), host.data(), host.size() * 4, cudaMemcpyHostToDevice) == cudaSuccess);
-}
-
-std::vector<float> download(const DeviceFloats& d, std::size_t n) {
-  std::vector<float> host(n);
-  REQUIRE(cudaMemcpy(host.data(), d.get(), n * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  return host;
-}
-
-}  // namespace
 
 TEST_CASE("fake cuDNN descriptors follow the documented rules", "[gpu_sim][cudnn]") {
   edp_sim::reset_all();

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "edp_sim/control.h"
+#include "sim_test_support.h"
+#include "support/backends.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/cuda_factory.h"
 #include "workloads/mlp.h"
@@ -20,15 +22,11 @@
 #include "workloads/op_workloads.h"
 #include "workloads/reference_backend.h"
 
+using edp::testing::fetch;
+using edp_sim_test::gpu;
 using namespace edp;
 
 namespace {
-
-std::unique_ptr<Backend> gpu(const std::string& relu = "kernel") {
-  CudaOptions o;
-  o.relu = relu;
-  return make_cuda_backend(o);
-}
 
 std::vector<float> trajectory(Backend& b, const std::string& workload, const MlpData& init,
                               int iterations) {
@@ -64,12 +62,6 @@ Tensor make(Backend& b, int64_t rows, int64_t cols, const std::vector<float>& ho
   Tensor t = b.empty(rows, cols);
   b.upload(host.data(), t);
   return t;
-}
-
-std::vector<float> fetch(Backend& b, const Tensor& t) {
-  std::vector<float> host(static_cast<std::size_t>(t.numel()));
-  b.download(t, host.data());
-  return host;
 }
 
 }  // namespace

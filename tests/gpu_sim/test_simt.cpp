@@ -17,19 +17,13 @@
 #include "sim_test_support.h"
 
 using edp_sim_test::DeviceFloats;
+using edp_sim_test::download;
 using edp_sim_test::run_in_child;
 
 #define LAUNCH(kernel, grid, block, stream, ...) \
   ::edp_sim::launch(#kernel, kernel, grid, block, 0, stream, __VA_ARGS__)
 
 namespace {
-
-std::vector<float> download(const DeviceFloats& d, std::size_t n) {
-  std::vector<float> host(n);
-  REQUIRE(cudaMemcpy(host.data(), d.get(), n * sizeof(float), cudaMemcpyDeviceToHost) ==
-          cudaSuccess);
-  return host;
-}
 
 __global__ void index_kernel(float* out) {
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);

@@ -29,6 +29,9 @@
 #include "common/dir_lock.h"
 #include "edpbench/monitor.h"
 #include "power/ina3221_sim.h"
+#include "support/files.h"
+
+using edp::testing::sleep_s;
 
 namespace {
 
@@ -40,8 +43,6 @@ edpbench::Monitor trace_monitor() {
   o.trace_file = kTrace;
   return edpbench::Monitor(o);
 }
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 const edpbench::RailResult& rail(const edpbench::WindowResult& w, const std::string& name) {
   for (const auto& r : w.rails)

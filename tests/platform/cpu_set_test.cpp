@@ -4,13 +4,14 @@
 #include "common/errors.h"
 #include "platform/cpu_list.h"
 #include "platform/platform.h"
+#include "support/fixtures.h"
 
+using edp::testing::kTx2Tree;
+using edp::testing::kX86Tree;
 using namespace edp::platform;
 using Catch::Contains;
 
 namespace {
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
-const std::string kX86 = EDPBENCH_FIXTURES "/platform/x86-vm";
 
 std::string usage_error(const Platform& p, const std::string& spec) {
   try {
@@ -38,7 +39,7 @@ TEST_CASE("CPU lists parse like the kernel's and format back compactly") {
 }
 
 TEST_CASE("TX2: cluster names and lists resolve to sorted online CPU ids") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   SECTION("a57") { CHECK(resolve_cpu_set(p, "a57") == std::vector<int>{0, 3, 4, 5}); }
   SECTION("denver") { CHECK(resolve_cpu_set(p, "denver") == std::vector<int>{1, 2}); }
   SECTION("explicit list") { CHECK(resolve_cpu_set(p, "0,3-5") == std::vector<int>{0, 3, 4, 5}); }
@@ -49,7 +50,7 @@ TEST_CASE("TX2: cluster names and lists resolve to sorted online CPU ids") {
 }
 
 TEST_CASE("TX2: bad CPU sets throw a UsageError that says what is valid") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   SECTION("unknown name") {
     const std::string msg = usage_error(p, "big");
     CHECK_THAT(msg, Contains("unknown CPU set name 'big'"));
@@ -70,7 +71,7 @@ TEST_CASE("TX2: bad CPU sets throw a UsageError that says what is valid") {
 }
 
 TEST_CASE("x86: a57 and denver are empty, and the error lists the clusters that exist") {
-  const Platform p = probe(kX86);
+  const Platform p = probe(kX86Tree);
   CHECK(resolve_cpu_set(p, "all") == std::vector<int>{0, 1, 2, 3});
   CHECK(resolve_cpu_set(p, "x86") == std::vector<int>{0, 1, 2, 3});
   CHECK(resolve_cpu_set(p, "1-2") == std::vector<int>{1, 2});

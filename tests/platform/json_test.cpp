@@ -9,14 +9,14 @@
 #include <fstream>
 
 #include "platform/platform.h"
+#include "support/fixtures.h"
 
+using edp::testing::kTx2Tree;
+using edp::testing::kX86Tree;
 using namespace edp::platform;
 using Catch::Contains;
 
 namespace {
-
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
-const std::string kX86 = EDPBENCH_FIXTURES "/platform/x86-vm";
 
 bool have_python() { return std::system("command -v python3 >/dev/null 2>&1") == 0; }
 
@@ -63,7 +63,7 @@ bool looks_like_json_object(const std::string& s) {
 }  // namespace
 
 TEST_CASE("JSON: the TX2 probe parses and carries board, clusters, GPU and zones") {
-  const std::string json = to_json(probe(kTx2));
+  const std::string json = to_json(probe(kTx2Tree));
   CHECK(looks_like_json_object(json));
   CHECK_THAT(json, Contains("\"l4t_release\":\"R32.7.1\""));
   CHECK_THAT(json, Contains("\"nvpmodel\":{\"id\":0,\"mode\":\"MAXN\"}"));
@@ -84,7 +84,7 @@ TEST_CASE("JSON: the TX2 probe parses and carries board, clusters, GPU and zones
 }
 
 TEST_CASE("JSON: unknown values are null on a machine without cpufreq") {
-  const std::string json = to_json(probe(kX86));
+  const std::string json = to_json(probe(kX86Tree));
   CHECK(looks_like_json_object(json));
   CHECK_THAT(json, Contains("\"l4t_release\":null"));
   CHECK_THAT(json, Contains("\"governor\":null,\"cur_khz\":null"));

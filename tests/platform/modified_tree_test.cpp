@@ -11,14 +11,14 @@
 
 #include "common/errors.h"
 #include "platform/platform.h"
+#include "support/fixtures.h"
 
 namespace fs = std::filesystem;
+using edp::testing::kTx2Tree;
 using namespace edp::platform;
 using Catch::Contains;
 
 namespace {
-
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
 
 // A private copy of a fixture tree (symlinks kept as links), removed at exit.
 class TempTree {
@@ -56,7 +56,7 @@ std::string cpu_cur(int id) {
 }  // namespace
 
 TEST_CASE("throttling: a CPU clock that fell after discovery is seen by the next snapshot") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   const Prober prober(tree.root());
   const Platform& p = prober.platform();
   const Snapshot before = prober.snapshot();
@@ -76,7 +76,7 @@ TEST_CASE("throttling: a CPU clock that fell after discovery is seen by the next
 }
 
 TEST_CASE("throttling: a GPU clock below max_freq counts only for GPU workloads") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   const Prober prober(tree.root());
   tree.write("/sys/devices/17000000.gp10b/devfreq/17000000.gp10b/cur_freq", "114750000\n");
   tree.write(cpu_cur(1), "345600\n");
@@ -91,7 +91,7 @@ TEST_CASE("throttling: a GPU clock below max_freq counts only for GPU workloads"
 }
 
 TEST_CASE("throttling: rising temperatures show up in the snapshot") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   const Prober prober(tree.root());
   tree.write("/sys/class/thermal/thermal_zone2/temp", "88500\n");
   const Snapshot s = prober.snapshot();
@@ -102,7 +102,7 @@ TEST_CASE("throttling: rising temperatures show up in the snapshot") {
 TEST_CASE("MAXP_CORE_ARM: offline Denver cores keep their cluster and cannot be selected") {
   // nvpmodel -m 3 takes CPU1-2 offline; they vanish from /proc/cpuinfo and
   // lose cpufreq and regs/identification.
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   tree.write("/var/lib/nvpmodel/status", "pmode:0003\n");
   tree.write("/sys/devices/system/cpu/online", "0,3-5\n");
   tree.write("/sys/devices/system/cpu/offline", "1-2\n");
@@ -140,7 +140,7 @@ TEST_CASE("MAXP_CORE_ARM: offline Denver cores keep their cluster and cannot be 
 }
 
 TEST_CASE("devfreq scan: another Jetson's GPU name is found without a hard-coded path") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   tree.remove("/sys/class/devfreq/17000000.gp10b");
   fs::create_directories(tree.root() + "/sys/class/devfreq/ff9a0000.dmc");
   tree.write("/sys/class/devfreq/ff9a0000.dmc/cur_freq", "800000000\n");
@@ -154,7 +154,7 @@ TEST_CASE("devfreq scan: another Jetson's GPU name is found without a hard-coded
 }
 
 TEST_CASE("devfreq scan: without the devfreq class the known TX2 path is used") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   tree.remove("/sys/class/devfreq");
   const Platform p = probe(tree.root());
   CHECK(p.gpu_devfreq_path == "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b");
@@ -162,7 +162,7 @@ TEST_CASE("devfreq scan: without the devfreq class the known TX2 path is used") 
 }
 
 TEST_CASE("missing and garbled files leave values unknown instead of failing") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   tree.remove("/sys/kernel/debug");  // debugfs without root
   tree.remove("/etc/nvpmodel.conf");
   tree.write("/sys/devices/system/cpu/cpu3/cpufreq/scaling_cur_freq", "<unsupported>\n");
@@ -180,7 +180,7 @@ TEST_CASE("missing and garbled files leave values unknown instead of failing") {
 }
 
 TEST_CASE("device tree: without the /proc/device-tree link /sys/firmware is read") {
-  TempTree tree(kTx2);
+  TempTree tree(kTx2Tree);
   tree.remove("/proc/device-tree");
   const Platform p = probe(tree.root());
   CHECK(p.model == "quill");

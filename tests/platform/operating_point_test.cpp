@@ -20,14 +20,18 @@
 #include "platform/nvpmodel_conf.h"
 #include "platform/operating_point.h"
 #include "platform/sysfs.h"
+#include "support/files.h"
+#include "support/fixtures.h"
 
 namespace fs = std::filesystem;
+using edp::testing::kTx2Tree;
+using edp::testing::slurp;
+using edp::testing::write_text;
 using namespace edp::platform;
 using Catch::Contains;
 
 namespace {
 
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
 const std::string kCpu = "/sys/devices/system/cpu/cpu";
 const std::string kGpu = "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b";
 const std::string kEmc = "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap";
@@ -40,7 +44,8 @@ class Board {
     std::string tmpl = (fs::temp_directory_path() / "edp-opp-XXXXXX").string();
     REQUIRE(mkdtemp(tmpl.data()) != nullptr);
     dir_ = tmpl;
-    fs::copy(kTx2, dir_ + "/root", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::copy(kTx2Tree, dir_ + "/root",
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
     fs::create_directories(root() + "/sys/kernel/nvpmodel_emc_cap");
     write(kEmc, "0\n");
     for (auto& e : fs::recursive_directory_iterator(root())) {
@@ -81,15 +86,6 @@ class Board {
  private:
   std::string dir_;
 };
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::trunc) << text;
-}
 
 ApplyOptions fast() {
   ApplyOptions o;
@@ -142,7 +138,7 @@ size_t index_of(const std::vector<std::string>& v, const std::string& s) {
 }  // namespace
 
 TEST_CASE("nvpmodel.conf: the TX2 fixture's five modes, their settings and the default") {
-  std::ifstream in(kTx2 + "/etc/nvpmodel.conf");
+  std::ifstream in(kTx2Tree + "/etc/nvpmodel.conf");
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   const NvpmodelConf conf = parse_nvpmodel_config(text);
   REQUIRE(conf.modes.size() == 5);
@@ -277,7 +273,7 @@ TEST_CASE("operating points: points apply in a safe order and read back, then re
   CHECK(b.read(a57 + "scaling_min_freq") == "1881600");
   CHECK(b.read(kGpu + "/min_freq") == "1236750000");
 
-  const ApplyResult back = restore_state(parse_state(read_all(state)), opt);
+  const ApplyResult back = restore_state(parse_state(slurp(state)), opt);
   CHECK(back.failures.empty());
   CHECK(b.snapshot() == original);
 }
@@ -328,7 +324,7 @@ TEST_CASE("operating points: a session saves first, restores at the end, removes
     OperatingPointSession s(p, {mode("MAXQ", 1), low(), mode("MAXN", 0)}, {out, sd}, fast());
     REQUIRE(fs::exists(out));
     REQUIRE(fs::exists(sd));
-    CHECK_THAT(read_all(sd), Contains("file=" + kCpu + "1/online=1"));
+    CHECK_THAT(slurp(sd), Contains("file=" + kCpu + "1/online=1"));
     s.apply(0);
     CHECK(b.read(kCpu + "1/online") == "0");
     CHECK(b.read(kCpu + "0/cpufreq/scaling_max_freq") == "1113600");
@@ -370,9 +366,9 @@ TEST_CASE("operating points: a live owner's state file is left alone, garbage is
   Board b;
   const Platform p = probe(b.root());
   const std::string path = b.dir() + "/clock-state.txt";
-  write_all(path, "hello\n");
+  write_text(path, "hello\n");
   CHECK_THROWS_WITH(restore_leftover({path}), Contains("not an edpbench state file"));
-  write_all(path, "version=1\nfile=relative=1\n");
+  write_text(path, "version=1\nfile=relative=1\n");
   CHECK_THROWS_AS(restore_leftover({path}), edp::UsageError);
   CHECK(fs::exists(path));
 
@@ -405,27 +401,27 @@ TEST_CASE("operating points: with a tool set, nvpmodel points run `nvpmodel -m N
   // A fake nvpmodel: records its arguments and writes what the real tool
   // writes for the two modes used here (the conf's raw figures).
   const std::string r = b.root();
-  write_all(bin + "/nvpmodel",
-            "#!/bin/sh\n"
-            "echo \"$@\" >> '" +
-                log +
-                "'\n"
-                "c=" +
-                r + kCpu +
-                "\n"
-                "case \"$2\" in\n"
-                "  1) echo 0 > ${c}1/online; echo 0 > ${c}2/online;\n"
-                "     echo 1190400 > ${c}0/cpufreq/scaling_max_freq;\n"
-                "     echo 854250000 > " +
-                r + kGpu +
-                "/max_freq ;;\n"
-                "  0) echo 1 > ${c}1/online; echo 1 > ${c}2/online;\n"
-                "     echo 2035200 > ${c}0/cpufreq/scaling_max_freq;\n"
-                "     echo 1300500000 > " +
-                r + kGpu +
-                "/max_freq ;;\n"
-                "  *) exit 3 ;;\n"
-                "esac\n");
+  write_text(bin + "/nvpmodel",
+             "#!/bin/sh\n"
+             "echo \"$@\" >> '" +
+                 log +
+                 "'\n"
+                 "c=" +
+                 r + kCpu +
+                 "\n"
+                 "case \"$2\" in\n"
+                 "  1) echo 0 > ${c}1/online; echo 0 > ${c}2/online;\n"
+                 "     echo 1190400 > ${c}0/cpufreq/scaling_max_freq;\n"
+                 "     echo 854250000 > " +
+                 r + kGpu +
+                 "/max_freq ;;\n"
+                 "  0) echo 1 > ${c}1/online; echo 1 > ${c}2/online;\n"
+                 "     echo 2035200 > ${c}0/cpufreq/scaling_max_freq;\n"
+                 "     echo 1300500000 > " +
+                 r + kGpu +
+                 "/max_freq ;;\n"
+                 "  *) exit 3 ;;\n"
+                 "esac\n");
   fs::permissions(bin + "/nvpmodel", fs::perms::owner_all);
   const std::string old_path = getenv("PATH") ? getenv("PATH") : "";
   setenv("PATH", (bin + ":" + old_path).c_str(), 1);
@@ -449,7 +445,7 @@ TEST_CASE("operating points: with a tool set, nvpmodel points run `nvpmodel -m N
   CHECK(res.written.front().path == "nvpmodel -m 1");
   const ApplyResult back = restore_state(saved, opt);
   CHECK(back.failures.empty());
-  CHECK(read_all(log) == "-m 1\n-m 0\n");
+  CHECK(slurp(log) == "-m 1\n-m 0\n");
   CHECK(b.snapshot() == original);
 
   // A tool that fails: the point is undone and the exit status reported.
@@ -505,8 +501,8 @@ TEST_CASE("operating points: the shipped tmpfiles.d grant opens exactly the file
     }
   }
   fs::create_directories(b.root() + "/etc/tmpfiles.d");
-  write_all(b.root() + "/etc/group", "root:x:0:\nedpbench:x:4242:\n");
-  write_all(b.root() + "/etc/passwd", "root:x:0:0::/root:/bin/sh\n");
+  write_text(b.root() + "/etc/group", "root:x:0:\nedpbench:x:4242:\n");
+  write_text(b.root() + "/etc/passwd", "root:x:0:0::/root:/bin/sh\n");
   fs::copy_file(EDPBENCH_CONFIGS "/../packaging/edpbench-clocks.tmpfiles",
                 b.root() + "/etc/tmpfiles.d/edpbench-clocks.conf");
   REQUIRE(std::system(("systemd-tmpfiles --create --root='" + b.root() + "'").c_str()) == 0);

@@ -6,17 +6,17 @@
 
 #include "platform/core_clock.h"
 #include "platform/peaks.h"
+#include "support/fixtures.h"
 
+using edp::testing::kTx2Tree;
+using edp::testing::kX86Tree;
 using namespace edp::platform;
 using Catch::Detail::Approx;
 
-namespace {
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
-const std::string kX86 = EDPBENCH_FIXTURES "/platform/x86-vm";
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("TX2 CPU peak: A57 8 and Denver 2 16 FLOP/cycle at 2035.2 MHz") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   // 4 A57 x (1 FMA x 4 lanes x 2) x 2.0352 GHz = 65.1264 GFLOP/s
   const Peak a57 = cpu_peak(p, {0, 3, 4, 5});
   CHECK(a57.flops_nominal == Approx(4 * 8 * 2.0352e9));
@@ -34,7 +34,7 @@ TEST_CASE("TX2 CPU peak: A57 8 and Denver 2 16 FLOP/cycle at 2035.2 MHz") {
 }
 
 TEST_CASE("TX2 GPU peak: 2 x 256 CUDA cores x 1300.5 MHz") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   const Peak g = gpu_peak(p, {});
   CHECK(g.flops_nominal == Approx(2 * 256 * 1.3005e9));  // 665.856 GFLOP/s
   CHECK(g.flops_at_clock == Approx(2 * 256 * 1.3005e9));
@@ -42,7 +42,7 @@ TEST_CASE("TX2 GPU peak: 2 x 256 CUDA cores x 1300.5 MHz") {
 }
 
 TEST_CASE("a lower clock read lowers the at-clock peak, not the nominal one") {
-  Platform p = probe(kTx2);
+  Platform p = probe(kTx2Tree);
   p.cpus[0].cur_khz = 345600;
   p.gpu_cur_hz = 114750000;
   const Peak c = cpu_peak(p, {0});
@@ -54,7 +54,7 @@ TEST_CASE("a lower clock read lowers the at-clock peak, not the nominal one") {
 }
 
 TEST_CASE("x86 VM CPU peak: Skylake-SP AVX-512, 2 FMA x 16 lanes, clocks from cpuinfo") {
-  const Platform p = probe(kX86);
+  const Platform p = probe(kX86Tree);
   const Peak c = cpu_peak(p, {0, 1, 2, 3});
   // 4 x 64 FLOP/cycle x 2.2 GHz ("@ 2.20GHz") = 563.2 GFLOP/s nominal,
   // x 2200.172 MHz ("cpu MHz") at the clock read.
@@ -86,7 +86,7 @@ TEST_CASE("x86 cores by ISA and microarchitecture") {
 }
 
 TEST_CASE("a GPU outside the board table comes from the CUDA device facts") {
-  const Platform p = probe(kX86);
+  const Platform p = probe(kX86Tree);
   const std::map<std::string, std::string> h100{{"gpu_sm_count", "132"},
                                                 {"gpu_compute_capability", "9.0"},
                                                 {"gpu_clock_sm_max_mhz", "1980"},
@@ -129,7 +129,7 @@ TEST_CASE("roofline: below the ridge point is memory-bound") {
 }
 
 TEST_CASE("cpu_peak at a measured clock replaces the clock read, not the nominal one") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   const Peak a57 = cpu_peak(p, {0, 3, 4, 5}, 1.0e9);
   CHECK(a57.flops_at_clock == Approx(4 * 8 * 1.0e9));
   CHECK(a57.flops_nominal == Approx(4 * 8 * 2.0352e9));

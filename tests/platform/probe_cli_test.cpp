@@ -8,13 +8,14 @@
 #include <cstdlib>
 
 #include "support/binary.h"
+#include "support/fixtures.h"
 
 using Catch::Contains;
 
-namespace {
+using edp::testing::kTx2Tree;
+using edp::testing::kX86Tree;
 
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
-const std::string kX86 = EDPBENCH_FIXTURES "/platform/x86-vm";
+namespace {
 
 struct Result {
   int rc = -1;
@@ -47,7 +48,7 @@ bool json_valid(const std::string& json) {
 
 TEST_CASE("CLI: probe --json prints the TX2 fixture as one JSON object on stdout") {
   REQUIRE(access(EDPBENCH_BINARY, X_OK) == 0);
-  const Result r = edpbench("probe --json --sysfs-root '" + kTx2 + "'");
+  const Result r = edpbench("probe --json --sysfs-root '" + kTx2Tree + "'");
   CHECK(r.rc == 0);
   CHECK_THAT(r.out, Contains("\"l4t_release\":\"R32.7.1\""));
   CHECK_THAT(r.out, Contains("\"mode\":\"MAXN\""));
@@ -56,10 +57,10 @@ TEST_CASE("CLI: probe --json prints the TX2 fixture as one JSON object on stdout
 
 TEST_CASE("CLI: probe prints a readable report, also on a machine without cpufreq") {
   REQUIRE(access(EDPBENCH_BINARY, X_OK) == 0);
-  const Result tx2 = edpbench("probe --sysfs-root '" + kTx2 + "'");
+  const Result tx2 = edpbench("probe --sysfs-root '" + kTx2Tree + "'");
   CHECK(tx2.rc == 0);
   CHECK_THAT(tx2.out, Contains("MAXN (id 0)"));
-  const Result x86 = edpbench("probe --sysfs-root '" + kX86 + "'");
+  const Result x86 = edpbench("probe --sysfs-root '" + kX86Tree + "'");
   CHECK(x86.rc == 0);
   CHECK_THAT(x86.out, Contains("Standard PC (Q35 + ICH9, 2009)"));
   CHECK_THAT(x86.out, Contains("no cpufreq"));

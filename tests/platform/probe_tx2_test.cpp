@@ -5,26 +5,26 @@
 #include <cmath>
 
 #include "platform/platform.h"
+#include "support/fixtures.h"
 
+using edp::testing::kTx2Tree;
 using namespace edp::platform;
 
-namespace {
-const std::string kTx2 = EDPBENCH_FIXTURES "/platform/tx2";
-}
+namespace {}
 
 TEST_CASE("TX2: the board is identified from the device tree, nv_tegra_release and nvpmodel") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   CHECK(p.model == "quill");  // the TX2 devkit's device-tree model, NUL stripped
   CHECK(p.soc == "tegra186");
   CHECK(p.is_jetson());
   CHECK(p.l4t_release == "R32.7.1");
   CHECK(p.nvpmodel_id == 0);
   CHECK(p.nvpmodel_mode == "MAXN");
-  CHECK(p.sysfs_root == kTx2);
+  CHECK(p.sysfs_root == kTx2Tree);
 }
 
 TEST_CASE("TX2: CPU0 and CPU3-5 are the A57 cluster, CPU1-2 the Denver cluster") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   REQUIRE(p.cpus.size() == 6);
   for (int i = 0; i < 6; ++i) {
     CAPTURE(i);
@@ -38,7 +38,7 @@ TEST_CASE("TX2: CPU0 and CPU3-5 are the A57 cluster, CPU1-2 the Denver cluster")
 }
 
 TEST_CASE("TX2: cpufreq governor and clocks are read per CPU in kHz") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   for (const auto& c : p.cpus) {
     CAPTURE(c.id);
     CHECK(c.governor == "schedutil");
@@ -50,7 +50,7 @@ TEST_CASE("TX2: cpufreq governor and clocks are read per CPU in kHz") {
 }
 
 TEST_CASE("TX2: the gp10b GPU is found by scanning /sys/class/devfreq") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   // The class entry is a link; the reported path is the device it points to.
   CHECK(p.gpu_devfreq_path == "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b");
   CHECK(p.gpu_governor == "nvhost_podgov");
@@ -63,7 +63,7 @@ TEST_CASE("TX2: the gp10b GPU is found by scanning /sys/class/devfreq") {
 // GPU's device, the devfreq node's grandparent (nvgpu os/linux/sysfs.c;
 // gp10b starts with railgate_delay_init = 500, platform_gp10b_tegra.c).
 TEST_CASE("TX2: the GPU's rail-gating delay is read beside its devfreq node") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   CHECK(p.gpu_railgate_path == "/sys/devices/17000000.gp10b");
   CHECK(p.gpu_railgate_enable == 1);
   CHECK(p.gpu_railgate_delay_ms == 500);
@@ -73,7 +73,7 @@ TEST_CASE("TX2: the GPU's rail-gating delay is read beside its devfreq node") {
 }
 
 TEST_CASE("TX2: thermal zones keep their order, type and temperature in degrees C") {
-  const Platform p = probe(kTx2);
+  const Platform p = probe(kTx2Tree);
   const std::vector<std::string> types = {"BCPU-therm", "MCPU-therm",     "GPU-therm",
                                           "PLL-therm",  "Tboard_tegra",   "Tdiode_tegra",
                                           "PMIC-Die",   "thermal-fan-est"};
@@ -88,7 +88,7 @@ TEST_CASE("TX2: thermal zones keep their order, type and temperature in degrees 
 }
 
 TEST_CASE("TX2: a snapshot reads clocks and temperatures and ignores the constant PMIC zone") {
-  const Prober prober(kTx2);
+  const Prober prober(kTx2Tree);
   CHECK(prober.platform().l4t_release == "R32.7.1");
   const Snapshot s = prober.snapshot();
   CHECK(s.t_s > 0);
@@ -100,7 +100,7 @@ TEST_CASE("TX2: a snapshot reads clocks and temperatures and ignores the constan
 }
 
 TEST_CASE("TX2: clocks at their maximum are not throttling") {
-  const Prober prober(kTx2);
+  const Prober prober(kTx2Tree);
   std::string why = "stale";
   CHECK_FALSE(
       throttled(prober.platform(), prober.snapshot(), {0, 1, 2, 3, 4, 5}, true, 0.95, &why));
@@ -108,7 +108,7 @@ TEST_CASE("TX2: clocks at their maximum are not throttling") {
 }
 
 TEST_CASE("TX2: the text report names board, L4T, mode, clusters, GPU and zones") {
-  const std::string text = to_text(probe(kTx2));
+  const std::string text = to_text(probe(kTx2Tree));
   CHECK_THAT(text, Catch::Contains("quill (tegra186), Jetson"));
   CHECK_THAT(text, Catch::Contains("R32.7.1"));
   CHECK_THAT(text, Catch::Contains("MAXN (id 0)"));

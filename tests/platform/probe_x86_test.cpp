@@ -5,15 +5,15 @@
 #include <cmath>
 
 #include "platform/platform.h"
+#include "support/fixtures.h"
 
+using edp::testing::kX86Tree;
 using namespace edp::platform;
 
-namespace {
-const std::string kX86 = EDPBENCH_FIXTURES "/platform/x86-vm";
-}
+namespace {}
 
 TEST_CASE("x86 VM: the model comes from DMI and the board is not a Jetson") {
-  const Platform p = probe(kX86);
+  const Platform p = probe(kX86Tree);
   CHECK(p.model == "Standard PC (Q35 + ICH9, 2009)");
   CHECK_FALSE(p.is_jetson());
   CHECK(p.soc.empty());
@@ -23,7 +23,7 @@ TEST_CASE("x86 VM: the model comes from DMI and the board is not a Jetson") {
 }
 
 TEST_CASE("x86 VM: CPUs without cpufreq have unknown governor and clocks") {
-  const Platform p = probe(kX86);
+  const Platform p = probe(kX86Tree);
   REQUIRE(p.cpus.size() == 4);
   for (const auto& c : p.cpus) {
     CAPTURE(c.id);
@@ -37,7 +37,7 @@ TEST_CASE("x86 VM: CPUs without cpufreq have unknown governor and clocks") {
 }
 
 TEST_CASE("x86 VM: no GPU devfreq, EMC or thermal zones, and snapshots still work") {
-  const Prober prober(kX86);
+  const Prober prober(kX86Tree);
   const Platform& p = prober.platform();
   CHECK(p.gpu_devfreq_path.empty());
   CHECK(p.gpu_cur_hz == -1);

@@ -22,23 +22,17 @@
 #include "common/errors.h"
 #include "platform/operating_point.h"
 #include "platform/sysfs.h"
+#include "support/files.h"
 
 namespace fs = std::filesystem;
+using edp::testing::slurp;
+using edp::testing::write_text;
 using namespace edp::platform;
 using Catch::Contains;
 
 namespace {
 
 const std::string kCpu = "/sys/devices/system/cpu/cpu";
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::trunc) << text;
-}
 
 // A writable TX2 tree, a victim file outside it, and a script that would
 // prove it ran by creating a marker.
@@ -57,10 +51,10 @@ struct Scene {
         fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
     }
     victim = dir + "/victim.conf";
-    write_all(victim, "precious\n");
+    write_text(victim, "precious\n");
     marker = dir + "/script-ran";
     script = dir + "/evil.sh";
-    write_all(script, "#!/bin/sh\ntouch '" + marker + "'\n");
+    write_text(script, "#!/bin/sh\ntouch '" + marker + "'\n");
     fs::permissions(script, fs::perms::owner_all);
     state = dir + "/clock-state.txt";
   }
@@ -70,12 +64,12 @@ struct Scene {
   }
   std::string cpu1_online() const { return SysfsRoot(root).read_line(kCpu + "1/online").value(); }
   void plant(const std::string& sysfs_root, const std::string& files) const {
-    write_all(state, "version=1\nsysfs_root=" + sysfs_root +
-                         "\nnvpmodel_id=0\nnvpmodel_tool=" + script + "\npid=999999999\n" + files);
+    write_text(state, "version=1\nsysfs_root=" + sysfs_root +
+                          "\nnvpmodel_id=0\nnvpmodel_tool=" + script + "\npid=999999999\n" + files);
   }
   void nothing_happened() const {
     CHECK_FALSE(fs::exists(marker));
-    CHECK(read_all(victim) == "precious\n");
+    CHECK(slurp(victim) == "precious\n");
     CHECK(fs::exists(state));  // kept for the operator to look at
   }
 };
@@ -97,13 +91,13 @@ TEST_CASE("state file: the issue's attack (tool script, file=ANY=PWNED) runs and
 
 TEST_CASE("state file: a valid restore never runs the tool the file names") {
   Scene s;
-  write_all(s.root + kCpu + "1/online", "0\n");
+  write_text(s.root + kCpu + "1/online", "0\n");
   s.plant(s.root, "file=" + kCpu + "1/online=1\n");
   const auto r = restore_leftover({s.state});
   REQUIRE(r.has_value());
   CHECK(s.cpu1_online() == "1");
   CHECK_FALSE(fs::exists(s.marker));
-  CHECK(read_all(s.victim) == "precious\n");
+  CHECK(slurp(s.victim) == "precious\n");
   // Old files' nvpmodel_tool=NAME only says the tool was used.
   CHECK(parse_state("version=1\nnvpmodel_tool=/tmp/x\n").nvpmodel_by_tool);
 }
@@ -120,7 +114,7 @@ TEST_CASE("state file: /../ traversal, '.', '//' and files of no clock are refus
     CHECK_THROWS_AS(restore_leftover({s.state}), edp::UsageError);
     s.nothing_happened();
   }
-  CHECK(read_all(s.root + "/etc/nvpmodel.conf").find("PWNED") == std::string::npos);
+  CHECK(slurp(s.root + "/etc/nvpmodel.conf").find("PWNED") == std::string::npos);
 }
 
 TEST_CASE("state file: a symlink planted inside the sysfs root is not followed") {
@@ -134,25 +128,25 @@ TEST_CASE("state file: a symlink planted inside the sysfs root is not followed")
   s.nothing_happened();
   // The writer refuses it on its own too (O_NOFOLLOW), whatever was checked before.
   CHECK_THAT(write_clock_file(s.root, kCpu + "1/online", "1"), Contains("symbolic link"));
-  CHECK(read_all(s.victim) == "precious\n");
+  CHECK(slurp(s.victim) == "precious\n");
 
   // A directory on the way replaced by a link outside the root.
   const std::string outside = s.dir + "/elsewhere";
   fs::create_directories(outside);
-  write_all(outside + "/online", "0\n");
+  write_text(outside + "/online", "0\n");
   fs::remove_all(s.root + kCpu + "2");
   fs::create_directory_symlink(outside, s.root + kCpu + "2");
   s.plant(s.root, "file=" + kCpu + "2/online=1\n");
   CHECK_THROWS_AS(restore_leftover({s.state}), edp::UsageError);
-  CHECK(read_all(outside + "/online") == "0\n");
+  CHECK(slurp(outside + "/online") == "0\n");
   CHECK_THAT(write_clock_file(s.root, kCpu + "2/online", "1"), Contains("outside"));
-  CHECK(read_all(outside + "/online") == "0\n");
+  CHECK(slurp(outside + "/online") == "0\n");
 
   // A hard link to a file outside (same file system) is not a sysfs attribute.
   fs::remove(online);
   fs::create_hard_link(s.victim, online);
   CHECK_THAT(write_clock_file(s.root, kCpu + "1/online", "1"), Contains("one link"));
-  CHECK(read_all(s.victim) == "precious\n");
+  CHECK(slurp(s.victim) == "precious\n");
 }
 
 TEST_CASE("state file: values outside the files' own ranges are refused") {
@@ -171,7 +165,7 @@ TEST_CASE("state file: values outside the files' own ranges are refused") {
   s.plant(s.root, "file=" + kCpu + "1/online=1\nfile=" + kCpu + "1/online=0\n");
   CHECK_THROWS_WITH(restore_leftover({s.state}), Contains("twice"));
   // An nvpmodel id the conf does not have.
-  write_all(s.state, "version=1\nsysfs_root=" + s.root + "\nnvpmodel_id=77\nnvpmodel_by_tool=1\n");
+  write_text(s.state, "version=1\nsysfs_root=" + s.root + "\nnvpmodel_id=77\nnvpmodel_by_tool=1\n");
   CHECK_THROWS_WITH(restore_leftover({s.state}), Contains("not a mode"));
   // In range: accepted (min 0 = no lower limit is a valid devfreq value).
   s.plant(s.root,
@@ -247,9 +241,9 @@ TEST_CASE("state file: the owner check compares the start time, and the name exa
   CHECK(pid_is_live_edpbench(bench, process_start_ticks(bench)));
   CHECK(pid_is_live_edpbench(bench, 0));  // a file of an earlier version
   CHECK_FALSE(pid_is_live_edpbench(bench, process_start_ticks(bench) + 1));
-  write_all(s.root + kCpu + "1/online", "0\n");
-  write_all(s.state, "version=1\nsysfs_root=" + s.root + "\npid=" + std::to_string(job) +
-                         "\nfile=" + kCpu + "1/online=1\n");
+  write_text(s.root + kCpu + "1/online", "0\n");
+  write_text(s.state, "version=1\nsysfs_root=" + s.root + "\npid=" + std::to_string(job) +
+                          "\nfile=" + kCpu + "1/online=1\n");
   CHECK(restore_leftover({s.state}).has_value());
   CHECK(s.cpu1_online() == "1");
   for (pid_t c : {job, bench}) {
@@ -270,12 +264,12 @@ TEST_CASE("state file: a sysfs root swapped for a symlink after validation is no
            fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   const std::string target = other + kCpu + "0/cpufreq/scaling_max_freq";
   fs::permissions(target, fs::perms::owner_write, fs::perm_options::add);
-  write_all(target, "2035200\n");
+  write_text(target, "2035200\n");
   const std::string fifo = s.root + kCpu + "0/cpufreq/scaling_max_freq";
   fs::remove(fifo);
   REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
-  write_all(s.state, "version=1\nsysfs_root=" + s.root + "\npid=999999999\nfile=" + kCpu +
-                         "0/cpufreq/scaling_max_freq=345600\n");
+  write_text(s.state, "version=1\nsysfs_root=" + s.root + "\npid=999999999\nfile=" + kCpu +
+                          "0/cpufreq/scaling_max_freq=345600\n");
   std::thread attacker([&] {
     int fd = -1;
     for (int i = 0; i < 500 && fd < 0; ++i) {  // until the restore opens it to read
@@ -294,5 +288,5 @@ TEST_CASE("state file: a sysfs root swapped for a symlink after validation is no
   } catch (const std::exception&) {
   }
   attacker.join();
-  CHECK(read_all(target) == "2035200\n");
+  CHECK(slurp(target) == "2035200\n");
 }

@@ -12,19 +12,19 @@
 #include "common/errors.h"
 #include "power/energy_meter.h"
 #include "power/trace.h"
+#include "support/files.h"
+#include "support/fixtures.h"
 
+using edp::testing::kPowerFixtures;
+using edp::testing::sleep_s;
 using namespace edp::power;
 
 namespace {
 
-const std::string kFixtures = EDPBENCH_FIXTURES "/power";
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
-
 PowerOptions trace_options(const std::string& file, double rate_hz = 200) {
   PowerOptions o;
   o.source = "trace";
-  o.trace_file = kFixtures + "/traces/" + file;
+  o.trace_file = kPowerFixtures + "/traces/" + file;
   o.rate_hz = rate_hz;
   return o;
 }
@@ -149,7 +149,7 @@ TEST_CASE("idle power comes per rail", "[meter]") {
 TEST_CASE("jetson tree through the meter integrates the fixture power", "[meter]") {
   PowerOptions o;
   o.source = "jetson";
-  o.sysfs_root = kFixtures + "/tx2-jp4";
+  o.sysfs_root = kPowerFixtures + "/tx2-jp4";
   auto meter = EnergyMeter::open(o);
   meter.begin_window("run");
   sleep_s(0.1);

@@ -16,8 +16,11 @@
 #include "power/clock.h"
 #include "power/energy_meter.h"
 #include "power/measurement.h"
+#include "support/files.h"
 
 namespace edp::testing {
+using edp::testing::write_text;
+
 namespace {
 
 using edp::power::now_s;
@@ -31,13 +34,6 @@ std::chrono::steady_clock::time_point to_time_point(double t_s) {
   return std::chrono::steady_clock::time_point(
       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
           std::chrono::duration<double>(t_s)));
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw std::runtime_error("ina3221 sim: cannot create " + path);
-  std::fwrite(text.data(), 1, text.size(), f);  // device-tree files hold NULs
-  std::fclose(f);
 }
 
 int open_value_file(const std::string& path) {

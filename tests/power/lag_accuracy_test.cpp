@@ -12,7 +12,9 @@
 
 #include "power/energy_meter.h"
 #include "power/ina3221_sim.h"
+#include "support/files.h"
 
+using edp::testing::sleep_s;
 using namespace edp::power;
 using edp::testing::Ina3221Sim;
 using edp::testing::StepRun;
@@ -20,8 +22,6 @@ using edp::testing::StepRun;
 namespace {
 
 constexpr double kIdleW = 2.0, kRunW = 8.0;
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 EnergyMeter open_meter(const Ina3221Sim& sim) {
   PowerOptions o;

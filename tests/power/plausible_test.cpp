@@ -18,28 +18,17 @@
 #include "power/jetson_rails.h"
 #include "power/plausible.h"
 #include "power/rapl.h"
+#include "support/files.h"
+#include "support/fixtures.h"
 
+using edp::testing::CopiedTree;
+using edp::testing::kPowerFixtures;
 using namespace edp::power;
 
 namespace {
 
-const std::string kFixtures = EDPBENCH_FIXTURES "/power";
 const std::string kTx2VddIn = "sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/in_power0_input";
 const std::string kJp5 = "sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3";
-
-struct TempTree {
-  std::string path;
-  explicit TempTree(const std::string& fixture) {
-    char tmpl[] = "/tmp/edp_plausible_XXXXXX";
-    path = mkdtemp(tmpl);
-    const std::string cmd = "cp -a '" + kFixtures + "/" + fixture + "/.' '" + path + "/'";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-  }
-  ~TempTree() { std::system(("rm -rf '" + path + "'").c_str()); }
-  void write(const std::string& file, const std::string& text) const {
-    std::ofstream(path + "/" + file, std::ios::trunc) << text << "\n";
-  }
-};
 
 // One read of every rail: (failed rails, error, values).
 struct Read {
@@ -87,7 +76,7 @@ TEST_CASE("plausible: an in-place -5000 mW or 9223372036854775807 mW on a TX2 is
           "[plausible][jetson]") {
   // The audit: -5 W read as -5 W with negative energy and status ok, and
   // LLONG_MAX mW as 9.2e15 W, ok.
-  TempTree tree("tx2-jp4");
+  CopiedTree tree(kPowerFixtures + "/tx2-jp4");
   std::vector<std::string> log;
   auto s = discover_jetson_rails(tree.path, &log);
   REQUIRE(s);
@@ -112,7 +101,7 @@ TEST_CASE("plausible: an in-place -5000 mW or 9223372036854775807 mW on a TX2 is
 
 TEST_CASE("plausible: JetPack 5 currents beyond the shunt's full scale are failed reads",
           "[plausible][jetson]") {
-  TempTree tree("jp5-hwmon");
+  CopiedTree tree(kPowerFixtures + "/jp5-hwmon");
   std::vector<std::string> log;
   auto s = discover_jetson_rails(tree.path, &log);
   REQUIRE(s);
@@ -129,7 +118,7 @@ TEST_CASE("plausible: JetPack 5 currents beyond the shunt's full scale are faile
 }
 
 TEST_CASE("plausible: an ina226's negative power1_input is a failed read", "[plausible][hwmon]") {
-  TempTree tree("hwmon-ina226");
+  CopiedTree tree(kPowerFixtures + "/hwmon-ina226");
   std::vector<std::string> log;
   auto s = discover_hwmon(tree.path, &log);
   REQUIRE(s);
@@ -142,7 +131,7 @@ TEST_CASE("plausible: an ina226's negative power1_input is a failed read", "[pla
 
 TEST_CASE("plausible: a RAPL counter beyond max_energy_range_uj is a failed read",
           "[plausible][rapl]") {
-  TempTree tree("rapl");
+  CopiedTree tree(kPowerFixtures + "/rapl");
   std::vector<std::string> log;
   auto s = discover_rapl(tree.path, &log);
   REQUIRE(s);
@@ -156,7 +145,7 @@ TEST_CASE("plausible: a RAPL counter beyond max_energy_range_uj is a failed read
 
 TEST_CASE("plausible: a sensor file renamed, deleted or replaced is a failure, not a constant",
           "[plausible][jetson]") {
-  TempTree tree("tx2-jp4");
+  CopiedTree tree(kPowerFixtures + "/tx2-jp4");
   std::vector<std::string> log;
   auto s = discover_jetson_rails(tree.path, &log);
   REQUIRE(s);
@@ -180,7 +169,7 @@ TEST_CASE("plausible: a sensor file renamed, deleted or replaced is a failure, n
 
   // Through the meter: a window over a vanished total rail is not "ok": it
   // has failed reads (before: the stale value, distinct_values 1, not frozen).
-  TempTree tree2("tx2-jp4");
+  CopiedTree tree2(kPowerFixtures + "/tx2-jp4");
   PowerOptions o;
   o.source = "jetson";
   o.sysfs_root = tree2.path;

@@ -13,14 +13,14 @@
 #include "power/energy_meter.h"
 #include "power/ina3221_sim.h"
 #include "power/sampler.h"
+#include "support/files.h"
 
+using edp::testing::sleep_s;
 using namespace edp::power;
 using edp::testing::Ina3221Sim;
 using edp::testing::Ina3221SimOptions;
 
 namespace {
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 // One rail whose reading the test sets: watts (instantaneous) or, for a
 // counter, cumulative joules; NaN = the read fails.

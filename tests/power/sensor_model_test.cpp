@@ -9,14 +9,14 @@
 
 #include "power/energy_meter.h"
 #include "power/ina3221_sim.h"
+#include "support/files.h"
 
+using edp::testing::sleep_s;
 using namespace edp::power;
 using edp::testing::Ina3221Sim;
 using edp::testing::Ina3221SimOptions;
 
 namespace {
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 // A meter on the simulated tree, VDD_IN as the only total rail, already
 // sampling for `settle_s` so that it has seen a few updates.

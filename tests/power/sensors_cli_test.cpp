@@ -12,6 +12,9 @@
 
 #include <cstdio>
 #include <string>
+#include "support/fixtures.h"
+
+using edp::testing::kTx2Rails;
 
 namespace {
 
@@ -32,12 +35,10 @@ Result run(const std::string& args) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-const std::string kTx2 = EDPBENCH_FIXTURES "/power/tx2-jp4";
-
 }  // namespace
 
 TEST_CASE("sensors --csv prints one row per TX2 rail", "[cli]") {
-  Result r = run("sensors --sysfs-root " + kTx2 + " --source jetson --csv --samples 1");
+  Result r = run("sensors --sysfs-root " + kTx2Rails + " --source jetson --csv --samples 1");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("sensor,rail,voltage_v,current_a,power_w,unix_s\n"));
   CHECK_THAT(r.out, Catch::Contains("jetson,VDD_IN,19.104,0.101,1.929,"));
@@ -92,7 +93,7 @@ TEST_CASE("sensors --watch refreshes the running counters per rail", "[cli]") {
 }
 
 TEST_CASE("sensors without --csv lists what was found and missing", "[cli]") {
-  Result r = run("sensors --sysfs-root " + kTx2);
+  Result r = run("sensors --sysfs-root " + kTx2Rails);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("source: jetson\n"));
   CHECK_THAT(r.out, Catch::Contains("jetson: found VDD_IN"));
@@ -101,8 +102,8 @@ TEST_CASE("sensors without --csv lists what was found and missing", "[cli]") {
 }
 
 TEST_CASE("sensors exits 2 for a requested source that is missing", "[cli]") {
-  CHECK(run("sensors --sysfs-root " + kTx2 + " --source rapl").exit_code == 2);
-  CHECK(run("sensors --sysfs-root " + kTx2 + " --ina226 /dev/i2c-1:0x40").exit_code == 2);
+  CHECK(run("sensors --sysfs-root " + kTx2Rails + " --source rapl").exit_code == 2);
+  CHECK(run("sensors --sysfs-root " + kTx2Rails + " --ina226 /dev/i2c-1:0x40").exit_code == 2);
   CHECK(run("sensors --ina226 /dev/i2c-1:0x99").exit_code == 2);
   CHECK(run("sensors --source bogus").exit_code == 2);
 }

@@ -20,12 +20,14 @@
 #include "power/hwmon.h"
 #include "power/jetson_rails.h"
 #include "power/rapl.h"
+#include "support/files.h"
+#include "support/fixtures.h"
 
+using edp::testing::CopiedTree;
+using edp::testing::kPowerFixtures;
 using namespace edp::power;
 
 namespace {
-
-const std::string kFixtures = EDPBENCH_FIXTURES "/power";
 
 std::vector<std::string> rail_names(const Sensor& s) {
   std::vector<std::string> names;
@@ -34,25 +36,12 @@ std::vector<std::string> rail_names(const Sensor& s) {
 }
 
 // A writable copy of a fixture tree, removed at the end of the test.
-struct TempTree {
-  std::string path;
-  explicit TempTree(const std::string& fixture) {
-    char tmpl[] = "/tmp/edp_power_test_XXXXXX";
-    path = mkdtemp(tmpl);
-    const std::string cmd = "cp -a '" + kFixtures + "/" + fixture + "/.' '" + path + "/'";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-  }
-  ~TempTree() { std::system(("rm -rf '" + path + "'").c_str()); }
-  void write(const std::string& file, const std::string& text) const {
-    std::ofstream(path + "/" + file, std::ios::trunc) << text << "\n";
-  }
-};
 
 }  // namespace
 
 TEST_CASE("jetson finds the TX2 JetPack 4 rails and skips NC", "[jetson]") {
   std::vector<std::string> log;
-  auto s = discover_jetson_rails(kFixtures + "/tx2-jp4", &log);
+  auto s = discover_jetson_rails(kPowerFixtures + "/tx2-jp4", &log);
   REQUIRE(s);
   CHECK(s->name() == "jetson");
   CHECK(rail_names(*s) == std::vector<std::string>{"VDD_SYS_GPU", "VDD_SYS_SOC", "VDD_4V0_WIFI",
@@ -78,7 +67,7 @@ TEST_CASE("jetson reads the JetPack 5 hwmon layout with P = V * I", "[jetson]") 
   // 1-0040, samples 64 and the default 1.1 ms conversions on 3 channels,
   // which the driver reports as update_interval 3 x 2.2 ms x 64 = 422 ms.
   std::vector<std::string> log;
-  auto s = discover_jetson_rails(kFixtures + "/jp5-hwmon", &log);
+  auto s = discover_jetson_rails(kPowerFixtures + "/jp5-hwmon", &log);
   REQUIRE(s);
   // in7 "sum of shunt voltages" is not a rail.
   CHECK(rail_names(*s) == std::vector<std::string>{"VDD_IN", "VDD_CPU_GPU_CV", "VDD_SOC"});
@@ -94,7 +83,7 @@ TEST_CASE("jetson reads the JetPack 5 hwmon layout with P = V * I", "[jetson]") 
 TEST_CASE("jetson on an AGX Orin (JetPack 5): NC, disabled and shunt-sum channels are not rails",
           "[jetson]") {
   std::vector<std::string> log;
-  auto s = discover_jetson_rails(kFixtures + "/agx-orin-jp5", &log);
+  auto s = discover_jetson_rails(kPowerFixtures + "/agx-orin-jp5", &log);
   REQUIRE(s);
   CHECK(rail_names(*s) ==
         std::vector<std::string>{"VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO"});
@@ -113,7 +102,7 @@ TEST_CASE("jetson on an AGX Orin (JetPack 5): NC, disabled and shunt-sum channel
 }
 
 TEST_CASE("jetson skips a labelled channel that is switched off", "[jetson]") {
-  TempTree tree("agx-orin-jp5");
+  CopiedTree tree(kPowerFixtures + "/agx-orin-jp5");
   tree.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in2_enable", "0\n");
   std::vector<std::string> log;
   auto s = discover_jetson_rails(tree.path, &log);
@@ -127,7 +116,7 @@ TEST_CASE("jetson skips a labelled channel that is switched off", "[jetson]") {
 
 TEST_CASE("jetson reads the L4T R32 iio layout of an AGX Xavier, zero rails included", "[jetson]") {
   std::vector<std::string> log;
-  auto s = discover_jetson_rails(kFixtures + "/agx-xavier-r32", &log);
+  auto s = discover_jetson_rails(kPowerFixtures + "/agx-xavier-r32", &log);
   REQUIRE(s);
   CHECK(rail_names(*s) == std::vector<std::string>{"GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V"});
   std::vector<double> w(s->rails().size());
@@ -139,7 +128,7 @@ TEST_CASE("jetson reads the L4T R32 iio layout of an AGX Xavier, zero rails incl
 
 TEST_CASE("hwmon names an INA238 by its device-tree label (AGX Thor's VIN)", "[hwmon]") {
   std::vector<std::string> log;
-  auto s = discover_hwmon(kFixtures + "/agx-thor", &log);
+  auto s = discover_hwmon(kPowerFixtures + "/agx-thor", &log);
   REQUIRE(s);
   CHECK(rail_names(*s) == std::vector<std::string>{"VIN"});
   double w = 0;
@@ -149,7 +138,7 @@ TEST_CASE("hwmon names an INA238 by its device-tree label (AGX Thor's VIN)", "[h
 }
 
 TEST_CASE("jetson counts a rail whose file became unreadable", "[jetson]") {
-  TempTree tree("tx2-jp4");
+  CopiedTree tree(kPowerFixtures + "/tx2-jp4");
   std::vector<std::string> log;
   auto s = discover_jetson_rails(tree.path, &log);
   REQUIRE(s);
@@ -163,7 +152,7 @@ TEST_CASE("jetson counts a rail whose file became unreadable", "[jetson]") {
 
 TEST_CASE("hwmon finds an ina226 and ignores other monitors", "[hwmon]") {
   std::vector<std::string> log;
-  auto s = discover_hwmon(kFixtures + "/hwmon-ina226", &log);
+  auto s = discover_hwmon(kPowerFixtures + "/hwmon-ina226", &log);
   REQUIRE(s);
   CHECK(rail_names(*s) == std::vector<std::string>{"ina226_1-0040"});
   double w;
@@ -179,12 +168,12 @@ TEST_CASE("hwmon finds an ina226 and ignores other monitors", "[hwmon]") {
 
 TEST_CASE("hwmon leaves INA3221 to the jetson source", "[hwmon]") {
   std::vector<std::string> log;
-  CHECK_FALSE(discover_hwmon(kFixtures + "/tx2-jp4", &log));
+  CHECK_FALSE(discover_hwmon(kPowerFixtures + "/tx2-jp4", &log));
 }
 
 TEST_CASE("rapl finds packages and subzones but not the mmio duplicate", "[rapl]") {
   std::vector<std::string> log;
-  auto s = discover_rapl(kFixtures + "/rapl", &log);
+  auto s = discover_rapl(kPowerFixtures + "/rapl", &log);
   REQUIRE(s);
   CHECK(rail_names(*s) == std::vector<std::string>{"package-0", "package-0/core",
                                                    "package-0/uncore", "package-0/dram"});
@@ -192,7 +181,7 @@ TEST_CASE("rapl finds packages and subzones but not the mmio duplicate", "[rapl]
 }
 
 TEST_CASE("rapl unwraps the counter at max_energy_range_uj", "[rapl]") {
-  TempTree tree("rapl");
+  CopiedTree tree(kPowerFixtures + "/rapl");
   const std::string pkg = "sys/class/powercap/intel-rapl:0/energy_uj";
   tree.write(pkg, "262143000000");  // 328850 uJ below the wrap
   std::vector<std::string> log;
@@ -211,7 +200,7 @@ TEST_CASE("rapl unwraps the counter at max_energy_range_uj", "[rapl]") {
 }
 
 TEST_CASE("rapl: a single spurious low read of energy_uj adds nothing and is counted", "[rapl]") {
-  TempTree tree("rapl");
+  CopiedTree tree(kPowerFixtures + "/rapl");
   const std::string pkg = "sys/class/powercap/intel-rapl:0/energy_uj";
   tree.write(pkg, "100000000");
   std::vector<std::string> log;
@@ -235,7 +224,7 @@ TEST_CASE("rapl: a single spurious low read of energy_uj adds nothing and is cou
 }
 
 TEST_CASE("rapl refuses a step above the zone's plausibility limit", "[rapl]") {
-  TempTree tree("rapl");
+  CopiedTree tree(kPowerFixtures + "/rapl");
   const std::string pkg = "sys/class/powercap/intel-rapl:0/energy_uj";
   tree.write(pkg, "100000000");
   std::vector<std::string> log;
@@ -251,7 +240,7 @@ TEST_CASE("rapl refuses a step above the zone's plausibility limit", "[rapl]") {
 }
 
 TEST_CASE("rapl takes the limit from constraint_*_max_power_uw, else a default", "[rapl]") {
-  TempTree tree("rapl");
+  CopiedTree tree(kPowerFixtures + "/rapl");
   tree.write("sys/class/powercap/intel-rapl:0/constraint_0_max_power_uw", "65000000");
   tree.write("sys/class/powercap/intel-rapl:0/constraint_1_max_power_uw", "0");
   std::vector<std::string> log;
@@ -268,7 +257,7 @@ TEST_CASE("rapl takes the limit from constraint_*_max_power_uw, else a default",
 
 TEST_CASE("auto on a TX2 tree uses the jetson source only", "[discovery]") {
   PowerOptions o;
-  o.sysfs_root = kFixtures + "/tx2-jp4";
+  o.sysfs_root = kPowerFixtures + "/tx2-jp4";
   Discovery d = discover_sensors(o);
   CHECK(d.source_name == "jetson");
   REQUIRE(d.sensors.size() == 1);
@@ -279,7 +268,7 @@ TEST_CASE("auto on a TX2 tree uses the jetson source only", "[discovery]") {
 
 TEST_CASE("auto on an empty tree measures nothing", "[discovery]") {
   PowerOptions o;
-  o.sysfs_root = kFixtures + "/traces";  // no sys/ below
+  o.sysfs_root = kPowerFixtures + "/traces";  // no sys/ below
   Discovery d = discover_sensors(o);
   CHECK(d.source_name == "none");
   CHECK(d.sensors.empty());
@@ -287,14 +276,14 @@ TEST_CASE("auto on an empty tree measures nothing", "[discovery]") {
 
 TEST_CASE("a requested source that is missing is a usage error naming where", "[discovery]") {
   PowerOptions o;
-  o.sysfs_root = kFixtures + "/tx2-jp4";
+  o.sysfs_root = kPowerFixtures + "/tx2-jp4";
   o.source = "rapl";
   CHECK_THROWS_AS(discover_sensors(o), edp::UsageError);
   CHECK_THROWS_WITH(discover_sensors(o),
                     Catch::Contains("'rapl' requested but not found") &&
-                        Catch::Contains(kFixtures + "/tx2-jp4/sys/class/powercap"));
+                        Catch::Contains(kPowerFixtures + "/tx2-jp4/sys/class/powercap"));
   o.source = "jetson";
-  o.sysfs_root = kFixtures + "/rapl";
+  o.sysfs_root = kPowerFixtures + "/rapl";
   CHECK_THROWS_WITH(discover_sensors(o), Catch::Contains("ina3221x"));
   o.source = "watts";
   CHECK_THROWS_WITH(discover_sensors(o), Catch::Contains("valid: auto, jetson"));
@@ -303,7 +292,7 @@ TEST_CASE("a requested source that is missing is a usage error naming where", "[
 TEST_CASE("the meter measures the update interval of a slowly updating rail", "[jetson]") {
   // The TX2 driver refreshes only every ~0.4 s by default; here a writer
   // refreshes VDD_IN every 0.1 s while the sampler reads at 200 Hz.
-  TempTree tree("tx2-jp4");
+  CopiedTree tree(kPowerFixtures + "/tx2-jp4");
   PowerOptions o;
   o.source = "jetson";
   o.sysfs_root = tree.path;
@@ -329,7 +318,7 @@ TEST_CASE("the meter measures the update interval of a slowly updating rail", "[
 }
 
 TEST_CASE("jetson numbers repeated rail labels", "[jetson]") {
-  TempTree tree("tx2-jp4");
+  CopiedTree tree(kPowerFixtures + "/tx2-jp4");
   tree.write("sys/bus/i2c/drivers/ina3221x/0-0043/iio:device3/rail_name_0", "VDD_3V3_SYS");
   std::vector<std::string> log;
   auto s = discover_jetson_rails(tree.path, &log);
@@ -343,7 +332,7 @@ TEST_CASE("a sysfs label that cannot be a name is replaced, and the rail still m
           "[jetson][hwmon]") {
   // An escape sequence (it would drive the terminal that prints the rail),
   // an RLO (it would show the name reordered), and invalid UTF-8.
-  TempTree tx2("tx2-jp4");
+  CopiedTree tx2(kPowerFixtures + "/tx2-jp4");
   tx2.write("sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/rail_name_0", "VDD\x1b]0;x\x07GPU");
   tx2.write("sys/bus/i2c/drivers/ina3221x/0-0041/iio:device1/rail_name_1", "SOC\xe2\x80\xae");
   std::vector<std::string> log;
@@ -368,7 +357,7 @@ TEST_CASE("a sysfs label that cannot be a name is replaced, and the rail still m
 
   // A channel skipped for its label ("sum...") or switched off: the label
   // is still printed by sensors and -v, shown escaped.
-  TempTree orin("agx-orin-jp5");
+  CopiedTree orin(kPowerFixtures + "/agx-orin-jp5");
   orin.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in2_enable", "0\n");
   orin.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in2_label", "CPU\x1b[2J");
   orin.write("sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon3/in1_label", "sum\x1b]0;x\x07");
@@ -384,7 +373,7 @@ TEST_CASE("a sysfs label that cannot be a name is replaced, and the rail still m
   CHECK(disabled);
   CHECK(sum);
 
-  TempTree thor("agx-thor");
+  CopiedTree thor(kPowerFixtures + "/agx-thor");
   thor.write("sys/class/hwmon/hwmon1/label", "V\xffIN");
   log.clear();
   auto h = discover_hwmon(thor.path, &log);
@@ -402,7 +391,7 @@ TEST_CASE("the meter differences a RAPL counter across its wraparound", "[rapl]"
   // A writer plays a 2 W package: energy_uj = (E0 + 2e6 uJ/s * t) mod max,
   // starting 0.3 J below the wrap, rewritten in place every 2 ms with a
   // fixed width so that a concurrent pread never sees a half-written file.
-  TempTree tree("rapl");
+  CopiedTree tree(kPowerFixtures + "/rapl");
   const double max_uj = 262143328850.0, start_uj = max_uj - 300000;
   const std::string path = tree.path + "/sys/class/powercap/intel-rapl:0/energy_uj";
   const int fd = ::open(path.c_str(), O_WRONLY);

@@ -11,13 +11,13 @@
 #include "power/energy_meter.h"
 #include "power/ina3221_sim.h"
 #include "power/sampler.h"
+#include "support/files.h"
 
+using edp::testing::sleep_s;
 using namespace edp::power;
 using edp::testing::Ina3221Sim;
 
 namespace {
-
-void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 PowerOptions trace_options(double rate_hz, double timeline_hz) {
   PowerOptions o;

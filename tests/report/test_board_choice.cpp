@@ -5,12 +5,13 @@
 
 #include "report/board_choice.h"
 #include "report/html_boards.h"
+#include "support/fixtures.h"
 
+using edp::testing::kOrinSweep;
+using edp::testing::kTx2Sweep;
 using namespace edp::report;
 
 namespace {
-const std::string kTx2 = EDPBENCH_FIXTURES "/report/tx2_sweep";
-const std::string kOrin = EDPBENCH_FIXTURES "/report/orin_nx_sweep";
 
 const BoardChoice& find(const std::vector<BoardChoice>& v, const std::string& w,
                         const std::string& s) {
@@ -22,7 +23,7 @@ const BoardChoice& find(const std::vector<BoardChoice>& v, const std::string& w,
 }  // namespace
 
 TEST_CASE("board labels: the model, then the mode, then the directory") {
-  const LoadedSweep tx2 = load_sweep(kTx2), orin = load_sweep(kOrin);
+  const LoadedSweep tx2 = load_sweep(kTx2Sweep), orin = load_sweep(kOrinSweep);
   CHECK(board_labels({tx2, orin}) == std::vector<std::string>{"Jetson TX2", "Jetson Orin NX"});
   // One board twice at one mode: the directory names tell them apart.
   CHECK(board_labels({tx2, tx2}) ==
@@ -30,7 +31,7 @@ TEST_CASE("board labels: the model, then the mode, then the directory") {
 }
 
 TEST_CASE("recommend_across_boards: lowest objective among choices within the deadline") {
-  const std::vector<LoadedSweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  const std::vector<LoadedSweep> sweeps{load_sweep(kTx2Sweep), load_sweep(kOrinSweep)};
   RecommendOptions opt;
   opt.objective = Objective::energy;
   opt.deadline_s = 2.0;
@@ -69,7 +70,8 @@ TEST_CASE("recommend_across_boards: lowest objective among choices within the de
 TEST_CASE("cross-board page: boards, differences, recommendation, log-scale figures") {
   RecommendOptions opt;
   opt.objective = Objective::energy;
-  const std::string html = render_boards_report({load_sweep(kTx2), load_sweep(kOrin)}, opt);
+  const std::string html =
+      render_boards_report({load_sweep(kTx2Sweep), load_sweep(kOrinSweep)}, opt);
   CHECK(html.find("<h2>Boards</h2>") != std::string::npos);
   CHECK(html.find("nvpmodel mode: Jetson TX2 MAXN; Jetson Orin NX 15W") != std::string::npos);
   CHECK(html.find("Recommendation across boards") != std::string::npos);
@@ -88,7 +90,7 @@ TEST_CASE("cross-board page: boards, differences, recommendation, log-scale figu
 TEST_CASE("recommend_across_boards: a winner only where compare's test finds one, else a tie") {
   // The TX2 sweep against itself: equal runs, p = 1. Before issue 35 the
   // first was "the lowest energy", the copy "1x more".
-  const LoadedSweep tx2 = load_sweep(kTx2);
+  const LoadedSweep tx2 = load_sweep(kTx2Sweep);
   RecommendOptions opt;
   opt.objective = Objective::energy;
   const auto same = recommend_across_boards({tx2, tx2}, opt);
@@ -103,7 +105,7 @@ TEST_CASE("recommend_across_boards: a winner only where compare's test finds one
   CHECK(tie.find("lowest") == std::string::npos);
 
   // TX2 against Orin NX: compare's p and n for tensors/small/gpu's energy.
-  const LoadedSweep orin = load_sweep(kOrin);
+  const LoadedSweep orin = load_sweep(kOrinSweep);
   const auto boards = recommend_across_boards({tx2, orin}, opt);
   const BoardChoice& diff = find(boards, "tensors", "small");
   REQUIRE(diff.versus_runner_up);
@@ -125,7 +127,8 @@ TEST_CASE("recommend_across_boards: a winner only where compare's test finds one
 
 TEST_CASE("cross-board page: what differs is compare's list, the compared setting included") {
   RecommendOptions opt;
-  const std::string html = render_boards_report({load_sweep(kTx2), load_sweep(kOrin)}, opt);
+  const std::string html =
+      render_boards_report({load_sweep(kTx2Sweep), load_sweep(kOrinSweep)}, opt);
   // Before issue 35 the threads (6 against 8) were missing: compare prints them.
   CHECK(html.find("compared setting: threads: Jetson TX2 0/1/6; Jetson Orin NX 0/8") !=
         std::string::npos);
@@ -134,7 +137,7 @@ TEST_CASE("cross-board page: what differs is compare's list, the compared settin
 
 TEST_CASE("recommend_across_boards: zero or a negative value is no measurement") {
   // results.csv is read from disk: an energy of -1 J won "the lowest energy".
-  std::vector<LoadedSweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  std::vector<LoadedSweep> sweeps{load_sweep(kTx2Sweep), load_sweep(kOrinSweep)};
   CsvTable& t = sweeps[1].data.results;
   const int energy = t.column("energy_j_mean");
   REQUIRE(energy >= 0);
@@ -150,7 +153,7 @@ TEST_CASE("recommend_across_boards: zero or a negative value is no measurement")
 }
 
 TEST_CASE("board choice: no ratio beyond a double") {
-  std::vector<LoadedSweep> sweeps{load_sweep(kTx2), load_sweep(kOrin)};
+  std::vector<LoadedSweep> sweeps{load_sweep(kTx2Sweep), load_sweep(kOrinSweep)};
   for (size_t b = 0; b < 2; ++b) {
     CsvTable& t = sweeps[b].data.results;
     const int energy = t.column("energy_j_mean");

@@ -16,18 +16,20 @@
 #include "report/json_read.h"
 #include "report/svg_chart.h"
 #include "support/binary.h"
+#include "support/files.h"
+#include "support/fixtures.h"
 #include "support/study_registry.h"
 
+using edp::testing::contains;
+using edp::testing::kTx2Sweep;
+using edp::testing::slurp;
+using edp::testing::temp_dir;
+using edp::testing::write_text;
 using namespace edp::report;
 
 namespace {
 
-const std::string kSweepDir = EDPBENCH_FIXTURES "/report/tx2_sweep";
 const std::string kNoSensorDir = EDPBENCH_FIXTURES "/report/tx2_no_sensor";
-
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
 
 size_t count(const std::string& hay, const std::string& needle) {
   size_t n = 0;
@@ -43,26 +45,9 @@ std::string between(const std::string& s, const std::string& start, const std::s
   return s.substr(a, b == std::string::npos ? std::string::npos : b - a);
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string make_temp_dir() {
-  std::string t = "/tmp/edpbench-report-XXXXXX";
-  REQUIRE(::mkdtemp(t.data()) != nullptr);
-  return t;
-}
-
 const std::string& sweep_html() {
   static const std::string html =
-      render_html_report(load_report_data(kSweepDir), edp::testing::registry());
+      render_html_report(load_report_data(kTx2Sweep), edp::testing::registry());
   return html;
 }
 
@@ -125,12 +110,12 @@ TEST_CASE("text from the files is HTML-escaped", "[report]") {
 }
 
 TEST_CASE("a hostile workload name cannot inject markup", "[report]") {
-  const std::string dir = make_temp_dir();
-  std::string results = read_all(kSweepDir + "/results.csv");
+  const std::string dir = temp_dir("report");
+  std::string results = slurp(kTx2Sweep + "/results.csv");
   const std::string evil = "\"<script>alert(1)</script>\"";
   for (size_t p; (p = results.find("custom_relu")) != std::string::npos;)
     results.replace(p, 11, evil);
-  write_all(dir + "/results.csv", results);
+  write_text(dir + "/results.csv", results);
   const std::string html = render_html_report(load_report_data(dir), edp::testing::registry());
   CHECK_FALSE(contains(html, "<script"));
   CHECK(contains(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -218,9 +203,9 @@ TEST_CASE("without energy the report shows time only and says so", "[report]") {
 }
 
 TEST_CASE("missing or broken runs.csv and context.json only add warnings", "[report]") {
-  const std::string dir = make_temp_dir();
-  write_all(dir + "/results.csv", read_all(kSweepDir + "/results.csv"));
-  write_all(dir + "/context.json", "{\"board\": {\"model\": \"TX2\",}}");
+  const std::string dir = temp_dir("report");
+  write_text(dir + "/results.csv", slurp(kTx2Sweep + "/results.csv"));
+  write_text(dir + "/context.json", "{\"board\": {\"model\": \"TX2\",}}");
   const ReportData d = load_report_data(dir);
   CHECK_FALSE(d.runs);
   CHECK_FALSE(d.context);
@@ -234,9 +219,9 @@ TEST_CASE("missing or broken runs.csv and context.json only add warnings", "[rep
 }
 
 TEST_CASE("a results.csv with only a header gives a page that says so", "[report]") {
-  const std::string dir = make_temp_dir();
-  const std::string results = read_all(kSweepDir + "/results.csv");
-  write_all(dir + "/results.csv", results.substr(0, results.find('\n') + 1));
+  const std::string dir = temp_dir("report");
+  const std::string results = slurp(kTx2Sweep + "/results.csv");
+  write_text(dir + "/results.csv", results.substr(0, results.find('\n') + 1));
   const ReportData d = load_report_data(dir);
   CHECK(d.title == dir.substr(dir.rfind('/') + 1));
   const std::string html = render_html_report(d, edp::testing::registry());
@@ -247,18 +232,18 @@ TEST_CASE("a results.csv with only a header gives a page that says so", "[report
 
 TEST_CASE("a directory without results.csv is a usage error", "[report]") {
   CHECK_THROWS_AS(load_report_data("/nonexistent/dir"), edp::UsageError);
-  const std::string dir = make_temp_dir();
+  const std::string dir = temp_dir("report");
   CHECK_THROWS_AS(load_report_data(dir), edp::UsageError);
   CHECK_THROWS_AS(load_report_data(EDPBENCH_FIXTURES "/report/bad_columns"), edp::UsageError);
 }
 
 TEST_CASE("write_html_report writes the file atomically", "[report]") {
-  const std::string dir = make_temp_dir();
-  const auto summary = write_html_report(kSweepDir, dir + "/report.html", edp::testing::registry());
+  const std::string dir = temp_dir("report");
+  const auto summary = write_html_report(kTx2Sweep, dir + "/report.html", edp::testing::registry());
   CHECK(summary.configurations == 21);
   CHECK(summary.warnings.empty());
-  CHECK(read_all(dir + "/report.html") == sweep_html());
-  CHECK(count(read_all(dir + "/report.html"), "<svg") == 3);
+  CHECK(slurp(dir + "/report.html") == sweep_html());
+  CHECK(count(slurp(dir + "/report.html"), "<svg") == 3);
 }
 
 // ---- charts ------------------------------------------------------------------
@@ -378,7 +363,7 @@ TEST_CASE("parse_json reports line and column of an error", "[report][json]") {
   CHECK_THROWS(parse_json("[1, 2"));
   CHECK_THROWS(parse_json("{\"a\": 1} x"));
   CHECK_THROWS(parse_json(std::string(1000, '[')));
-  CHECK(parse_json(read_all(kSweepDir + "/context.json"))
+  CHECK(parse_json(slurp(kTx2Sweep + "/context.json"))
             .at({"power", "baseline_w", "VDD_IN"})
             ->number == Approx(2.351));
 }
@@ -391,19 +376,19 @@ int run_edpbench(const std::string& args, std::string* err = nullptr) {
   const int status = std::system(
       (std::string(EDPBENCH_BINARY) + " " + args + " >/dev/null 2>" + err_file + " </dev/null")
           .c_str());
-  if (err) *err = read_all(err_file);
+  if (err) *err = slurp(err_file);
   std::remove(err_file.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 }  // namespace
 
 TEST_CASE("edpbench report DIR -o FILE writes the page", "[report][cli]") {
-  const std::string dir = make_temp_dir();
+  const std::string dir = temp_dir("report");
   std::string err;
-  REQUIRE(run_edpbench("report " + kSweepDir + " -o " + dir + "/report.html", &err) == 0);
+  REQUIRE(run_edpbench("report " + kTx2Sweep + " -o " + dir + "/report.html", &err) == 0);
   CHECK(contains(err, "21 configurations"));
-  CHECK(read_all(dir + "/report.html") == sweep_html());
+  CHECK(slurp(dir + "/report.html") == sweep_html());
   CHECK(run_edpbench("report /nonexistent/dir -o " + dir + "/x.html", &err) == 2);
   CHECK(contains(err, "/nonexistent/dir"));
-  CHECK(run_edpbench("report " + kSweepDir + " -o /nonexistent/dir/report.html") == 1);
+  CHECK(run_edpbench("report " + kTx2Sweep + " -o /nonexistent/dir/report.html") == 1);
 }

@@ -16,7 +16,11 @@
 #include "report/recommend.h"
 #include "report/report_data.h"
 #include "support/binary.h"
+#include "support/files.h"
 
+using edp::testing::contains;
+using edp::testing::slurp;
+using edp::testing::temp_dir;
 using namespace edp::report;
 
 namespace {
@@ -71,10 +75,6 @@ Row gpu(std::string time, std::string energy, std::string edp, std::string edp_s
   Row r = cpu(std::move(time), std::move(energy), std::move(edp), std::move(edp_std));
   r.device = "gpu";
   return r;
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
 }
 
 bool any_note(const Recommendation& rec, const std::string& needle) {
@@ -405,19 +405,6 @@ struct CliResult {
   std::string out, err;
 };
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string make_temp_dir() {
-  std::string t = "/tmp/edpbench-recommend-XXXXXX";
-  REQUIRE(::mkdtemp(t.data()) != nullptr);
-  return t;
-}
-
 CliResult edpbench(const std::string& args) {
   static int counter = 0;
   const std::string base =
@@ -427,8 +414,8 @@ CliResult edpbench(const std::string& args) {
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_all(base + ".out");
-  r.err = read_all(base + ".err");
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
@@ -457,14 +444,14 @@ TEST_CASE("recommend --csv - prints the contract CSV for the TX2 sweep", "[recom
 }
 
 TEST_CASE("recommend --csv FILE writes the file and prints the table", "[recommend][cli]") {
-  const std::string dir = make_temp_dir();
+  const std::string dir = temp_dir("report");
   const auto r = edpbench("recommend " + kSweep + " --objective energy --battery-wh 50 --csv " +
                           dir + "/recommendation.csv");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("tensors") && Catch::Contains("large"));  // the table
   CHECK_THAT(r.out, !Catch::Contains("workload,size,objective"));             // not the CSV
-  const CsvTable t = parse_csv(read_all(dir + "/recommendation.csv"));
+  const CsvTable t = parse_csv(slurp(dir + "/recommendation.csv"));
   CHECK(t.header == std::vector<std::string>{"workload", "size", "objective", "choice", "cpu_value",
                                              "gpu_value", "ratio", "confident", "runs_per_charge"});
   REQUIRE(t.rows.size() == 9);
@@ -515,7 +502,7 @@ TEST_CASE("recommend exit codes", "[recommend][cli]") {
     CHECK(contains(r.err, "edp_js_mean"));
   }
   SECTION("no sensor and objective EDP: nothing decided, 1, no file written") {
-    const std::string dir = make_temp_dir();
+    const std::string dir = temp_dir("report");
     const auto r = edpbench("recommend " + kNoSensor + " --csv " + dir + "/rec.csv");
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, "not measured"));

@@ -13,8 +13,10 @@
 #include "report/recommend.h"
 #include "report/report_data.h"
 #include "support/binary.h"
+#include "support/files.h"
 #include "support/study_registry.h"
 
+using edp::testing::contains;
 using namespace edp::report;
 
 namespace {
@@ -30,10 +32,6 @@ void write_table(const std::string& file, const CsvTable& t) {
   REQUIRE(f);
   std::fputs(text.c_str(), f);
   std::fclose(f);
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
 }
 
 bool any_note(const Recommendation& rec, const std::string& needle) {

@@ -20,18 +20,18 @@
 #include "report/report_data.h"
 #include "report/speedup.h"
 #include "support/binary.h"
+#include "support/files.h"
+#include "support/fixtures.h"
 #include "support/study_registry.h"
 
+using edp::testing::contains;
+using edp::testing::kTx2Sweep;
+using edp::testing::slurp;
 using namespace edp::report;
 
 namespace {
 
 const std::string kStudiesDir = EDPBENCH_FIXTURES "/report/tx2_studies";
-const std::string kSweepDir = EDPBENCH_FIXTURES "/report/tx2_sweep";
-
-bool contains(const std::string& hay, const std::string& needle) {
-  return hay.find(needle) != std::string::npos;
-}
 
 size_t count(const std::string& hay, const std::string& needle) {
   size_t n = 0;
@@ -44,13 +44,6 @@ std::string between(const std::string& s, const std::string& start, const std::s
   if (a == std::string::npos) return "";
   const size_t b = s.find(end, a);
   return s.substr(a, b == std::string::npos ? std::string::npos : b - a);
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 const std::string& studies_html() {
@@ -198,7 +191,7 @@ TEST_CASE("recommend decides per (workload, size, N) and the CSV gets a batch co
   CHECK(csv.get(4, "batch") == "16");
   CHECK(csv.get(4, "choice") == "gpu");
   // Files without batch rows keep the nine contract columns.
-  const auto sweep = recommend(load_results_csv(kSweepDir + "/results.csv"), o);
+  const auto sweep = recommend(load_results_csv(kTx2Sweep + "/results.csv"), o);
   CHECK(parse_csv(recommendations_csv(sweep)).header.size() == 9);
 }
 
@@ -209,7 +202,7 @@ TEST_CASE("edpbench recommend prints the crossover per workload and size", "[rec
   const int status = std::system(cmd.c_str());
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
-  const std::string text = read_all(out);
+  const std::string text = slurp(out);
   std::remove(out.c_str());
   CHECK(contains(text, "Crossover (batch study, per sample)"));
   CHECK(contains(text,
@@ -252,11 +245,11 @@ TEST_CASE("batch rows stay out of the MLP section", "[report]") {
   CHECK_FALSE(contains(html, "id=\"fig-time_s\""));
   // ... and a directory without batch rows or ops.csv has neither section.
   const std::string sweep =
-      render_html_report(load_report_data(kSweepDir), edp::testing::registry());
+      render_html_report(load_report_data(kTx2Sweep), edp::testing::registry());
   CHECK_FALSE(contains(sweep, "id=\"batch\""));
   CHECK_FALSE(contains(sweep, "id=\"ops\""));
-  CHECK(render_ops_section(kSweepDir).empty());
-  CHECK(render_stages_section(kSweepDir).empty());
+  CHECK(render_ops_section(kTx2Sweep).empty());
+  CHECK(render_stages_section(kTx2Sweep).empty());
 }
 
 TEST_CASE("the ops section has a roofline per device, throughput per op and a table", "[report]") {

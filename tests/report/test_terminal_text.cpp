@@ -16,6 +16,10 @@
 #include "common/text.h"
 #include "report/csv.h"
 #include "support/binary.h"
+#include "support/files.h"
+
+using edp::testing::slurp;
+using edp::testing::write_text;
 
 namespace {
 
@@ -23,17 +27,6 @@ struct CliResult {
   int exit_code = -1;
   std::string out, err;
 };
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_all(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 CliResult edpbench(const std::string& args) {
   static int counter = 0;
@@ -44,8 +37,8 @@ CliResult edpbench(const std::string& args) {
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_all(base + ".out");
-  r.err = read_all(base + ".err");
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
@@ -79,7 +72,7 @@ void tainted_sweep(const std::filesystem::path& dir) {
   std::filesystem::copy(EDPBENCH_FIXTURES "/report/tx2_sweep", dir);
   for (const char* name : {"results.csv", "runs.csv"}) {
     const auto path = (dir / name).string();
-    auto table = edp::report::parse_csv(read_all(path), path);
+    auto table = edp::report::parse_csv(slurp(path), path);
     size_t col = 0;
     while (table.header[col] != "workload") ++col;
     std::string text = edp::report::csv_line(table.header);
@@ -87,15 +80,15 @@ void tainted_sweep(const std::filesystem::path& dir) {
       row[col] += kPayload;
       text += edp::report::csv_line(row);
     }
-    write_all(path, text);
+    write_text(path, text);
   }
   const auto ctx = (dir / "context.json").string();
-  std::string json = read_all(ctx);
+  std::string json = slurp(ctx);
   const std::string key = "\"source\": \"";
   const size_t at = json.find(key);
   REQUIRE(at != std::string::npos);
   json.insert(json.find('"', at + key.size()), "\\u001b]0;PWN\\u0007\\u001b[31mRED");
-  write_all(ctx, json);
+  write_text(ctx, json);
 }
 
 }  // namespace
@@ -180,14 +173,14 @@ TEST_CASE("recommend and compare print names and context values from files escap
 TEST_CASE("restore, config and trace errors do not echo control characters", "[terminal][cli]") {
   TempDir t;
   const auto state = (t.path / "clock-state.txt").string();
-  write_all(state, "version=1\x1b[2J\n");
+  write_text(state, "version=1\x1b[2J\n");
   const auto restore = edpbench("restore --state " + state);
   CHECK(restore.exit_code == 2);
   CHECK(restore.err.find("\\x1b[2J") != std::string::npos);
   CHECK_FALSE(has_control(restore.err));
 
   const auto config = (t.path / "c.yaml").string();
-  write_all(config, "name: t\n\"bad" + kPayload + "key\": 1\n");
+  write_text(config, "name: t\n\"bad" + kPayload + "key\": 1\n");
   const auto plan = edpbench("plan --config " + config);
   CHECK(plan.exit_code == 2);
   CHECK(plan.err.find("unknown key") != std::string::npos);
@@ -195,7 +188,7 @@ TEST_CASE("restore, config and trace errors do not echo control characters", "[t
 
   // A rail name is written into CSVs, context.json and the terminal: refused.
   const auto trace = (t.path / "tr.csv").string();
-  write_all(trace, "t_s,VDD\x1b[31mIN_w\n0,5\n0.1,6\n");
+  write_text(trace, "t_s,VDD\x1b[31mIN_w\n0,5\n0.1,6\n");
   const auto measure = edpbench("measure --trace " + trace + " -- true");
   CHECK(measure.exit_code == 2);
   CHECK(measure.err.find("control character") != std::string::npos);

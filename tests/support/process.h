@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/binary.h"
+#include "support/files.h"
 
 namespace edp::testing {
 
@@ -19,19 +20,6 @@ struct Result {
   int exit_code = -1;
   std::string out, err;
 };
-
-inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-inline std::string temp_dir(const std::string& tag) {
-  std::string t = "/tmp/edpbench-test-" + tag + "-XXXXXX";
-  if (!::mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
-  return t;
-}
 
 // `args` is passed to /bin/sh, so quote paths with spaces yourself.
 inline Result run(const std::string& args) {
@@ -51,10 +39,6 @@ inline Result run(const std::string& args) {
 
 inline Result edpbench(const std::string& args) {
   return run(std::string(EDPBENCH_BINARY) + " " + args);
-}
-
-inline void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
 }
 
 }  // namespace edp::testing

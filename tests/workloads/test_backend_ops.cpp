@@ -9,23 +9,18 @@
 #include <random>
 #include <vector>
 
+#include "support/backends.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/cpu_fma_peak.h"
 #include "workloads/reference_backend.h"
 
+using edp::testing::cpu2;
 using namespace edp;
 
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNan = std::numeric_limits<float>::quiet_NaN();
-
-std::unique_ptr<Backend> cpu2() {
-  CpuOptions o;
-  o.threads = 2;
-  o.gemm = "eigen";
-  return make_cpu_backend(o);
-}
 
 // Normal(0, 2) values with the special values at the front.
 std::vector<float> inputs(size_t n, unsigned seed) {

@@ -9,21 +9,16 @@
 #include <fstream>
 #include <string>
 
+#include "support/backends.h"
 #include "workloads/cache_flush.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/op_workloads.h"
 #include "workloads/reference_backend.h"
 
+using edp::testing::cpu2;
 using namespace edp;
 
 namespace {
-
-std::unique_ptr<Backend> cpu2() {
-  CpuOptions o;
-  o.threads = 2;
-  o.gemm = "eigen";
-  return make_cpu_backend(o);
-}
 
 OpSpec spec(const std::string& op, int64_t bytes) {
   OpSpec s;

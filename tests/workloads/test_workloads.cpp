@@ -5,11 +5,13 @@
 #include <cmath>
 
 #include "bench/studies/config_schema.h"
+#include "support/backends.h"
 #include "support/tolerance.h"
 #include "workloads/cpu_backend.h"
 #include "workloads/mlp.h"
 #include "workloads/reference_backend.h"
 
+using edp::testing::cpu2;
 using namespace edp;
 
 namespace {
@@ -23,13 +25,6 @@ std::vector<double> trajectory(Backend& be, const std::string& workload, const M
     loss.push_back(be.read_scalar(mlp->loss()));
   }
   return loss;
-}
-
-std::unique_ptr<Backend> cpu2() {
-  CpuOptions o;
-  o.threads = 2;
-  o.gemm = "eigen";
-  return make_cpu_backend(o);
 }
 
 const MlpShape kTiny{8, 40, 12, 6};
