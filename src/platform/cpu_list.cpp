@@ -16,14 +16,14 @@ namespace {
 // typo such as "0-99999999" cannot allocate gigabytes.
 constexpr long kMaxCpuId = 65535;
 
-bool all_digits(const std::string& s) {
+bool is_cpu_number(const std::string& s) {
   return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 int parse_id(const std::string& s, const std::string& term) {
   const std::string t = trim(s);
-  if (!all_digits(t) || t.size() > 6 || std::stol(t) > kMaxCpuId) {
+  if (!is_cpu_number(t) || t.size() > 6 || std::stol(t) > kMaxCpuId) {
     throw std::invalid_argument("'" + term + "' is not a CPU id or a range N-M");
   }
   return static_cast<int>(std::stol(t));

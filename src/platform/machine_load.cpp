@@ -15,7 +15,7 @@
 namespace edp::platform {
 namespace {
 
-bool all_digits(const std::string& s) {
+bool is_pid(const std::string& s) {
   return !s.empty() && s.size() <= 10 &&
          std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -23,7 +23,7 @@ bool all_digits(const std::string& s) {
 std::map<long, std::pair<std::string, unsigned long long>> read_processes(const SysfsRoot& root) {
   std::map<long, std::pair<std::string, unsigned long long>> out;
   for (const auto& name : root.list("/proc")) {
-    if (!all_digits(name)) continue;
+    if (!is_pid(name)) continue;
     const auto text = root.read("/proc/" + name + "/stat");
     std::string comm;
     unsigned long long ticks = 0;

@@ -40,7 +40,7 @@ std::string unit_of(Objective o) {
   return "";
 }
 
-std::string describe(const BoardOption& o) {
+std::string describe_option(const BoardOption& o) {
   std::string d = o.board + " " + html::upper(device_kind(o.device));
   if (o.device.find('#') != std::string::npos) d += " (" + o.device + ")";
   if (!o.point.empty()) d += " at " + o.point;
@@ -158,7 +158,7 @@ std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& 
       options.objective == Objective::edp ? "EDP" : objective_label(options.objective);
   if (!c.best) {
     if (options.deadline_s && c.fastest && c.fastest->time_s)
-      return s + ", no board meets it (the fastest is " + describe(*c.fastest) + ", " +
+      return s + ", no board meets it (the fastest is " + describe_option(*c.fastest) + ", " +
              format_number(*c.fastest->time_s) + " s)";
     return s + ", nothing was measured";
   }
@@ -175,17 +175,17 @@ std::string board_choice_sentence(const BoardChoice& c, const RecommendOptions& 
   if (c.runner_up && !(d && d->significant)) {
     // compare finds no difference: no winner (issue 35: "lowest energy is
     // t1 CPU; t2 2.34x more" where compare gave p = 0.095).
-    s += ", the boards tie on " + what + ": " + describe(*c.best) + " (" +
-         format_number(c.best->value) + unit + ") and " + describe(*c.runner_up) + " (" +
+    s += ", the boards tie on " + what + ": " + describe_option(*c.best) + " (" +
+         format_number(c.best->value) + unit + ") and " + describe_option(*c.runner_up) + " (" +
          format_number(c.runner_up->value) + unit + ") ";
     s += d && d->test ? "differ by no more than their runs vary (" + test + ", as compare tests)"
                       : "cannot be told apart (no per-run values in runs.csv to test)";
     return s;
   }
-  s += ", the lowest " + what + " is " + describe(*c.best) + " (" + format_number(c.best->value) +
-       unit + ")";
+  s += ", the lowest " + what + " is " + describe_option(*c.best) + " (" +
+       format_number(c.best->value) + unit + ")";
   if (c.runner_up)
-    s += "; next: " + describe(*c.runner_up) + ratio + " (" + test + ")";
+    s += "; next: " + describe_option(*c.runner_up) + ratio + " (" + test + ")";
   else if (c.boards < 2)
     s += "; only one board measured it";
   else

@@ -16,7 +16,7 @@ namespace edp::report {
 
 namespace {
 
-std::string pct(double v, const char* f = "%+.1f%%") {
+std::string pct_text(double v, const char* f = "%+.1f%%") {
   char b[32];
   std::snprintf(b, sizeof b, f, v);
   return b;
@@ -27,16 +27,16 @@ std::string cell_text(const MetricCell& c, bool present) {
   if (c.status != "ok") return c.status.empty() ? "?" : c.status;
   if (!c.mean) return "(not measured)";
   std::string s = format_number(*c.mean);
-  if (c.ci95 && *c.mean != 0) s += " ± " + pct(std::fabs(*c.ci95 / *c.mean) * 100, "%.0f%%");
+  if (c.ci95 && *c.mean != 0) s += " ± " + pct_text(std::fabs(*c.ci95 / *c.mean) * 100, "%.0f%%");
   return s;
 }
 
 std::string delta_text(const MetricDelta& d) {
   if (!d.change_pct) return "";
-  if (!d.test) return pct(*d.change_pct) + " (no runs to test)";
+  if (!d.test) return pct_text(*d.change_pct) + " (no runs to test)";
   const std::string stats = "(p=" + p_value_text(d.test->p) + " n=" + std::to_string(d.test->n1) +
                             "+" + std::to_string(d.test->n2) + ")";
-  return (d.significant ? pct(*d.change_pct) : std::string("~")) + " " + stats;
+  return (d.significant ? pct_text(*d.change_pct) : std::string("~")) + " " + stats;
 }
 
 std::string pad(const std::string& s, size_t w) {
@@ -113,7 +113,8 @@ std::string comparison_text(const Comparison& c) {
     for (size_t s = 0; s < c.sweeps.size(); ++s) {
       g.push_back(c.geomean[mi][s] ? format_number(*c.geomean[mi][s]) : "-");
       if (s > 0)
-        g.push_back(c.geomean_change_pct[mi][s - 1] ? pct(*c.geomean_change_pct[mi][s - 1]) : "");
+        g.push_back(c.geomean_change_pct[mi][s - 1] ? pct_text(*c.geomean_change_pct[mi][s - 1])
+                                                    : "");
     }
     rows.push_back(g);
     out += "\n" + table(rows);

@@ -35,7 +35,7 @@ std::string join_key(const CsvTable& t, size_t r, const std::vector<std::string>
   return k;
 }
 
-std::string describe(const CsvTable& t, size_t r, const std::vector<std::string>& cols) {
+std::string describe_row(const CsvTable& t, size_t r, const std::vector<std::string>& cols) {
   std::string d;
   for (const auto& c : cols) {
     const std::string v = t.get(r, c);
@@ -108,7 +108,7 @@ LoadedSweep make_sweep(ReportData data) {
     const auto it = by_key.find(join_key(runs, r, cols));
     if (it == by_key.end())
       throw UsageError(dir + "/runs.csv line " + std::to_string(runs.line_of(r)) + ": a run of (" +
-                       describe(runs, r, cols) +
+                       describe_row(runs, r, cols) +
                        ") but results.csv has no such configuration; the two files are from "
                        "different sweeps (copy them together, or rerun with --resume)");
     s.run_rows[it->second].push_back(r);
@@ -118,7 +118,7 @@ LoadedSweep make_sweep(ReportData data) {
     const auto expected = parse_count(res.get(r, col::runs));
     if (expected && static_cast<size_t>(*expected) != s.run_rows[r].size())
       throw UsageError(dir + "/results.csv line " + std::to_string(res.line_of(r)) + ": (" +
-                       describe(res, r, cols) + ") has runs=" + std::to_string(*expected) +
+                       describe_row(res, r, cols) + ") has runs=" + std::to_string(*expected) +
                        " but runs.csv has " + std::to_string(s.run_rows[r].size()) +
                        " of its runs; the files do not match (an interrupted copy?)");
   }
@@ -161,9 +161,9 @@ LoadedSweep make_sweep(ReportData data) {
       if (std::fabs(runs_mean - *mean) >
           kMeanTolerance * magnitude / static_cast<double>(n) + 1e-12)
         throw UsageError(dir + "/results.csv line " + std::to_string(res.line_of(r)) + ": (" +
-                         describe(res, r, cols) + ") has " + stem + "_mean " + fmt_double(*mean) +
-                         " but its " + std::to_string(n) + " runs in runs.csv average " +
-                         fmt_double(runs_mean) +
+                         describe_row(res, r, cols) + ") has " + stem + "_mean " +
+                         fmt_double(*mean) + " but its " + std::to_string(n) +
+                         " runs in runs.csv average " + fmt_double(runs_mean) +
                          "; results.csv was edited or is from another sweep (copy the two "
                          "files of one sweep together)");
     }

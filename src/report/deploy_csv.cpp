@@ -50,8 +50,6 @@ const std::vector<std::string> kRequired{"mode",
                                          "status",
                                          "note"};
 
-std::string num(double v) { return fmt_double(v); }
-
 // One row, its fields by column name; the rest empty.
 struct RowBuilder {
   std::map<std::string, std::string> f;
@@ -83,10 +81,11 @@ std::vector<double> keys_of(const ItemRecord& rec, const std::string& kind) {
 // each run's energy over the total rails and its time, per block, over the
 // block's steps. The energy holds the idle power over that time, so the
 // model takes the busy time from the same runs.
-Summary per_burst(const PartRecord& part, double RunRecord::*field) {
+Summary per_burst(const PartRecord& part, double RunRecord::*optional_field) {
   std::vector<double> v;
   for (const auto& r : part.run_records)
-    if (std::isfinite(r.*field) && part.iterations > 0) v.push_back(r.*field / part.iterations);
+    if (std::isfinite(r.*optional_field) && part.iterations > 0)
+      v.push_back(r.*optional_field / part.iterations);
   return summarize(v);
 }
 
@@ -123,7 +122,7 @@ std::string item_id(const CsvTable& t, size_t r) {
   return id;
 }
 
-std::optional<double> field(const CsvTable& t, size_t r, const std::string& c) {
+std::optional<double> optional_field(const CsvTable& t, size_t r, const std::string& c) {
   return parse_double(t.get(r, c));
 }
 
@@ -132,8 +131,8 @@ std::optional<double> field(const CsvTable& t, size_t r, const std::string& c) {
 // calls no choice resting on it confident.
 Estimate estimate(const CsvTable& t, size_t r, const std::string& value, const std::string& ci) {
   Estimate e;
-  if (const auto v = field(t, r, value)) e.value = *v;
-  const auto c = field(t, r, ci);
+  if (const auto v = optional_field(t, r, value)) e.value = *v;
+  const auto c = optional_field(t, r, ci);
   e.ci95 = c && std::isfinite(*c) && *c >= 0 ? *c : NAN;
   return e;
 }
@@ -174,7 +173,7 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
   for (const char* p : {"mode", "workload", "size", "batch"}) base.f[p] = rec.param(p);
   base.f["device"] = rec.device;
   base.f["operating_point"] = rec.parts.empty() ? rec.param("point") : rec.parts[0].operating_point;
-  for (const char* v : {"n", "d_in", "h", "d_out"}) base.f[v] = num(rec.value(v));
+  for (const char* v : {"n", "d_in", "h", "d_out"}) base.f[v] = fmt_double(rec.value(v));
   base.f["key"] = rec.key;
   const double gate_s = rec.value(dv::kGateDelayS);
   std::vector<std::vector<std::string>> out;
@@ -200,10 +199,10 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
     r.f["state"] = state;
     const double w = rec.value(dv::idle(state, "w"));
     if (std::isfinite(w)) {
-      r.f["power_w"] = num(w);
-      r.f["power_w_ci95"] = num(rec.value(dv::idle(state, "w_ci95")));
-      r.f["idle_s"] = num(rec.value(dv::idle(state, "s")));
-      r.f["repeats"] = num(rec.value(dv::idle(state, "windows")));
+      r.f["power_w"] = fmt_double(w);
+      r.f["power_w_ci95"] = fmt_double(rec.value(dv::idle(state, "w_ci95")));
+      r.f["idle_s"] = fmt_double(rec.value(dv::idle(state, "s")));
+      r.f["repeats"] = fmt_double(rec.value(dv::idle(state, "windows")));
       r.f["status"] = "ok";
       if (std::string(state) == "host")
         r.f["note"] = rec.value(dv::kHostAfterRelease) == 1
@@ -219,7 +218,7 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
                         ? "no host baseline was taken (power.baseline_s: 0, or no power sensor)"
                         : "not measured";
     }
-    if (std::string(state) != "host") r.f["gate_delay_s"] = num(gate_s);
+    if (std::string(state) != "host") r.f["gate_delay_s"] = fmt_double(gate_s);
     out.push_back(r.done());
   }
 
@@ -233,20 +232,20 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
     RowBuilder r = base;
     r.f["measure"] = "burst";
     r.f["state"] = "context";
-    r.f["repeats"] = num(rec.value(dv::burst("count")));
+    r.f["repeats"] = fmt_double(rec.value(dv::burst("count")));
     if (busy.n > 0) {
-      r.f["time_s"] = num(busy.mean);
-      r.f["time_s_ci95"] = num(ci_of(busy));
+      r.f["time_s"] = fmt_double(busy.mean);
+      r.f["time_s_ci95"] = fmt_double(ci_of(busy));
     }
     if (energy.n > 0) {
-      r.f["energy_j"] = num(energy.mean);
-      r.f["energy_j_ci95"] = num(ci_of(energy));
-      if (busy.n > 0 && busy.mean > 0) r.f["power_w"] = num(energy.mean / busy.mean);
+      r.f["energy_j"] = fmt_double(energy.mean);
+      r.f["energy_j_ci95"] = fmt_double(ci_of(energy));
+      if (busy.n > 0 && busy.mean > 0) r.f["power_w"] = fmt_double(energy.mean / busy.mean);
     }
-    r.f["latency_p50_s"] = num(rec.value(dv::burst("p50_s")));
-    r.f["latency_p90_s"] = num(rec.value(dv::burst("p90_s")));
-    r.f["latency_p99_s"] = num(rec.value(dv::burst("p99_s")));
-    r.f["gate_delay_s"] = num(gate_s);
+    r.f["latency_p50_s"] = fmt_double(rec.value(dv::burst("p50_s")));
+    r.f["latency_p90_s"] = fmt_double(rec.value(dv::burst("p90_s")));
+    r.f["latency_p99_s"] = fmt_double(rec.value(dv::burst("p99_s")));
+    r.f["gate_delay_s"] = fmt_double(gate_s);
     r.f["status"] = energy.n > 0 ? "ok" : "failed";
     r.f["note"] = energy.n > 0 ? part.note
                                : "no run measured energy (power.source none, or every run "
@@ -267,18 +266,18 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       r.f["state"] = std::isfinite(gate_s) && gap >= gate_s ? "gated"
                      : std::string(kind) == "cold"          ? "host"
                                                             : "context";
-      r.f["idle_s"] = num(gap);
-      r.f["repeats"] = num(v("repeats"));
-      r.f["time_s"] = num(v("time_s"));
-      r.f["time_s_ci95"] = num(v("time_s_ci95"));
-      r.f["energy_j"] = num(v("energy_j"));
-      r.f["energy_j_ci95"] = num(v("energy_j_ci95"));
-      r.f["extra_time_s"] = num(v("time_s") - warm_latency_s);
+      r.f["idle_s"] = fmt_double(gap);
+      r.f["repeats"] = fmt_double(v("repeats"));
+      r.f["time_s"] = fmt_double(v("time_s"));
+      r.f["time_s_ci95"] = fmt_double(v("time_s_ci95"));
+      r.f["energy_j"] = fmt_double(v("energy_j"));
+      r.f["energy_j_ci95"] = fmt_double(v("energy_j_ci95"));
+      r.f["extra_time_s"] = fmt_double(v("time_s") - warm_latency_s);
       if (energy.n > 0) {
-        r.f["extra_energy_j"] = num(v("energy_j") - energy.mean);
-        r.f["extra_energy_j_ci95"] = num(std::hypot(v("energy_j_ci95"), ci_of(energy)));
+        r.f["extra_energy_j"] = fmt_double(v("energy_j") - energy.mean);
+        r.f["extra_energy_j_ci95"] = fmt_double(std::hypot(v("energy_j_ci95"), ci_of(energy)));
       }
-      r.f["gate_delay_s"] = num(gate_s);
+      r.f["gate_delay_s"] = fmt_double(gate_s);
       const bool ok = std::isfinite(v("energy_j")) && energy.n > 0;
       r.f["status"] = ok ? "ok" : "failed";
       if (!ok) r.f["note"] = "energy not measured";
@@ -296,20 +295,20 @@ std::vector<std::vector<std::string>> deploy_rows(const ItemRecord& rec) {
       RowBuilder r = base;
       r.f["measure"] = "check";
       r.f["state"] = released ? "host" : "context";
-      r.f["rate_hz"] = num(rate);
-      r.f["time_s"] = num(v("seconds"));
-      r.f["repeats"] = num(v("requests"));
-      r.f["power_w"] = num(v("measured_w"));
-      r.f["predicted_w"] = num(v("predicted_w"));
-      r.f["predicted_w_ci95"] = num(v("predicted_w_ci95"));
-      r.f["error"] = num(v("measured_w") / v("predicted_w") - 1);
-      r.f["predicted_realised_w"] = num(v("realised_w"));
-      r.f["predicted_realised_w_ci95"] = num(v("realised_w_ci95"));
-      r.f["error_realised"] = num(v("measured_w") / v("realised_w") - 1);
-      r.f["arrivals"] = num(v("arrivals"));
-      r.f["arrivals_expected"] = num(v("arrivals_expected"));
-      r.f["latency_p99_s"] = num(v("latency_p99_s"));
-      r.f["gate_delay_s"] = num(gate_s);
+      r.f["rate_hz"] = fmt_double(rate);
+      r.f["time_s"] = fmt_double(v("seconds"));
+      r.f["repeats"] = fmt_double(v("requests"));
+      r.f["power_w"] = fmt_double(v("measured_w"));
+      r.f["predicted_w"] = fmt_double(v("predicted_w"));
+      r.f["predicted_w_ci95"] = fmt_double(v("predicted_w_ci95"));
+      r.f["error"] = fmt_double(v("measured_w") / v("predicted_w") - 1);
+      r.f["predicted_realised_w"] = fmt_double(v("realised_w"));
+      r.f["predicted_realised_w_ci95"] = fmt_double(v("realised_w_ci95"));
+      r.f["error_realised"] = fmt_double(v("measured_w") / v("realised_w") - 1);
+      r.f["arrivals"] = fmt_double(v("arrivals"));
+      r.f["arrivals_expected"] = fmt_double(v("arrivals_expected"));
+      r.f["latency_p99_s"] = fmt_double(v("latency_p99_s"));
+      r.f["gate_delay_s"] = fmt_double(gate_s);
       const bool ok = std::isfinite(v("measured_w")) && std::isfinite(v("predicted_w"));
       r.f["status"] = ok ? "ok" : "failed";
       if (v("overloaded") == 1) {
@@ -363,7 +362,8 @@ std::vector<Candidate> deploy_candidates(const CsvTable& t, const std::string& o
     for (const size_t r : rows) {
       if (t.get(r, "status") != "ok") continue;
       const std::string measure = t.get(r, "measure"), state = t.get(r, "state");
-      if (const auto g = field(t, r, "gate_delay_s"); g && *g >= 0) keep.idle.gate_delay_s = *g;
+      if (const auto g = optional_field(t, r, "gate_delay_s"); g && *g >= 0)
+        keep.idle.gate_delay_s = *g;
       if (measure == "idle" && state == "context")
         keep.idle.awake_w = estimate(t, r, "power_w", "power_w_ci95");
       else if (measure == "idle" && state == "gated")
@@ -373,11 +373,11 @@ std::vector<Candidate> deploy_candidates(const CsvTable& t, const std::string& o
       else if (measure == "burst") {
         keep.burst_j = estimate(t, r, "energy_j", "energy_j_ci95");
         keep.burst_s = estimate(t, r, "time_s", "time_s_ci95");
-        if (const auto p = field(t, r, "latency_p99_s")) keep.burst_p99_s = *p;
+        if (const auto p = optional_field(t, r, "latency_p99_s")) keep.burst_p99_s = *p;
         has_burst = true;
       } else if (measure == "wake" || measure == "cold") {
         WakeCost w;
-        w.idle_s = field(t, r, "idle_s").value_or(NAN);
+        w.idle_s = optional_field(t, r, "idle_s").value_or(NAN);
         w.energy_j = estimate(t, r, "extra_energy_j", "extra_energy_j_ci95");
         w.time_s = estimate(t, r, "extra_time_s", "time_s_ci95");
         if (!std::isfinite(w.idle_s)) continue;

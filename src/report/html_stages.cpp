@@ -37,7 +37,7 @@ std::string esc(const std::string& s) {
   return o;
 }
 
-std::string num(const std::string& s, int significant = 3) {
+std::string formatted(const std::string& s, int significant = 3) {
   auto v = parse_double(s);
   return v ? format_number(*v, significant) : "";
 }
@@ -141,18 +141,19 @@ std::string render_stages_section(const std::string& dir) {
       << "(s)</th><th>share</th><th>energy (J)</th><th>GFLOP/s</th><th>CE</th><th>note</th>"
       << "</tr>\n";
     for (size_t r : rows) {
-      std::string energy = num(t.get(r, col::energy_j));
+      std::string energy = formatted(t.get(r, col::energy_j));
       if (!energy.empty() && !t.get(r, col::energy_j_ci95).empty())
-        energy += " ± " + num(t.get(r, col::energy_j_ci95), 2);
-      std::string time = num(t.get(r, col::time_s));
+        energy += " ± " + formatted(t.get(r, col::energy_j_ci95), 2);
+      std::string time = formatted(t.get(r, col::time_s));
       if (t.get(r, col::stage) == "step" && !t.get(r, col::time_s_profiled).empty())
-        time += " (profiled " + num(t.get(r, col::time_s_profiled)) + ")";
+        time += " (profiled " + formatted(t.get(r, col::time_s_profiled)) + ")";
       auto share = parse_double(t.get(r, col::share));
       auto ce = parse_double(t.get(r, col::compute_efficiency));
       o << "<tr><td>" << esc(t.get(r, col::stage)) << "</td><td>" << time << "</td><td>"
         << (share ? format_number(100 * *share) + "%" : "") << "</td><td>" << energy << "</td><td>"
-        << num(t.get(r, col::gflops)) << "</td><td>" << (ce ? format_number(100 * *ce) + "%" : "")
-        << "</td><td>" << esc(t.get(r, col::note)) << "</td></tr>\n";
+        << formatted(t.get(r, col::gflops)) << "</td><td>"
+        << (ce ? format_number(100 * *ce) + "%" : "") << "</td><td>" << esc(t.get(r, col::note))
+        << "</td></tr>\n";
     }
     o << "</table>\n";
   }

@@ -44,7 +44,7 @@ struct Curve {
   std::map<std::string, std::vector<std::pair<double, double>>> rails;  // rail -> (raw, corrected)
 };
 
-double field(const CsvTable& t, size_t r, const std::string& name) {
+double number_field(const CsvTable& t, size_t r, const std::string& name) {
   const auto v = number(t.get(r, name));
   return v ? *v : NAN;
 }
@@ -72,21 +72,25 @@ std::vector<Chosen> median_runs(const CsvTable& runs) {
   for (const auto& g : order) {
     std::vector<size_t> rows = groups[g];
     const bool by_energy = std::any_of(rows.begin(), rows.end(), [&](size_t r) {
-      return std::isfinite(field(runs, r, "energy_j"));
+      return std::isfinite(number_field(runs, r, "energy_j"));
     });
     const std::string metric = by_energy ? "energy_j" : "time_s";
-    rows.erase(std::remove_if(rows.begin(), rows.end(),
-                              [&](size_t r) { return !std::isfinite(field(runs, r, metric)); }),
-               rows.end());
+    rows.erase(
+        std::remove_if(rows.begin(), rows.end(),
+                       [&](size_t r) { return !std::isfinite(number_field(runs, r, metric)); }),
+        rows.end());
     if (rows.empty()) continue;
-    std::sort(rows.begin(), rows.end(),
-              [&](size_t a, size_t b) { return field(runs, a, metric) < field(runs, b, metric); });
+    std::sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+      return number_field(runs, a, metric) < number_field(runs, b, metric);
+    });
     const size_t r = rows[(rows.size() - 1) / 2];
     Chosen c;
     c.id = RunId{g.first, g.second, *run_number(runs.get(r, "run"))};
-    c.window_s = field(runs, r, "end_monotonic_s") - field(runs, r, "start_monotonic_s");
-    const double e = field(runs, r, "energy_j"), de = field(runs, r, "dynamic_energy_j");
-    const double t = field(runs, r, "time_s");
+    c.window_s =
+        number_field(runs, r, "end_monotonic_s") - number_field(runs, r, "start_monotonic_s");
+    const double e = number_field(runs, r, "energy_j"),
+                 de = number_field(runs, r, "dynamic_energy_j");
+    const double t = number_field(runs, r, "time_s");
     c.energy_j = e;
     if (t > 0) c.baseline_w = (e - de) / t;
     c.runs = groups[g].size();

@@ -14,18 +14,18 @@
 namespace edp::report {
 namespace {
 
-struct PerStep {
+struct OpPerStep {
   Summary time, energy, power;
 };
 
-PerStep per_step(const PartRecord& c) {
+OpPerStep op_per_step(const PartRecord& c) {
   std::vector<double> t, e, p;
   for (const RunRecord& r : c.run_records) {
     t.push_back(r.time_s / c.iterations);
     if (!std::isnan(r.energy_j)) e.push_back(r.energy_j / c.iterations);
     if (!std::isnan(r.power_w_mean)) p.push_back(r.power_w_mean);
   }
-  PerStep s;
+  OpPerStep s;
   s.time = summarize(t);
   if (!e.empty() && e.size() == t.size()) s.energy = summarize(e);
   if (!p.empty()) s.power = summarize(p);
@@ -54,7 +54,7 @@ OpFigures op_figures(const ItemRecord& rec) {
   OpFigures f;
   if (rec.parts.empty() || rec.parts[0].run_records.empty()) return f;
   const PartRecord& op = rec.parts[0];
-  const PerStep a = per_step(op);
+  const OpPerStep a = op_per_step(op);
   f.flop = op.flop_per_step;
   f.bytes = op.bytes_per_step;
   f.time_s_median = a.time.median;
@@ -69,7 +69,7 @@ OpFigures op_figures(const ItemRecord& rec) {
     // Cold: subtract the flush, measured the same way and summarised by the
     // same statistic (the median) for time and energy; CIs add in quadrature.
     const PartRecord& flush = rec.parts[1];
-    const PerStep b = per_step(flush);
+    const OpPerStep b = op_per_step(flush);
     f.time_s_median = a.time.median - b.time.median;
     f.time_s_ci95 = std::hypot(a.time.ci95, b.time.ci95);
     f.energy_j = a.energy.n && b.energy.n ? a.energy.median - b.energy.median : NAN;
@@ -111,8 +111,6 @@ struct OpsRow {
   }
 };
 
-std::string num(double v) { return fmt_double(v); }
-
 const CsvSchema<OpsRow>& ops_schema() {
   // DESIGN §9.1: the required columns first, in this order; then extras.
   // Every figure is the median run's (issue 26, see op_figures).
@@ -122,7 +120,7 @@ const CsvSchema<OpsRow>& ops_schema() {
           {col::op, [](const R& x) { return x.rec.param("op"); }},
           {col::bytes,
            [](const R& x) {
-             return x.op && x.op->bytes_per_step > 0 ? num(x.op->bytes_per_step) : "";
+             return x.op && x.op->bytes_per_step > 0 ? fmt_double(x.op->bytes_per_step) : "";
            }},
           {col::n, [](const R& x) { return x.rec.param("n"); }},
           {col::device, [](const R& x) { return x.rec.device; }},
@@ -130,24 +128,26 @@ const CsvSchema<OpsRow>& ops_schema() {
           {col::runs,
            [](const R& x) { return x.op ? std::to_string(x.op->run_records.size()) : "0"; }},
           {col::status, [](const R& x) { return x.rec.status; }},
-          {col::time_s_median, [](const R& x) { return num(x.f.time_s_median); }},
-          {col::time_s_ci95, [](const R& x) { return num(x.f.time_s_ci95); }},
-          {col::flop, [](const R& x) { return num(x.f.flop); }},
-          {col::bytes_moved, [](const R& x) { return num(x.f.bytes); }},
-          {col::gflops, [](const R& x) { return num(x.f.gflops); }},
-          {col::gbs, [](const R& x) { return num(x.f.gbs); }},
-          {col::peak_gflops, [](const R& x) { return num(x.peak_gflops); }},
-          {col::peak_gbs, [](const R& x) { return num(x.peak_gbs); }},
+          {col::time_s_median, [](const R& x) { return fmt_double(x.f.time_s_median); }},
+          {col::time_s_ci95, [](const R& x) { return fmt_double(x.f.time_s_ci95); }},
+          {col::flop, [](const R& x) { return fmt_double(x.f.flop); }},
+          {col::bytes_moved, [](const R& x) { return fmt_double(x.f.bytes); }},
+          {col::gflops, [](const R& x) { return fmt_double(x.f.gflops); }},
+          {col::gbs, [](const R& x) { return fmt_double(x.f.gbs); }},
+          {col::peak_gflops, [](const R& x) { return fmt_double(x.peak_gflops); }},
+          {col::peak_gbs, [](const R& x) { return fmt_double(x.peak_gbs); }},
           {col::percent_of_peak,
-           [](const R& x) { return x.timed ? num(percent(x.f.gflops, x.attainable)) : ""; }},
+           [](const R& x) { return x.timed ? fmt_double(percent(x.f.gflops, x.attainable)) : ""; }},
           {col::bound,
            [](const R& x) {
              return x.timed ? bound(x.f.flop, x.f.bytes, x.peak_gflops, x.peak_gbs) : "";
            }},
-          {col::energy_per_op_j, [](const R& x) { return num(x.f.energy_j); }},
+          {col::energy_per_op_j, [](const R& x) { return fmt_double(x.f.energy_j); }},
           {col::pj_per_flop,
-           [](const R& x) { return x.f.flop > 0 ? num(x.f.energy_j / x.f.flop * 1e12) : ""; }},
-          {col::power_w_mean, [](const R& x) { return num(x.f.power_w_mean); }},
+           [](const R& x) {
+             return x.f.flop > 0 ? fmt_double(x.f.energy_j / x.f.flop * 1e12) : "";
+           }},
+          {col::power_w_mean, [](const R& x) { return fmt_double(x.f.power_w_mean); }},
           {col::note, [](const R& x) { return x.rec.note; }},
       },
       {
@@ -155,13 +155,13 @@ const CsvSchema<OpsRow>& ops_schema() {
           {col::shape, [](const R& x) { return x.rec.param("shape"); }},
           {col::percent_of_measured_peak,
            [](const R& x) {
-             return x.timed ? num(percent(x.f.gflops, x.measured_attainable)) : "";
+             return x.timed ? fmt_double(percent(x.f.gflops, x.measured_attainable)) : "";
            }},
-          {col::measured_peak_gflops, [](const R& x) { return num(x.measured_gflops); }},
-          {col::measured_peak_gbs, [](const R& x) { return num(x.measured_gbs); }},
+          {col::measured_peak_gflops, [](const R& x) { return fmt_double(x.measured_gflops); }},
+          {col::measured_peak_gbs, [](const R& x) { return fmt_double(x.measured_gbs); }},
           {col::peak_gflops_nominal,
-           [](const R& x) { return num(x.rec.value("peak_flops_nominal") / 1e9); }},
-          {col::energy_per_op_j_ci95, [](const R& x) { return num(x.f.energy_j_ci95); }},
+           [](const R& x) { return fmt_double(x.rec.value("peak_flops_nominal") / 1e9); }},
+          {col::energy_per_op_j_ci95, [](const R& x) { return fmt_double(x.f.energy_j_ci95); }},
           {col::steps, [](const R& x) { return x.op ? std::to_string(x.op->iterations) : ""; }},
           {col::stop_reason, [](const R& x) { return x.op ? x.op->stop_reason : ""; }},
           {col::study, [](const R& x) { return x.rec.study; }},

@@ -21,11 +21,11 @@ const PartRecord* part(const ItemRecord& rec, const std::string& name) {
 }
 
 // Mean and 95% CI of a part's energy (or time) per step, over its runs.
-struct PerStep {
+struct StagePerStep {
   double mean = NAN, ci95 = NAN;
 };
-PerStep per_step(const PartRecord* p, bool energy) {
-  PerStep r;
+StagePerStep stage_per_step(const PartRecord* p, bool energy) {
+  StagePerStep r;
   if (!p || p->run_records.empty() || p->iterations <= 0) return r;
   std::vector<double> v;
   for (const auto& run : p->run_records) {
@@ -39,7 +39,7 @@ PerStep per_step(const PartRecord* p, bool energy) {
   return r;
 }
 
-std::string pct(double x) { return fmt("%+.1f%%", 100 * x); }
+std::string signed_pct(double x) { return fmt("%+.1f%%", 100 * x); }
 
 void add_note(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;
@@ -160,12 +160,12 @@ Difference difference(double a, double a_ci, double b, double b_ci) {
 std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
   namespace sv = stage_values;
   const std::string workload = rec.param("workload");
-  const PerStep ef = per_step(part(rec, "forward"), true);
-  const PerStep efb = per_step(part(rec, "forward_backward"), true);
-  const PerStep es = per_step(part(rec, "step"), true);
-  const PerStep tf = per_step(part(rec, "forward"), false);
-  const PerStep tfb = per_step(part(rec, "forward_backward"), false);
-  const PerStep ts = per_step(part(rec, "step"), false);
+  const StagePerStep ef = stage_per_step(part(rec, "forward"), true);
+  const StagePerStep efb = stage_per_step(part(rec, "forward_backward"), true);
+  const StagePerStep es = stage_per_step(part(rec, "step"), true);
+  const StagePerStep tf = stage_per_step(part(rec, "forward"), false);
+  const StagePerStep tfb = stage_per_step(part(rec, "forward_backward"), false);
+  const StagePerStep ts = stage_per_step(part(rec, "step"), false);
   const double peak = rec.value(sv::kPeakFlops), fma = rec.value(sv::kFmaPeakFlops);
   const bool events = rec.value(sv::kDeviceTimer) == 1;
 
@@ -190,7 +190,7 @@ std::vector<std::vector<std::string>> stages_rows(const ItemRecord& rec) {
       e = {es.mean, es.ci95};
       t_runs = {ts.mean, ts.ci95};
       if (t > 0 && t_prof > 0)
-        add_note(note, "profiled step " + pct(t_prof / t - 1) +
+        add_note(note, "profiled step " + signed_pct(t_prof / t - 1) +
                            " against the unprofiled step (cost of profiling and loss readback)");
     } else {
       share = loop_s > 0 ? t / loop_s : NAN;
@@ -259,7 +259,7 @@ std::vector<std::vector<std::string>> memory_rows(const ItemRecord& rec) {
   const double measured = rec.value(stage_values::kMemMeasured);
   std::string note = "every tensor the step allocates, alive at once (an upper bound)";
   if (!std::isnan(measured) && std::fabs(measured - total) > 0.01 * total)
-    note = "measured differs from computed by " + pct(measured / total - 1) +
+    note = "measured differs from computed by " + signed_pct(measured / total - 1) +
            " (measured: the high-water mark of live allocations; the computed sum assumes "
            "every tensor alive at once)";
   MemoryRow row(rec, "total", "total", note);

@@ -12,7 +12,7 @@
 namespace edp::bench {
 namespace {
 
-void append(std::string& note, const std::string& text) {
+void add_note(std::string& note, const std::string& text) {
   note += (note.empty() ? "" : "; ") + text;
 }
 
@@ -103,20 +103,20 @@ std::string judge_window(const power::Measurement& m, const WindowContext& w,
   evidence.frozen = m.frozen;
   const Confidence confidence = judge_confidence(evidence);
   r.low_confidence = confidence.low;
-  for (const auto& why : confidence.reasons) append(r.note, why);
+  for (const auto& why : confidence.reasons) add_note(r.note, why);
   if (!total_failure.empty()) return total_failure;
 
   const double time_s = w.window_s / w.blocks;
   r.energy_j = energy_j;
   r.power_w_mean = no_total ? NAN : m.power_w_mean(w.total_rails);  // over the window's edges
   if (no_total)
-    append(r.note,
-           "energy not measured: no total rails (which rails nest is unknown; name them in "
-           "power.total_rails)");
+    add_note(r.note,
+             "energy not measured: no total rails (which rails nest is unknown; name them in "
+             "power.total_rails)");
   r.edp_js = r.energy_j * time_s;
   if (!std::isnan(w.baseline_total_w))
     r.dynamic_energy_j = r.energy_j - w.baseline_total_w * time_s;
-  if (!other_failure.empty()) append(r.note, "outside the total: " + other_failure);
+  if (!other_failure.empty()) add_note(r.note, "outside the total: " + other_failure);
   return "";
 }
 

@@ -22,7 +22,7 @@
 namespace edp::bench {
 namespace {
 
-void append(std::string& note, const std::string& text) {
+void add_note_once(std::string& note, const std::string& text) {
   if (text.empty() || note.find(text) != std::string::npos) return;
   note += (note.empty() ? "" : "; ") + text;
 }
@@ -113,14 +113,14 @@ report::RunRecord run_trial(Session& session, const ProtocolHooks& h, const Plan
   // clocks are still at load: before the run, idle governors (schedutil,
   // nvhost_podgov) have legitimately lowered them.
   r.throttled = platform::throttled(p, after, cpus, item.device->kind == "gpu", 0.95, &why);
-  if (r.throttled) append(r.note, "throttled: " + why);
+  if (r.throttled) add_note_once(r.note, "throttled: " + why);
   if (!failure.empty()) {
     rec.status = "failed";
     const std::string err = "energy incomplete in run " + std::to_string(run) + ": " + failure;
-    if (rec.note.find("energy incomplete") == std::string::npos) append(rec.note, err);
+    if (rec.note.find("energy incomplete") == std::string::npos) add_note_once(rec.note, err);
     // A frozen sensor's reason is already in the run's note (the confidence
     // rule's): said once.
-    if (r.note.find(failure) == std::string::npos) append(r.note, err);
+    if (r.note.find(failure) == std::string::npos) add_note_once(r.note, err);
   }
   if (h.progress) {
     std::string msg =
@@ -156,7 +156,7 @@ void run_part(Session& session, const ProtocolHooks& h, const PlanItem& item, co
   if (!warm.failure.empty()) {  // a failed step (a command's non-zero exit): nothing runs
     rec.status = "failed";
     rec.stop_reason = "warm-up step " + std::to_string(warm.steps) + " failed";
-    append(rec.note, rec.stop_reason + ": " + warm.failure);
+    add_note_once(rec.note, rec.stop_reason + ": " + warm.failure);
     return;
   }
 
@@ -177,8 +177,8 @@ void run_part(Session& session, const ProtocolHooks& h, const PlanItem& item, co
     if (!failed.empty()) {  // the run is kept, with why; no more runs
       rec.status = "failed";
       why = "run " + std::to_string(run) + " failed";
-      append(rec.note, "run " + std::to_string(run) + " failed: " + failed);
-      append(rec.run_records.back().note, failed);
+      add_note_once(rec.note, "run " + std::to_string(run) + " failed: " + failed);
+      add_note_once(rec.run_records.back().note, failed);
     }
     if (h.on_run) h.on_run(rec, rec.run_records.back());
     if (!failed.empty()) break;
@@ -191,8 +191,8 @@ void run_part(Session& session, const ProtocolHooks& h, const PlanItem& item, co
     rec.diverged = !std::isfinite(final_result) || !std::isfinite(rec.initial_loss) ||
                    final_result > rec.initial_loss;
     if (rec.diverged)
-      append(rec.note, "diverged: loss went from " + fmt("%.6g", rec.initial_loss) + " to " +
-                           fmt("%.6g", final_result));
+      add_note_once(rec.note, "diverged: loss went from " + fmt("%.6g", rec.initial_loss) + " to " +
+                                  fmt("%.6g", final_result));
   }
   int low = 0, disturbed = 0;
   for (const auto& r : rec.run_records) {
@@ -200,12 +200,13 @@ void run_part(Session& session, const ProtocolHooks& h, const PlanItem& item, co
     disturbed += r.disturbed;
   }
   if (disturbed)
-    append(rec.note, std::to_string(disturbed) +
-                         " run(s) disturbed (see runs.csv: the threads waited for a CPU or the "
-                         "sampler ran late; measure on a quiet machine)");
+    add_note_once(rec.note,
+                  std::to_string(disturbed) +
+                      " run(s) disturbed (see runs.csv: the threads waited for a CPU or the "
+                      "sampler ran late; measure on a quiet machine)");
   if (low)
-    append(rec.note, std::to_string(low) + " run(s) low_confidence (see runs.csv: " +
-                         low_confidence_causes() + "; raise power.min_run_s or use auto)");
+    add_note_once(rec.note, std::to_string(low) + " run(s) low_confidence (see runs.csv: " +
+                                low_confidence_causes() + "; raise power.min_run_s or use auto)");
 }
 
 // The device's nominal ceilings (DESIGN §9.1), for the studies that report
@@ -294,7 +295,7 @@ report::ItemRecord run_protocol(Session& session, const ProtocolHooks& h, const 
     if (baseline) part.baseline_w = baseline_w;
     run_part(session, h, item, item.parts[i], be, setup.cpus, baseline_w, part);
     if (severity(part.status) > severity(rec.status)) rec.status = part.status;
-    append(rec.note, part.note);
+    add_note_once(rec.note, part.note);
   }
   if (h.after_parts) h.after_parts(be, setup.cpus, rec);
   // The backend's facts, with every GEMM path `gemm: auto` chose for it so
