@@ -15,11 +15,11 @@
 using namespace edp::bench;
 
 namespace {
-const std::string kFixtures = EDPBENCH_FIXTURES "/bench/memory";
+const std::string kMemoryFixtures = EDPBENCH_FIXTURES "/bench/memory";
 }
 
 TEST_CASE("memory limit: MemAvailable, less in a cgroup v2 with memory.max", "[memory]") {
-  const MemoryLimit m = memory_limit(kFixtures + "/cgroup-v2");
+  const MemoryLimit m = memory_limit(kMemoryFixtures + "/cgroup-v2");
   // MemAvailable 6291456 kB = 6 GiB; the service's cgroup: 2 GiB - 512 MiB.
   CHECK(m.bytes == 2147483648LL - 536870912LL);
   CHECK(m.source ==
@@ -27,7 +27,7 @@ TEST_CASE("memory limit: MemAvailable, less in a cgroup v2 with memory.max", "[m
 }
 
 TEST_CASE("memory limit: cgroup v1, an unlimited parent is no limit", "[memory]") {
-  const MemoryLimit m = memory_limit(kFixtures + "/cgroup-v1");
+  const MemoryLimit m = memory_limit(kMemoryFixtures + "/cgroup-v1");
   CHECK(m.bytes == 1073741824LL - 268435456LL);
   CHECK_THAT(m.source, Catch::StartsWith("cgroup /user.slice/session-3.scope"));
 }

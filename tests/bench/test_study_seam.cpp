@@ -63,7 +63,7 @@ const ConfigSchema& schema_with_probe() {
   return schema;
 }
 
-std::string error_of(const ConfigSchema& s, const std::string& yaml) {
+std::string seam_error_of(const ConfigSchema& s, const std::string& yaml) {
   try {
     parse_config(s, yaml, "probe.yaml");
   } catch (const edp::UsageError& e) {
@@ -84,9 +84,9 @@ TEST_CASE("study seam: a study's own section loads, validates and round-trips", 
 
   // Out of range, named by its place and its whole path; an unknown key of
   // the section too.
-  CHECK(error_of(s, "studies: [probe]\nprobe: {n: 11}\n") ==
+  CHECK(seam_error_of(s, "studies: [probe]\nprobe: {n: 11}\n") ==
         "probe.yaml:2:12: 'probe.n' = 11 is out of range [1, 10]");
-  CHECK_THAT(error_of(s, "probe: {m: 1}\n"),
+  CHECK_THAT(seam_error_of(s, "probe: {m: 1}\n"),
              Catch::StartsWith("probe.yaml:1:9: unknown key 'm' in probe"));
 
   // Written where the studies' sections go, on one line, and read back the same.
@@ -126,10 +126,11 @@ TEST_CASE("study seam: the sections are values of the Config", "[config][study]"
 
 TEST_CASE("study seam: without its registry line the study is unknown", "[config][study]") {
   // The registry's own table, and the engine's core table, know no probe.
-  CHECK_THAT(error_of(config_schema(), "studies: [probe]\n"),
+  CHECK_THAT(seam_error_of(config_schema(), "studies: [probe]\n"),
              Catch::Contains("unknown study 'probe'"));
-  CHECK_THAT(error_of(config_schema(), "probe: {n: 3}\n"), Catch::Contains("unknown key 'probe'"));
-  CHECK_THAT(error_of(core_config_schema(), "probe: {n: 3}\n"),
+  CHECK_THAT(seam_error_of(config_schema(), "probe: {n: 3}\n"),
+             Catch::Contains("unknown key 'probe'"));
+  CHECK_THAT(seam_error_of(core_config_schema(), "probe: {n: 3}\n"),
              Catch::Contains("unknown key 'probe'"));
   CHECK(core_config_schema().find("power.rate_hz"));
   for (const auto& k : core_config_schema().keys) CHECK_FALSE(k.path_label);  // no study section

@@ -26,7 +26,7 @@ using Names = std::vector<std::string>;
 
 namespace {
 
-const std::string kFixtures = EDPBENCH_FIXTURES;
+const std::string kAllFixtures = EDPBENCH_FIXTURES;
 
 // choose_total_rails with the board table's roles for a device-tree model,
 // as bench wires them (bench/engine/board_rails.h).
@@ -72,7 +72,7 @@ std::vector<EnergyMeter::Rail> rapl_rails(bool psys) {
 // What the platform probe reads as the board model of the fake TX2:
 // /proc/device-tree/model, NUL-terminated like the real file.
 std::string tx2_fixture_model() {
-  std::ifstream f(kFixtures + "/platform/tx2/proc/device-tree/model", std::ios::binary);
+  std::ifstream f(kAllFixtures + "/platform/tx2/proc/device-tree/model", std::ios::binary);
   std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   while (!s.empty() && (s.back() == '\0' || s.back() == '\n')) s.pop_back();
   return s;
@@ -122,7 +122,7 @@ TEST_CASE(
   REQUIRE(model == "quill");
   PowerOptions o;
   o.source = "jetson";
-  o.sysfs_root = kFixtures + "/power/tx2-jp4";
+  o.sysfs_root = kAllFixtures + "/power/tx2-jp4";
   auto meter = EnergyMeter::open(o);
   const TotalRails t = choose(meter.rails(), model, {});
   REQUIRE(t.rails == Names{"VDD_IN"});
@@ -141,7 +141,7 @@ TEST_CASE("the fake JetPack 5 Orin NX tree gives VDD_IN, told by its device tree
           "[total_rails]") {
   PowerOptions o;
   o.source = "jetson";
-  o.sysfs_root = kFixtures + "/power/jp5-hwmon";
+  o.sysfs_root = kAllFixtures + "/power/jp5-hwmon";
   auto meter = EnergyMeter::open(o);
   const auto roles = edp::bench::rail_roles(edp::platform::probe(o.sysfs_root));
   const TotalRails t = choose_total_rails(meter.rails(), roles, {});
@@ -182,7 +182,7 @@ TEST_CASE("board fixtures: the board, the total and its power", "[total_rails][b
     INFO(c.fixture);
     PowerOptions o;
     o.source = c.source;
-    o.sysfs_root = kFixtures + "/power/" + c.fixture;
+    o.sysfs_root = kAllFixtures + "/power/" + c.fixture;
     auto meter = EnergyMeter::open(o);
     const auto p = edp::platform::probe(o.sysfs_root);
     CHECK(p.board == c.board);
@@ -365,9 +365,9 @@ TEST_CASE("the fake RAPL trees through EnergyMeter::open give psys, else package
           "[total_rails]") {
   PowerOptions o;
   o.source = "rapl";
-  o.sysfs_root = kFixtures + "/power/rapl-psys";
+  o.sysfs_root = kAllFixtures + "/power/rapl-psys";
   CHECK(choose(EnergyMeter::open(o).rails(), "", {}).rails == Names{"psys"});
-  o.sysfs_root = kFixtures + "/power/rapl";
+  o.sysfs_root = kAllFixtures + "/power/rapl";
   CHECK(choose(EnergyMeter::open(o).rails(), "", {}).rails == Names{"package-0"});
 }
 

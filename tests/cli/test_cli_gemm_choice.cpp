@@ -15,7 +15,7 @@ using edp::testing::edpbench;
 
 namespace {
 
-std::string tiny_config(const std::string& dir) {
+std::string gemm_tiny_config(const std::string& dir) {
   const std::string path = dir + "/gemm-auto.yaml";
   edp::testing::write_text(path,
                            "name: gemm-auto\niterations: 5\nruns: 2\nwarmup_iterations: 1\n"
@@ -73,7 +73,7 @@ bool near_margin(const std::string& choice) {
 // other tests on two CPUs a median near the rule's margin flipped it once.
 TEST_CASE("two sweeps of the same config record the same gemm choice", "[cli][gemm][alone]") {
   const std::string dir = edp::testing::temp_dir("gemm-auto");
-  const std::string cfg = tiny_config(dir);
+  const std::string cfg = gemm_tiny_config(dir);
   const auto a = sweep(cfg, dir + "/a");
   const auto b = sweep(cfg, dir + "/b");
   REQUIRE(a.size() == 2);  // cpu (1 thread) and cpu#2 (2 threads)

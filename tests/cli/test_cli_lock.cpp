@@ -40,7 +40,7 @@ power:
   return path;
 }
 
-pid_t spawn_run(const std::string& cfg, const std::string& out, bool resume = false) {
+pid_t spawn_locked_run(const std::string& cfg, const std::string& out, bool resume = false) {
   std::vector<std::string> args{EDPBENCH_BINARY, "run", "--config", cfg, "--out", out};
   if (resume) args.push_back("--resume");
   std::vector<char*> argv;
@@ -77,7 +77,7 @@ TEST_CASE("CLI: a second run or --resume on a locked --out exits 2 naming the ot
           "[cli][lock]") {
   const std::string dir = edp::testing::temp_dir("lock");
   const std::string cfg = long_config(dir), out = dir + "/out";
-  const pid_t first = spawn_run(cfg, out);
+  const pid_t first = spawn_locked_run(cfg, out);
   wait_started(out);
   const auto resume = edp::testing::edpbench("run --config " + cfg + " --out " + out + " --resume");
   CHECK(resume.exit_code == 2);
@@ -91,11 +91,11 @@ TEST_CASE("CLI: a second run or --resume on a locked --out exits 2 naming the ot
   CHECK(stop(first, SIGTERM) == 143);
 
   // SIGKILL leaves the lock file; the kernel released the lock with the process.
-  const pid_t second = spawn_run(cfg, dir + "/out2");
+  const pid_t second = spawn_locked_run(cfg, dir + "/out2");
   wait_started(dir + "/out2");
   CHECK(stop(second, SIGKILL) == 128 + SIGKILL);
   CHECK(fs::exists(dir + "/out2/.edpbench.lock"));
-  const pid_t resumed = spawn_run(cfg, dir + "/out2", true);
+  const pid_t resumed = spawn_locked_run(cfg, dir + "/out2", true);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   int status = 0;
   CHECK(::waitpid(resumed, &status, WNOHANG) == 0);  // still running: it got the lock

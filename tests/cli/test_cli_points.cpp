@@ -68,7 +68,7 @@ power:
   return path;
 }
 
-pid_t spawn_run(const Board& b, const std::string& cfg, const std::string& out) {
+pid_t spawn_points_run(const Board& b, const std::string& cfg, const std::string& out) {
   std::vector<std::string> args{EDPBENCH_BINARY, "run", "--config",     cfg,
                                 "--out",         out,   "--sysfs-root", b.root};
   std::vector<char*> argv;
@@ -96,7 +96,7 @@ pid_t spawn_run(const Board& b, const std::string& cfg, const std::string& out) 
 // Waits until the first point is applied (its cap is in the file), then
 // sends `sig`; returns the exit status as a shell would.
 int stop_at_first_point(const Board& b, const std::string& cfg, const std::string& out, int sig) {
-  const pid_t pid = spawn_run(b, cfg, out);
+  const pid_t pid = spawn_points_run(b, cfg, out);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (b.read(kA57Max).rfind("960000", 0) != 0 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -314,7 +314,7 @@ TEST_CASE("a stop signal before the sweep started still exits 128 + signal, not 
     int p[2];
     REQUIRE(::pipe(p) == 0);
     ::fcntl(p[1], F_SETFD, FD_CLOEXEC);  // the writer stays here, open
-    const pid_t pid = spawn_run(b, "/dev/fd/" + std::to_string(p[0]), b.dir + "/out");
+    const pid_t pid = spawn_points_run(b, "/dev/fd/" + std::to_string(p[0]), b.dir + "/out");
     ::close(p[0]);
     // Until run has installed its handler for `sig` (the kernel's SigCgt
     // mask in /proc/PID/status): a fixed sleep was too short for a busy

@@ -12,7 +12,8 @@ using edp::testing::num;
 
 namespace {
 
-std::string config(const std::string& dir, const std::string& trace, const std::string& extra) {
+std::string power_config(const std::string& dir, const std::string& trace,
+                         const std::string& extra) {
   const std::string path = dir + "/trace.yaml";
   edp::testing::write_text(
       path,
@@ -29,8 +30,8 @@ std::string config(const std::string& dir, const std::string& trace, const std::
 
 TEST_CASE("constant trace power P gives energy P*t and EDP P*t^2 within 1%", "[cli][power]") {
   const std::string dir = edp::testing::temp_dir("trace");
-  const std::string cfg = config(dir, "constant_7w5.csv",
-                                 "  total_rails: [VDD_IN]\n  baseline_s: 0.3\n  min_run_s: 0.2\n");
+  const std::string cfg = power_config(
+      dir, "constant_7w5.csv", "  total_rails: [VDD_IN]\n  baseline_s: 0.3\n  min_run_s: 0.2\n");
   const auto r = edpbench("run --config " + cfg + " --out " + dir + "/out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -75,10 +76,10 @@ TEST_CASE("constant trace power P gives energy P*t and EDP P*t^2 within 1%", "[c
 TEST_CASE("a sensor failing mid-run fails that configuration and the sweep goes on",
           "[cli][power]") {
   const std::string dir = edp::testing::temp_dir("trace-fail");
-  const std::string cfg = config(dir, "fails_after_300ms.csv",
-                                 "  trace: {file: " EDPBENCH_FIXTURES
-                                 "/cli/fails_after_300ms.csv, loop: false}\n"
-                                 "  baseline_s: 0\n  min_run_s: 0.5\n");
+  const std::string cfg = power_config(dir, "fails_after_300ms.csv",
+                                       "  trace: {file: " EDPBENCH_FIXTURES
+                                       "/cli/fails_after_300ms.csv, loop: false}\n"
+                                       "  baseline_s: 0\n  min_run_s: 0.5\n");
   // The trace key appears twice in this config; replace the first one.
   std::string text = edp::testing::slurp(cfg);
   text = text.substr(0, text.find("  trace: {file:")) +
@@ -101,8 +102,8 @@ TEST_CASE("a sensor failing mid-run fails that configuration and the sweep goes 
 
 TEST_CASE("a failing rail outside the total rails keeps the energy and says so", "[cli][power]") {
   const std::string dir = edp::testing::temp_dir("trace-other-rail");
-  std::string cfg = config(dir, "gpu_rail_fails.csv",
-                           "  total_rails: [VDD_IN]\n  baseline_s: 0\n  min_run_s: 0.5\n");
+  std::string cfg = power_config(dir, "gpu_rail_fails.csv",
+                                 "  total_rails: [VDD_IN]\n  baseline_s: 0\n  min_run_s: 0.5\n");
   // Not looping: a looping trace fails VDD_SYS_GPU only in the last 10 ms of
   // each 0.31 s, which a sampler that a busy machine delays can miss in a
   // whole run (the last run's note then lacked the failure).

@@ -37,7 +37,7 @@ std::string sweep_config(const std::string& dir) {
   return path;
 }
 
-pid_t spawn_run(const std::string& cfg, const std::string& out) {
+pid_t spawn_resumable_run(const std::string& cfg, const std::string& out) {
   const std::string bin = EDPBENCH_BINARY;
   std::vector<std::string> args{bin, "run", "--config", cfg, "--out", out};
   std::vector<char*> argv;
@@ -53,7 +53,7 @@ pid_t spawn_run(const std::string& cfg, const std::string& out) {
 }
 
 int interrupt_mid_sweep(const std::string& cfg, const std::string& out, int sig) {
-  const pid_t pid = spawn_run(cfg, out);
+  const pid_t pid = spawn_resumable_run(cfg, out);
   // Wait for the first completed configuration, then stop the sweep.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (rows_in(out + "/results.csv") < 1 && std::chrono::steady_clock::now() < deadline)

@@ -26,8 +26,8 @@ using edp::testing::rows_in;
 
 namespace {
 
-std::string config(const std::string& dir, const std::string& workloads, int iterations,
-                   const std::string& devices = "[{kind: cpu, threads: 1}]") {
+std::string stages_config(const std::string& dir, const std::string& workloads, int iterations,
+                          const std::string& devices = "[{kind: cpu, threads: 1}]") {
   const std::string path = dir + "/stages.yaml";
   edp::testing::write_text(
       path, "name: stages-test\nstudies: [stages]\nstages: {sizes: [tiny]}\niterations: " +
@@ -59,7 +59,8 @@ size_t row_of(const edp::report::CsvTable& t, const std::string& workload,
 TEST_CASE("stages on a constant trace: energy differences are power x time differences",
           "[cli][stages]") {
   const std::string dir = edp::testing::temp_dir("stages");
-  const auto r = edpbench("run --config " + config(dir, "tensors", 20) + " --out " + dir + "/out");
+  const auto r =
+      edpbench("run --config " + stages_config(dir, "tensors", 20) + " --out " + dir + "/out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto stages = edp::report::read_csv_file(dir + "/out/stages.csv");
@@ -114,8 +115,9 @@ TEST_CASE("the reference backend has no measured peak: compute_efficiency_measur
   // Its fma_peak is a sequential baseline of scalar chains, not a peak; a
   // ratio to it would look like an efficiency and mean nothing.
   const std::string dir = edp::testing::temp_dir("stages-ref");
-  const auto r = edpbench("run --config " + config(dir, "tensors", 5, "[{kind: reference}]") +
-                          " --out " + dir + "/out");
+  const auto r =
+      edpbench("run --config " + stages_config(dir, "tensors", 5, "[{kind: reference}]") +
+               " --out " + dir + "/out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto stages = edp::report::read_csv_file(dir + "/out/stages.csv");
@@ -128,7 +130,7 @@ TEST_CASE("the reference backend has no measured peak: compute_efficiency_measur
 
 TEST_CASE("an interrupted stages sweep resumes without duplicates", "[cli][stages][resume]") {
   const std::string dir = edp::testing::temp_dir("stages-resume");
-  const std::string cfg = config(dir, "tensors, autograd, custom_relu", 20);
+  const std::string cfg = stages_config(dir, "tensors, autograd, custom_relu", 20);
   const std::string out = dir + "/out";
   const std::string bin = EDPBENCH_BINARY;
   std::vector<std::string> args{bin, "run", "--config", cfg, "--out", out};

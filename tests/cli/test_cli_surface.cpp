@@ -22,7 +22,7 @@ namespace {
 
 // A sweep of one tiny CPU item whose config names no power source at all:
 // the power comes from the command line.
-std::string tiny_config(const std::string& dir) {
+std::string surface_tiny_config(const std::string& dir) {
   const std::string path = dir + "/tiny.yaml";
   edp::testing::write_text(path,
                            "name: tiny\niterations: 20\nruns: 2\nwarmup_iterations: 1\n"
@@ -35,7 +35,7 @@ std::string tiny_config(const std::string& dir) {
 
 // Each measuring command, with what it needs besides the power options.
 std::vector<std::string> measuring_commands(const std::string& dir) {
-  const std::string cfg = tiny_config(dir);
+  const std::string cfg = surface_tiny_config(dir);
   std::vector<std::string> commands{
       "run --config " + cfg + " --out " + dir + "/run-out",
       "ops --out " + dir + "/ops-out --ops add --bytes 1MB --devices cpu",
@@ -86,8 +86,8 @@ TEST_CASE("every measuring command takes the power options with the config's ran
 TEST_CASE("run measures on a trace given on the command line (--trace implies the source)",
           "[cli][surface]") {
   const std::string dir = edp::testing::temp_dir("surface-run");
-  const auto r = edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out --trace " +
-                          kConstantTrace + " --total-rails VDD_IN");
+  const auto r = edpbench("run --config " + surface_tiny_config(dir) + " --out " + dir +
+                          "/out --trace " + kConstantTrace + " --total-rails VDD_IN");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto results = edp::report::read_csv_file(dir + "/out/results.csv");
@@ -262,8 +262,8 @@ TEST_CASE(
     "first",
     "[cli][run][json]") {
   const std::string dir = edp::testing::temp_dir("run-json");
-  const auto r = edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out --trace " +
-                          kConstantTrace + " --json " + dir + "/run.json");
+  const auto r = edpbench("run --config " + surface_tiny_config(dir) + " --out " + dir +
+                          "/out --trace " + kConstantTrace + " --json " + dir + "/run.json");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);  // before issue 35: "--json: not expected", exit 2
   const auto j = nlohmann::json::parse(edp::testing::slurp(dir + "/run.json"));
@@ -279,7 +279,7 @@ TEST_CASE(
   CHECK(row.at("diverged") == false);
 
   const auto bad =
-      edpbench("run --config " + tiny_config(dir) + " --out " + dir + "/out2 --trace " +
+      edpbench("run --config " + surface_tiny_config(dir) + " --out " + dir + "/out2 --trace " +
                kConstantTrace + " --json " + dir + "/no/such/dir/run.json");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("--json " + dir + "/no/such/dir/run.json: the directory"));

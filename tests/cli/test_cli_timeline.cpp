@@ -22,8 +22,8 @@ namespace {
 
 // One tiny MLP configuration on the constant trace (VDD_IN 7.5 W,
 // VDD_SYS_GPU 2.5 W), windows of at least `min_run_s`.
-std::string config(const std::string& dir, const std::string& extra_power, int runs = 2,
-                   double min_run_s = 0.3) {
+std::string timeline_config(const std::string& dir, const std::string& extra_power, int runs = 2,
+                            double min_run_s = 0.3) {
   const std::string path = dir + "/tl.yaml";
   edp::testing::write_text(
       path, "name: tl\niterations: 2\nruns: " + std::to_string(runs) +
@@ -49,7 +49,8 @@ std::map<RunId, size_t> rows_per_run(const edp::report::CsvTable& samples) {
 TEST_CASE("run --timeline writes samples.csv for every run, its rate and count in context.json",
           "[cli][timeline]") {
   const std::string dir = edp::testing::temp_dir("timeline");
-  const auto r = edpbench("run --timeline --config " + config(dir, "") + " --out " + dir + "/out");
+  const auto r =
+      edpbench("run --timeline --config " + timeline_config(dir, "") + " --out " + dir + "/out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto samples = edp::report::read_csv_file(dir + "/out/samples.csv");
@@ -80,7 +81,8 @@ TEST_CASE("run --timeline writes samples.csv for every run, its rate and count i
   CHECK(tl->find("full_at")->string.empty());
 
   // Without --timeline (and power.timeline) there is no samples.csv.
-  const auto plain = edpbench("run --config " + config(dir, "") + " --out " + dir + "/plain");
+  const auto plain =
+      edpbench("run --config " + timeline_config(dir, "") + " --out " + dir + "/plain");
   REQUIRE(plain.exit_code == 0);
   CHECK(edp::testing::slurp(dir + "/plain/samples.csv").empty());
   CHECK(!edp::report::read_json_file(dir + "/plain/context.json").at({"power", "timeline"}));
@@ -90,12 +92,13 @@ TEST_CASE("samples.csv stops at its cap, says where, and never passes it", "[cli
   const std::string dir = edp::testing::temp_dir("timeline-cap");
   // About 2 x 200 x (0.5 + 1) = 600 rows a run (fewer when a busy machine
   // makes the sampler miss ticks): four runs pass 1000.
-  const auto r = edpbench("run --config " +
-                          config(dir,
-                                 "  timeline: true\n  timeline_hz: 200\n  timeline_max_rows: 1000\n"
-                                 "  rate_hz: 200\n",
-                                 4, 1.0) +
-                          " --out " + dir + "/out");
+  const auto r =
+      edpbench("run --config " +
+               timeline_config(dir,
+                               "  timeline: true\n  timeline_hz: 200\n  timeline_max_rows: 1000\n"
+                               "  rate_hz: 200\n",
+                               4, 1.0) +
+               " --out " + dir + "/out");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const auto samples = edp::report::read_csv_file(dir + "/out/samples.csv");
@@ -114,7 +117,7 @@ TEST_CASE("samples.csv stops at its cap, says where, and never passes it", "[cli
 
 TEST_CASE("a resumed sweep keeps only the samples of items that are done", "[cli][timeline]") {
   const std::string dir = edp::testing::temp_dir("timeline-resume");
-  const std::string cfg = config(dir, "  timeline: true\n");
+  const std::string cfg = timeline_config(dir, "  timeline: true\n");
   REQUIRE(edpbench("run --config " + cfg + " --out " + dir + "/out").exit_code == 0);
   const std::string path = dir + "/out/samples.csv";
   const std::string before = edp::testing::slurp(path);

@@ -24,6 +24,7 @@
 #include "support/fixtures.h"
 
 namespace fs = std::filesystem;
+using edp::testing::kSysCpu;
 using edp::testing::kTx2Tree;
 using edp::testing::slurp;
 using edp::testing::write_text;
@@ -32,7 +33,6 @@ using Catch::Contains;
 
 namespace {
 
-const std::string kCpu = "/sys/devices/system/cpu/cpu";
 const std::string kGpu = "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b";
 const std::string kEmc = "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap";
 
@@ -177,16 +177,16 @@ TEST_CASE("operating points: nvpmodel modes resolve to the conf's files, rounded
   REQUIRE(pts.size() == 2);
   const auto& maxq = pts[0];
   CHECK(maxq.nvpmodel_name == "MAXQ");
-  CHECK(value_of(maxq, kCpu + "1/online") == "0");
-  CHECK(value_of(maxq, kCpu + "3/online") == "1");
-  CHECK(value_of(maxq, kCpu + "0/online") == "(none)");  // cpu0 has no online file; it stays on
+  CHECK(value_of(maxq, kSysCpu + "1/online") == "0");
+  CHECK(value_of(maxq, kSysCpu + "3/online") == "1");
+  CHECK(value_of(maxq, kSysCpu + "0/online") == "(none)");  // cpu0 has no online file; it stays on
   // 1190400 kHz and 854250000 Hz are not in the fixture's tables: a cap is
   // the highest listed rate not above it, and the raw figure is accepted on read-back.
-  CHECK(value_of(maxq, kCpu + "0/cpufreq/scaling_max_freq") == "1113600");
-  CHECK(value_of(maxq, kCpu + "0/cpufreq/scaling_min_freq") == "345600");
+  CHECK(value_of(maxq, kSysCpu + "0/cpufreq/scaling_max_freq") == "1113600");
+  CHECK(value_of(maxq, kSysCpu + "0/cpufreq/scaling_min_freq") == "345600");
   CHECK(value_of(maxq, kGpu + "/max_freq") == "828750000");
   CHECK(value_of(maxq, kEmc) == "0");
-  CHECK(value_of(pts[1], kCpu + "1/cpufreq/scaling_max_freq") == "2035200");  // -1: the top
+  CHECK(value_of(pts[1], kSysCpu + "1/cpufreq/scaling_max_freq") == "2035200");  // -1: the top
   CHECK_THAT(maxq.describe(), Contains("nvpmodel 1 MAXQ"));
 }
 
@@ -251,14 +251,14 @@ TEST_CASE("operating points: points apply in a safe order and read back, then re
 
   // Down: the min falls first, the max after it; cpu1-2 go offline last.
   const ApplyResult r1 = apply_point(p, pts[0], opt);
-  const std::string a57 = kCpu + "0/cpufreq/";
+  const std::string a57 = kSysCpu + "0/cpufreq/";
   CHECK(index_of(order, a57 + "scaling_min_freq") < index_of(order, a57 + "scaling_max_freq"));
   CHECK(index_of(order, kGpu + "/min_freq") < index_of(order, kGpu + "/max_freq"));
-  CHECK(order.back() == kCpu + "2/online");
+  CHECK(order.back() == kSysCpu + "2/online");
   CHECK(index_of(order, a57 + "scaling_governor") < index_of(order, a57 + "scaling_max_freq"));
   CHECK(b.read(a57 + "scaling_max_freq") == "960000");
   CHECK(b.read(a57 + "scaling_min_freq") == "499200");
-  CHECK(b.read(kCpu + "1/online") == "0");
+  CHECK(b.read(kSysCpu + "1/online") == "0");
   CHECK(b.read(kGpu + "/max_freq") == "522750000");
   CHECK(r1.read_back.size() == pts[0].writes.size());
   CHECK_FALSE(r1.warnings.empty());  // the fake cur_freq stays above the cap
@@ -267,7 +267,7 @@ TEST_CASE("operating points: points apply in a safe order and read back, then re
   // Up: CPUs online first, then the max rises before the min.
   order.clear();
   apply_point(p, pts[1], opt);
-  CHECK(order.front() == kCpu + "1/online");
+  CHECK(order.front() == kSysCpu + "1/online");
   CHECK(index_of(order, a57 + "scaling_max_freq") < index_of(order, a57 + "scaling_min_freq"));
   CHECK(index_of(order, kGpu + "/max_freq") < index_of(order, kGpu + "/min_freq"));
   CHECK(b.read(a57 + "scaling_min_freq") == "1881600");
@@ -297,7 +297,7 @@ TEST_CASE("operating points: a failed write is undone and names the file and the
 
 TEST_CASE("operating points: a read-only file is refused before anything changes, by name") {
   Board b;
-  fs::permissions(b.root() + kCpu + "2/online",
+  fs::permissions(b.root() + kSysCpu + "2/online",
                   fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   const Platform p = probe(b.root());
   const auto original = b.snapshot();
@@ -305,11 +305,11 @@ TEST_CASE("operating points: a read-only file is refused before anything changes
   const auto pts = validate_points(p, {low()});
   const PrivilegeReport rep = check_privileges(p, pts);
   REQUIRE_FALSE(rep.ok());
-  CHECK(rep.unwritable == std::vector<std::string>{kCpu + "2/online"});
-  CHECK_THAT(rep.message(), Contains(kCpu + "2/online") && Contains("tmpfiles.d") &&
+  CHECK(rep.unwritable == std::vector<std::string>{kSysCpu + "2/online"});
+  CHECK_THAT(rep.message(), Contains(kSysCpu + "2/online") && Contains("tmpfiles.d") &&
                                 Contains("edpbench-clocks") && Contains("never as root"));
   CHECK_THROWS_WITH(OperatingPointSession(p, {low()}, {state}, fast()),
-                    Contains(kCpu + "2/online"));
+                    Contains(kSysCpu + "2/online"));
   CHECK_FALSE(fs::exists(state));
   CHECK(b.snapshot() == original);
 }
@@ -324,12 +324,12 @@ TEST_CASE("operating points: a session saves first, restores at the end, removes
     OperatingPointSession s(p, {mode("MAXQ", 1), low(), mode("MAXN", 0)}, {out, sd}, fast());
     REQUIRE(fs::exists(out));
     REQUIRE(fs::exists(sd));
-    CHECK_THAT(slurp(sd), Contains("file=" + kCpu + "1/online=1"));
+    CHECK_THAT(slurp(sd), Contains("file=" + kSysCpu + "1/online=1"));
     s.apply(0);
-    CHECK(b.read(kCpu + "1/online") == "0");
-    CHECK(b.read(kCpu + "0/cpufreq/scaling_max_freq") == "1113600");
+    CHECK(b.read(kSysCpu + "1/online") == "0");
+    CHECK(b.read(kSysCpu + "0/cpufreq/scaling_max_freq") == "1113600");
     s.apply(1);
-    CHECK(b.read(kCpu + "0/cpufreq/scaling_governor") == "userspace");
+    CHECK(b.read(kSysCpu + "0/cpufreq/scaling_governor") == "userspace");
     const ApplyResult r = s.restore();
     CHECK(r.failures.empty());
     CHECK(b.snapshot() == original);
@@ -407,7 +407,7 @@ TEST_CASE("operating points: with a tool set, nvpmodel points run `nvpmodel -m N
                  log +
                  "'\n"
                  "c=" +
-                 r + kCpu +
+                 r + kSysCpu +
                  "\n"
                  "case \"$2\" in\n"
                  "  1) echo 0 > ${c}1/online; echo 0 > ${c}2/online;\n"
@@ -431,11 +431,11 @@ TEST_CASE("operating points: with a tool set, nvpmodel points run `nvpmodel -m N
   ApplyOptions opt = fast();
   opt.nvpmodel_tool = "nvpmodel";
   // The mode's files need not be writable by edpbench itself: the tool writes them.
-  fs::permissions(b.root() + kCpu + "1/online", fs::perms::owner_read);
+  fs::permissions(b.root() + kSysCpu + "1/online", fs::perms::owner_read);
   const auto pts = validate_points(p, {mode("MAXQ", 1)});
   CHECK(check_privileges(p, pts, opt).ok());
   CHECK_FALSE(check_privileges(p, pts, fast()).ok());
-  fs::permissions(b.root() + kCpu + "1/online", fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(b.root() + kSysCpu + "1/online", fs::perms::owner_read | fs::perms::owner_write);
 
   const SavedState saved = capture_state(p, pts, opt);
   CHECK(saved.nvpmodel_by_tool);
@@ -529,5 +529,5 @@ TEST_CASE("operating points: the shipped tmpfiles.d grant opens exactly the file
                                        "scaling_governor", "max_freq",         "min_freq",
                                        "emc_iso_cap"};
   for (const auto& g : granted) CHECK(kinds.count(fs::path(g).filename().string()) == 1);
-  CHECK(granted.count(kCpu + "0/cpufreq/scaling_cur_freq") == 0);
+  CHECK(granted.count(kSysCpu + "0/cpufreq/scaling_cur_freq") == 0);
 }

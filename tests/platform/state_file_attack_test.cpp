@@ -23,16 +23,16 @@
 #include "platform/operating_point.h"
 #include "platform/sysfs.h"
 #include "support/files.h"
+#include "support/fixtures.h"
 
 namespace fs = std::filesystem;
+using edp::testing::kSysCpu;
 using edp::testing::slurp;
 using edp::testing::write_text;
 using namespace edp::platform;
 using Catch::Contains;
 
 namespace {
-
-const std::string kCpu = "/sys/devices/system/cpu/cpu";
 
 // A writable TX2 tree, a victim file outside it, and a script that would
 // prove it ran by creating a marker.
@@ -62,7 +62,9 @@ struct Scene {
     std::error_code ec;
     fs::remove_all(dir, ec);
   }
-  std::string cpu1_online() const { return SysfsRoot(root).read_line(kCpu + "1/online").value(); }
+  std::string cpu1_online() const {
+    return SysfsRoot(root).read_line(kSysCpu + "1/online").value();
+  }
   void plant(const std::string& sysfs_root, const std::string& files) const {
     write_text(state, "version=1\nsysfs_root=" + sysfs_root +
                           "\nnvpmodel_id=0\nnvpmodel_tool=" + script + "\npid=999999999\n" + files);
@@ -91,8 +93,8 @@ TEST_CASE("state file: the issue's attack (tool script, file=ANY=PWNED) runs and
 
 TEST_CASE("state file: a valid restore never runs the tool the file names") {
   Scene s;
-  write_text(s.root + kCpu + "1/online", "0\n");
-  s.plant(s.root, "file=" + kCpu + "1/online=1\n");
+  write_text(s.root + kSysCpu + "1/online", "0\n");
+  s.plant(s.root, "file=" + kSysCpu + "1/online=1\n");
   const auto r = restore_leftover({s.state});
   REQUIRE(r.has_value());
   CHECK(s.cpu1_online() == "1");
@@ -106,9 +108,9 @@ TEST_CASE("state file: /../ traversal, '.', '//' and files of no clock are refus
   Scene s;
   const std::string up = "/sys/devices/system/cpu/cpu1/../../../../../victim.conf";
   for (const std::string& entry : std::vector<std::string>{
-           up + "=PWNED", kCpu + "1/./online=1", kCpu + "1//online=1", "/sys/../victim.conf=1",
-           kCpu + "0/cpufreq/scaling_available_frequencies=1", "/etc/nvpmodel.conf=PWNED",
-           "/sys/devices/system/cpu/cpu1/online/=1"}) {
+           up + "=PWNED", kSysCpu + "1/./online=1", kSysCpu + "1//online=1",
+           "/sys/../victim.conf=1", kSysCpu + "0/cpufreq/scaling_available_frequencies=1",
+           "/etc/nvpmodel.conf=PWNED", "/sys/devices/system/cpu/cpu1/online/=1"}) {
     INFO(entry);
     s.plant(s.root, "file=" + entry + "\n");
     CHECK_THROWS_AS(restore_leftover({s.state}), edp::UsageError);
@@ -120,32 +122,32 @@ TEST_CASE("state file: /../ traversal, '.', '//' and files of no clock are refus
 TEST_CASE("state file: a symlink planted inside the sysfs root is not followed") {
   Scene s;
   // The file itself replaced by a link to the victim.
-  const std::string online = s.root + kCpu + "1/online";
+  const std::string online = s.root + kSysCpu + "1/online";
   fs::remove(online);
   fs::create_symlink(s.victim, online);
-  s.plant(s.root, "file=" + kCpu + "1/online=1\n");
+  s.plant(s.root, "file=" + kSysCpu + "1/online=1\n");
   CHECK_THROWS_WITH(restore_leftover({s.state}), Contains("outside"));
   s.nothing_happened();
   // The writer refuses it on its own too (O_NOFOLLOW), whatever was checked before.
-  CHECK_THAT(write_clock_file(s.root, kCpu + "1/online", "1"), Contains("symbolic link"));
+  CHECK_THAT(write_clock_file(s.root, kSysCpu + "1/online", "1"), Contains("symbolic link"));
   CHECK(slurp(s.victim) == "precious\n");
 
   // A directory on the way replaced by a link outside the root.
   const std::string outside = s.dir + "/elsewhere";
   fs::create_directories(outside);
   write_text(outside + "/online", "0\n");
-  fs::remove_all(s.root + kCpu + "2");
-  fs::create_directory_symlink(outside, s.root + kCpu + "2");
-  s.plant(s.root, "file=" + kCpu + "2/online=1\n");
+  fs::remove_all(s.root + kSysCpu + "2");
+  fs::create_directory_symlink(outside, s.root + kSysCpu + "2");
+  s.plant(s.root, "file=" + kSysCpu + "2/online=1\n");
   CHECK_THROWS_AS(restore_leftover({s.state}), edp::UsageError);
   CHECK(slurp(outside + "/online") == "0\n");
-  CHECK_THAT(write_clock_file(s.root, kCpu + "2/online", "1"), Contains("outside"));
+  CHECK_THAT(write_clock_file(s.root, kSysCpu + "2/online", "1"), Contains("outside"));
   CHECK(slurp(outside + "/online") == "0\n");
 
   // A hard link to a file outside (same file system) is not a sysfs attribute.
   fs::remove(online);
   fs::create_hard_link(s.victim, online);
-  CHECK_THAT(write_clock_file(s.root, kCpu + "1/online", "1"), Contains("one link"));
+  CHECK_THAT(write_clock_file(s.root, kSysCpu + "1/online", "1"), Contains("one link"));
   CHECK(slurp(s.victim) == "precious\n");
 }
 
@@ -153,30 +155,31 @@ TEST_CASE("state file: values outside the files' own ranges are refused") {
   Scene s;
   const std::string gpu = "/sys/devices/17000000.gp10b/devfreq/17000000.gp10b";
   for (const std::string& entry : std::vector<std::string>{
-           kCpu + "1/online=2", kCpu + "1/online=-1", kCpu + "0/cpufreq/scaling_max_freq=99999999",
-           kCpu + "0/cpufreq/scaling_max_freq=1", kCpu + "0/cpufreq/scaling_governor=evil",
-           kCpu + "0/cpufreq/scaling_governor=" + std::string(100, 'a'), gpu + "/max_freq=5",
-           gpu + "/max_freq=1300500001", kCpu + "1/online=1 2"}) {
+           kSysCpu + "1/online=2", kSysCpu + "1/online=-1",
+           kSysCpu + "0/cpufreq/scaling_max_freq=99999999",
+           kSysCpu + "0/cpufreq/scaling_max_freq=1", kSysCpu + "0/cpufreq/scaling_governor=evil",
+           kSysCpu + "0/cpufreq/scaling_governor=" + std::string(100, 'a'), gpu + "/max_freq=5",
+           gpu + "/max_freq=1300500001", kSysCpu + "1/online=1 2"}) {
     INFO(entry);
     s.plant(s.root, "file=" + entry + "\n");
     CHECK_THROWS_AS(restore_leftover({s.state}), edp::UsageError);
   }
   // Listed twice (the second would win silently).
-  s.plant(s.root, "file=" + kCpu + "1/online=1\nfile=" + kCpu + "1/online=0\n");
+  s.plant(s.root, "file=" + kSysCpu + "1/online=1\nfile=" + kSysCpu + "1/online=0\n");
   CHECK_THROWS_WITH(restore_leftover({s.state}), Contains("twice"));
   // An nvpmodel id the conf does not have.
   write_text(s.state, "version=1\nsysfs_root=" + s.root + "\nnvpmodel_id=77\nnvpmodel_by_tool=1\n");
   CHECK_THROWS_WITH(restore_leftover({s.state}), Contains("not a mode"));
   // In range: accepted (min 0 = no lower limit is a valid devfreq value).
   s.plant(s.root,
-          "file=" + gpu + "/min_freq=0\nfile=" + kCpu + "0/cpufreq/scaling_max_freq=1113600\n");
+          "file=" + gpu + "/min_freq=0\nfile=" + kSysCpu + "0/cpufreq/scaling_max_freq=1113600\n");
   CHECK(restore_leftover({s.state}).has_value());
   CHECK(SysfsRoot(s.root).read_line(gpu + "/min_freq").value() == "0");
 }
 
 TEST_CASE("state file: a state file that is a symlink is not read") {
   Scene s;
-  s.plant(s.root, "file=" + kCpu + "1/online=1\n");
+  s.plant(s.root, "file=" + kSysCpu + "1/online=1\n");
   const std::string link = s.dir + "/link-state.txt";
   fs::create_symlink(s.state, link);
   CHECK_THROWS_WITH(restore_leftover({link}), Contains("symbolic link"));
@@ -205,7 +208,7 @@ TEST_CASE("state file: root is refused on the real board before anything is read
   Scene s;
   for (const std::string& r : {std::string(""), std::string("/"), std::string("/sys/..")}) {
     INFO("sysfs_root=" << r);
-    s.plant(r, "file=" + kCpu + "1/online=1\n");
+    s.plant(r, "file=" + kSysCpu + "1/online=1\n");
     CHECK_THROWS_WITH(restore_leftover({s.state}), Contains("as root"));
     s.nothing_happened();
   }
@@ -241,9 +244,9 @@ TEST_CASE("state file: the owner check compares the start time, and the name exa
   CHECK(pid_is_live_edpbench(bench, process_start_ticks(bench)));
   CHECK(pid_is_live_edpbench(bench, 0));  // a file of an earlier version
   CHECK_FALSE(pid_is_live_edpbench(bench, process_start_ticks(bench) + 1));
-  write_text(s.root + kCpu + "1/online", "0\n");
+  write_text(s.root + kSysCpu + "1/online", "0\n");
   write_text(s.state, "version=1\nsysfs_root=" + s.root + "\npid=" + std::to_string(job) +
-                          "\nfile=" + kCpu + "1/online=1\n");
+                          "\nfile=" + kSysCpu + "1/online=1\n");
   CHECK(restore_leftover({s.state}).has_value());
   CHECK(s.cpu1_online() == "1");
   for (pid_t c : {job, bench}) {
@@ -262,13 +265,13 @@ TEST_CASE("state file: a sysfs root swapped for a symlink after validation is no
   const std::string other = s.dir + "/other";  // stands for "/"
   fs::copy(EDPBENCH_FIXTURES "/platform/tx2", other,
            fs::copy_options::recursive | fs::copy_options::copy_symlinks);
-  const std::string target = other + kCpu + "0/cpufreq/scaling_max_freq";
+  const std::string target = other + kSysCpu + "0/cpufreq/scaling_max_freq";
   fs::permissions(target, fs::perms::owner_write, fs::perm_options::add);
   write_text(target, "2035200\n");
-  const std::string fifo = s.root + kCpu + "0/cpufreq/scaling_max_freq";
+  const std::string fifo = s.root + kSysCpu + "0/cpufreq/scaling_max_freq";
   fs::remove(fifo);
   REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
-  write_text(s.state, "version=1\nsysfs_root=" + s.root + "\npid=999999999\nfile=" + kCpu +
+  write_text(s.state, "version=1\nsysfs_root=" + s.root + "\npid=999999999\nfile=" + kSysCpu +
                           "0/cpufreq/scaling_max_freq=345600\n");
   std::thread attacker([&] {
     int fd = -1;

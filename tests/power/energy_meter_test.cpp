@@ -21,7 +21,7 @@ using namespace edp::power;
 
 namespace {
 
-PowerOptions trace_options(const std::string& file, double rate_hz = 200) {
+PowerOptions meter_trace_options(const std::string& file, double rate_hz = 200) {
   PowerOptions o;
   o.source = "trace";
   o.trace_file = kPowerFixtures + "/traces/" + file;
@@ -29,7 +29,7 @@ PowerOptions trace_options(const std::string& file, double rate_hz = 200) {
   return o;
 }
 
-const RailMeasurement& rail(const Measurement& m, const std::string& name) {
+const RailMeasurement& meter_rail(const Measurement& m, const std::string& name) {
   for (const auto& r : m.rails)
     if (r.rail == name) return r;
   FAIL("no rail " << name);
@@ -79,11 +79,11 @@ TEST_CASE("trace replay holds rows and loops", "[trace]") {
 }
 
 TEST_CASE("a missing trace file is a usage error", "[trace]") {
-  CHECK_THROWS_AS(EnergyMeter::open(trace_options("no_such.csv")), edp::UsageError);
+  CHECK_THROWS_AS(EnergyMeter::open(meter_trace_options("no_such.csv")), edp::UsageError);
 }
 
 TEST_CASE("constant trace gives power times window time", "[meter]") {
-  auto meter = EnergyMeter::open(trace_options("tx2_idle.csv"));
+  auto meter = EnergyMeter::open(meter_trace_options("tx2_idle.csv"));
   CHECK(meter.source_name() == "trace");
   CHECK(meter.rail_names() == std::vector<std::string>{"VDD_IN", "VDD_SYS_GPU"});
   CHECK(meter.measures_energy());
@@ -97,15 +97,15 @@ TEST_CASE("constant trace gives power times window time", "[meter]") {
   CHECK(m.energy_j({"VDD_IN"}) == Approx(4.5 * m.time_s()).epsilon(1e-9));
   CHECK(m.energy_j() == Approx(5.7 * m.time_s()).epsilon(1e-9));
   CHECK(std::isnan(m.energy_j({"VDD_IN", "VDD_CPU"})));
-  CHECK(rail(m, "VDD_IN").sensor == "trace");
-  CHECK(rail(m, "VDD_IN").samples >= 30);  // 200 Hz for 0.3 s, loaded machine tolerated
+  CHECK(meter_rail(m, "VDD_IN").sensor == "trace");
+  CHECK(meter_rail(m, "VDD_IN").samples >= 30);  // 200 Hz for 0.3 s, loaded machine tolerated
   CHECK(m.samples >= 30);
-  CHECK(rail(m, "VDD_IN").distinct_values == 1);
+  CHECK(meter_rail(m, "VDD_IN").distinct_values == 1);
 }
 
 TEST_CASE("a sensor that starts failing mid-run makes the window incomplete", "[meter]") {
   // vdd_in_fails.csv: VDD_IN has values until t = 0.25 s, then empty fields.
-  auto meter = EnergyMeter::open(trace_options("vdd_in_fails.csv"));
+  auto meter = EnergyMeter::open(meter_trace_options("vdd_in_fails.csv"));
   meter.begin_window("run");
   sleep_s(0.5);
   const Measurement m = meter.end_window("run");
@@ -113,16 +113,16 @@ TEST_CASE("a sensor that starts failing mid-run makes the window incomplete", "[
   CHECK(m.read_failures > 0);
   CHECK_THAT(m.error, Catch::StartsWith("trace: no value for VDD_IN_w at t="));
   // The working rail is unaffected; the failing one held its last value.
-  CHECK(rail(m, "VDD_SYS_GPU").energy_j == Approx(1.0 * m.time_s()).epsilon(1e-9));
-  CHECK(rail(m, "VDD_IN").largest_gap_s > 0.2);
+  CHECK(meter_rail(m, "VDD_SYS_GPU").energy_j == Approx(1.0 * m.time_s()).epsilon(1e-9));
+  CHECK(meter_rail(m, "VDD_IN").largest_gap_s > 0.2);
   CHECK(meter.sampler_overhead().read_failures >= m.read_failures);
   // Failures are counted per rail, so a caller can judge only the rails it sums.
-  CHECK(rail(m, "VDD_IN").read_failures == m.read_failures);
-  CHECK(rail(m, "VDD_SYS_GPU").read_failures == 0);
+  CHECK(meter_rail(m, "VDD_IN").read_failures == m.read_failures);
+  CHECK(meter_rail(m, "VDD_SYS_GPU").read_failures == 0);
 }
 
 TEST_CASE("windows nest and overlap by name", "[meter]") {
-  auto meter = EnergyMeter::open(trace_options("tx2_idle.csv"));
+  auto meter = EnergyMeter::open(meter_trace_options("tx2_idle.csv"));
   meter.begin_window("outer");
   sleep_s(0.05);
   meter.begin_window("inner");
@@ -140,7 +140,7 @@ TEST_CASE("windows nest and overlap by name", "[meter]") {
 }
 
 TEST_CASE("idle power comes per rail", "[meter]") {
-  auto meter = EnergyMeter::open(trace_options("tx2_idle.csv"));
+  auto meter = EnergyMeter::open(meter_trace_options("tx2_idle.csv"));
   auto idle = meter.measure_idle_w(0.1);
   CHECK(idle.at("VDD_IN") == Approx(4.5));
   CHECK(idle.at("VDD_SYS_GPU") == Approx(1.2));
@@ -206,7 +206,7 @@ TEST_CASE("source none measures nothing", "[meter]") {
 }
 
 TEST_CASE("the sampler can be pinned to a CPU", "[meter]") {
-  PowerOptions o = trace_options("tx2_idle.csv");
+  PowerOptions o = meter_trace_options("tx2_idle.csv");
   o.sampler_cpu = 0;
   auto meter = EnergyMeter::open(o);
   meter.begin_window("run");
@@ -215,12 +215,12 @@ TEST_CASE("the sampler can be pinned to a CPU", "[meter]") {
 }
 
 TEST_CASE("a bad sampling rate is a usage error", "[meter]") {
-  PowerOptions o = trace_options("tx2_idle.csv", 0);
+  PowerOptions o = meter_trace_options("tx2_idle.csv", 0);
   CHECK_THROWS_AS(EnergyMeter::open(o), edp::UsageError);
 }
 
 TEST_CASE("end_window covers the trailing edge without waiting for the next deadline", "[meter]") {
-  auto meter = EnergyMeter::open(trace_options("tx2_idle.csv", /*rate_hz=*/1));
+  auto meter = EnergyMeter::open(meter_trace_options("tx2_idle.csv", /*rate_hz=*/1));
   meter.begin_window("run");
   sleep_s(0.05);
   const double before = now_s();
@@ -232,7 +232,7 @@ TEST_CASE("end_window covers the trailing edge without waiting for the next dead
 }
 
 TEST_CASE("the idle baseline leaves out failing rails and can be abandoned", "[meter]") {
-  auto meter = EnergyMeter::open(trace_options("vdd_in_fails.csv"));
+  auto meter = EnergyMeter::open(meter_trace_options("vdd_in_fails.csv"));
   const auto idle = meter.measure_idle_w(0.5);  // VDD_IN stops answering at 0.25 s
   CHECK(idle.count("VDD_IN") == 0);
   REQUIRE(idle.count("VDD_SYS_GPU") == 1);

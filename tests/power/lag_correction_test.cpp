@@ -34,14 +34,14 @@ struct Step {
   }
 };
 
-struct Result {
+struct LagResult {
   double corrected_error, uncorrected_error;  // relative
 };
 
 // Monitor: updates at phase + k*T with the mean over the last T; sampler reads
 // every dt starting at 0. The window is [s.t0, s.t1], closed as the sampler
 // would: the corrector gets readings until it is resolved.
-Result simulate(const Step& s, double T, double phase, double dt = 0.01) {
+LagResult simulate(const Step& s, double T, double phase, double dt = 0.01) {
   auto held = [&](double t) {
     const double k = std::floor((t - phase) / T);
     const double u = phase + k * T;
@@ -78,7 +78,7 @@ Worst over_phases(double run_s, double T, double idle_w = 2.0, double run_w = 8.
   for (int p = 0; p < 20; ++p) {
     const double phase = T * p / 20.0;
     const Step s{idle_w, run_w, 5.0 + 0.0037, 5.0 + 0.0037 + run_s};
-    const Result r = simulate(s, T, phase);
+    const LagResult r = simulate(s, T, phase);
     w.corrected = std::max(w.corrected, std::fabs(r.corrected_error));
     w.uncorrected = std::max(w.uncorrected, std::fabs(r.uncorrected_error));
   }
@@ -114,7 +114,7 @@ TEST_CASE("lag correction leaves a constant signal unchanged", "[power][lag]") {
   // the shift nor the edge terms may move energy.
   for (int p = 0; p < 10; ++p) {
     const Step s{5.0, 5.0, 3.0, 5.5};
-    const Result r = simulate(s, 0.43, 0.043 * p);
+    const LagResult r = simulate(s, 0.43, 0.043 * p);
     CHECK(std::fabs(r.corrected_error) < 1e-9);
   }
 }

@@ -32,7 +32,7 @@ EnergyMeter open_settled(const Ina3221Sim& sim, double settle_s = 1.5) {
   return meter;
 }
 
-const RailMeasurement& rail(const Measurement& m, const std::string& name) {
+const RailMeasurement& model_rail(const Measurement& m, const std::string& name) {
   for (const auto& r : m.rails)
     if (r.rail == name) return r;
   FAIL("no rail " << name);
@@ -50,12 +50,12 @@ TEST_CASE("sensor model: the update interval is estimated on the total rails onl
   meter.begin_window("idle");
   sleep_s(4.5);
   const Measurement m = meter.end_window("idle");
-  INFO("Measurement.update_interval_s " << m.update_interval_s << ", VDD_IN "
-                                        << rail(m, "VDD_IN").update_interval_s << ", VDD_SYS_GPU "
-                                        << rail(m, "VDD_SYS_GPU").update_interval_s);
-  CHECK(rail(m, "VDD_SYS_GPU").distinct_values >= 2);  // the slow rail did change
+  INFO("Measurement.update_interval_s "
+       << m.update_interval_s << ", VDD_IN " << model_rail(m, "VDD_IN").update_interval_s
+       << ", VDD_SYS_GPU " << model_rail(m, "VDD_SYS_GPU").update_interval_s);
+  CHECK(model_rail(m, "VDD_SYS_GPU").distinct_values >= 2);  // the slow rail did change
   CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
-  CHECK(rail(m, "VDD_IN").update_interval_s == Approx(0.43).epsilon(0.15));
+  CHECK(model_rail(m, "VDD_IN").update_interval_s == Approx(0.43).epsilon(0.15));
 }
 
 TEST_CASE("sensor model: a value repeated every 4th update does not inflate the interval",
@@ -84,7 +84,7 @@ TEST_CASE("sensor model: one hidden update in a short window does not double the
   sleep_s(0.2);
   const Measurement m = meter.end_window("short");
   INFO("Measurement.update_interval_s " << m.update_interval_s << " (true 0.43), VDD_IN "
-                                        << rail(m, "VDD_IN").update_interval_s);
+                                        << model_rail(m, "VDD_IN").update_interval_s);
   CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
   CHECK(m.update_interval_s < 0.7);
 }
@@ -101,13 +101,13 @@ TEST_CASE("sensor model: a stopped chip flags the run, a live one does not",
   sleep_s(2.0);  // 4-5 expected updates of 0.43 s
   const Measurement frozen = meter.end_window("frozen");
   INFO("frozen window: " << frozen.time_s() << " s, VDD_IN distinct values "
-                         << rail(frozen, "VDD_IN").distinct_values << ", update interval "
+                         << model_rail(frozen, "VDD_IN").distinct_values << ", update interval "
                          << frozen.update_interval_s);
-  CHECK(rail(frozen, "VDD_IN").distinct_values == 1);  // the simulator did freeze it
+  CHECK(model_rail(frozen, "VDD_IN").distinct_values == 1);  // the simulator did freeze it
   CHECK(frozen.frozen);
-  CHECK(rail(frozen, "VDD_IN").frozen);
-  CHECK(rail(frozen, "VDD_SYS_CPU").frozen);
-  CHECK_FALSE(rail(frozen, "VDD_SYS_GPU").frozen);  // the chip at 0x40 still updates
+  CHECK(model_rail(frozen, "VDD_IN").frozen);
+  CHECK(model_rail(frozen, "VDD_SYS_CPU").frozen);
+  CHECK_FALSE(model_rail(frozen, "VDD_SYS_GPU").frozen);  // the chip at 0x40 still updates
 
   for (const char* r : {"VDD_IN", "VDD_SYS_CPU", "VDD_SYS_DDR"}) sim.freeze(r, false);
   sim.freeze("VDD_SYS_GPU");  // one held channel whose chip moves on: not a stall
@@ -115,11 +115,11 @@ TEST_CASE("sensor model: a stopped chip flags the run, a live one does not",
   meter.begin_window("live");
   sleep_s(2.0);
   const Measurement live = meter.end_window("live");
-  CHECK(rail(live, "VDD_IN").distinct_values >= 3);
+  CHECK(model_rail(live, "VDD_IN").distinct_values >= 3);
   CHECK_FALSE(live.frozen);
-  CHECK_FALSE(rail(live, "VDD_IN").frozen);
-  CHECK(rail(live, "VDD_SYS_GPU").distinct_values == 1);
-  CHECK_FALSE(rail(live, "VDD_SYS_GPU").frozen);  // VDD_SYS_SOC on its chip contradicts it
+  CHECK_FALSE(model_rail(live, "VDD_IN").frozen);
+  CHECK(model_rail(live, "VDD_SYS_GPU").distinct_values == 1);
+  CHECK_FALSE(model_rail(live, "VDD_SYS_GPU").frozen);  // VDD_SYS_SOC on its chip contradicts it
 }
 
 TEST_CASE("sensor model: a total rail reading exactly 0 W is idle, not frozen",
@@ -136,15 +136,15 @@ TEST_CASE("sensor model: a total rail reading exactly 0 W is idle, not frozen",
   meter.begin_window("idle-cv");
   sleep_s(2.0);
   const Measurement m = meter.end_window("idle-cv");
-  INFO("VDD_SYS_CPU distinct " << rail(m, "VDD_SYS_CPU").distinct_values << ", energy "
-                               << rail(m, "VDD_SYS_CPU").energy_j);
-  CHECK(rail(m, "VDD_SYS_CPU").distinct_values == 1);
-  CHECK(rail(m, "VDD_SYS_CPU").energy_j == 0.0);
-  CHECK_FALSE(rail(m, "VDD_SYS_CPU").frozen);
+  INFO("VDD_SYS_CPU distinct " << model_rail(m, "VDD_SYS_CPU").distinct_values << ", energy "
+                               << model_rail(m, "VDD_SYS_CPU").energy_j);
+  CHECK(model_rail(m, "VDD_SYS_CPU").distinct_values == 1);
+  CHECK(model_rail(m, "VDD_SYS_CPU").energy_j == 0.0);
+  CHECK_FALSE(model_rail(m, "VDD_SYS_CPU").frozen);
   CHECK_FALSE(m.frozen);
-  CHECK(rail(m, "VDD_SYS_CPU").update_interval_s == Approx(0.43).epsilon(0.15));
+  CHECK(model_rail(m, "VDD_SYS_CPU").update_interval_s == Approx(0.43).epsilon(0.15));
   CHECK(m.update_interval_s == Approx(0.43).epsilon(0.15));
-  CHECK(rail(m, "VDD_SYS_CPU").lag_correction_s > 0);
+  CHECK(model_rail(m, "VDD_SYS_CPU").lag_correction_s > 0);
 }
 
 TEST_CASE(

@@ -18,12 +18,12 @@ using edp::testing::kTx2Rails;
 
 namespace {
 
-struct Result {
+struct CliRun {
   int exit_code;
   std::string out;
 };
 
-Result run(const std::string& args) {
+CliRun run(const std::string& args) {
   const std::string cmd = std::string(EDPBENCH_BINARY) + " " + args + " 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p);
@@ -38,7 +38,7 @@ Result run(const std::string& args) {
 }  // namespace
 
 TEST_CASE("sensors --csv prints one row per TX2 rail", "[cli]") {
-  Result r = run("sensors --sysfs-root " + kTx2Rails + " --source jetson --csv --samples 1");
+  CliRun r = run("sensors --sysfs-root " + kTx2Rails + " --source jetson --csv --samples 1");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("sensor,rail,voltage_v,current_a,power_w,unix_s\n"));
   CHECK_THAT(r.out, Catch::Contains("jetson,VDD_IN,19.104,0.101,1.929,"));
@@ -61,7 +61,7 @@ TEST_CASE("sensors --csv prints one row per TX2 rail", "[cli]") {
 
 TEST_CASE("sensors --watch refreshes the running counters per rail", "[cli]") {
   edp::testing::Ina3221Sim sim;
-  Result r = run("sensors --source jetson --sysfs-root " + sim.root() +
+  CliRun r = run("sensors --source jetson --sysfs-root " + sim.root() +
                  " --watch --interval-s 0.6 --samples 2");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
@@ -93,7 +93,7 @@ TEST_CASE("sensors --watch refreshes the running counters per rail", "[cli]") {
 }
 
 TEST_CASE("sensors without --csv lists what was found and missing", "[cli]") {
-  Result r = run("sensors --sysfs-root " + kTx2Rails);
+  CliRun r = run("sensors --sysfs-root " + kTx2Rails);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::StartsWith("source: jetson\n"));
   CHECK_THAT(r.out, Catch::Contains("jetson: found VDD_IN"));
@@ -110,7 +110,7 @@ TEST_CASE("sensors exits 2 for a requested source that is missing", "[cli]") {
 
 TEST_CASE("sensors --measure-s shows distinct values and failures per rail", "[cli]") {
   const std::string trace = EDPBENCH_FIXTURES "/power/traces/vdd_in_fails.csv";
-  Result r = run("sensors --source trace --trace " + trace + " --measure-s 0.5");
+  CliRun r = run("sensors --source trace --trace " + trace + " --measure-s 0.5");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("update_interval_s"));
   CHECK_THAT(r.out, Catch::Contains("instantaneous"));  // a trace's timing model
@@ -121,7 +121,7 @@ TEST_CASE("sensors --measure-s shows distinct values and failures per rail", "[c
 TEST_CASE("sensors --measure-s names the averaging model and the update interval of an INA3221",
           "[cli]") {
   edp::testing::Ina3221Sim sim;  // updates every 0.43 s
-  Result r = run("sensors --source jetson --sysfs-root " + sim.root() + " --measure-s 2.5");
+  CliRun r = run("sensors --source jetson --sysfs-root " + sim.root() + " --measure-s 2.5");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   std::string vdd_in;
@@ -141,17 +141,17 @@ TEST_CASE("sensors --measure-s names the averaging model and the update interval
 
 TEST_CASE("sensors prints the board, the table entry used and the total it gives", "[cli]") {
   const std::string fx = std::string(EDPBENCH_FIXTURES) + "/power/";
-  Result orin = run("sensors --sysfs-root " + fx + "agx-orin-jp5");
+  CliRun orin = run("sensors --sysfs-root " + fx + "agx-orin-jp5");
   REQUIRE(orin.exit_code == 0);
   CHECK_THAT(orin.out, Catch::Contains("board: Jetson AGX Orin: the device-tree model 'NVIDIA "
                                        "Jetson AGX Orin Developer Kit' contains 'agx orin'"));
   CHECK_THAT(orin.out,
              Catch::Contains("total rails: energy = VDD_GPU_SOC + VDD_CPU_CV + VIN_SYS_5V0"));
-  Result xavier = run("sensors --sysfs-root " + fx + "agx-xavier-r32");
+  CliRun xavier = run("sensors --sysfs-root " + fx + "agx-xavier-r32");
   REQUIRE(xavier.exit_code == 0);
   CHECK_THAT(xavier.out, Catch::Contains("board: Jetson AGX Xavier: the device-tree model "
                                          "'jetson-xavier'"));
-  Result tx2 = run("sensors --sysfs-root " + fx + "tx2-jp4");
+  CliRun tx2 = run("sensors --sysfs-root " + fx + "tx2-jp4");
   CHECK_THAT(tx2.out, Catch::Contains("board: board unknown (no device-tree model)"));
   CHECK_THAT(tx2.out, Catch::Contains("its name on every board in the table"));
 }

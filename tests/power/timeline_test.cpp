@@ -19,7 +19,7 @@ using edp::testing::Ina3221Sim;
 
 namespace {
 
-PowerOptions trace_options(double rate_hz, double timeline_hz) {
+PowerOptions timeline_trace_options(double rate_hz, double timeline_hz) {
   PowerOptions o;
   o.source = "trace";
   o.trace_file = std::string(EDPBENCH_FIXTURES) + "/power/traces/tx2_idle.csv";
@@ -45,11 +45,11 @@ double first_crossing(const Timeline& tl, const std::vector<double>& v, double f
 }  // namespace
 
 TEST_CASE("timeline: off by default, and idle baselines keep none", "[power][timeline]") {
-  EnergyMeter meter = EnergyMeter::open(trace_options(200, 0));
+  EnergyMeter meter = EnergyMeter::open(timeline_trace_options(200, 0));
   meter.begin_window("w");
   sleep_s(0.1);
   CHECK(meter.end_window("w").timeline.empty());
-  EnergyMeter with = EnergyMeter::open(trace_options(200, 20));
+  EnergyMeter with = EnergyMeter::open(timeline_trace_options(200, 20));
   with.begin_window("w", /*timeline=*/false);
   sleep_s(0.1);
   CHECK(with.end_window("w").timeline.empty());
@@ -57,7 +57,7 @@ TEST_CASE("timeline: off by default, and idle baselines keep none", "[power][tim
 
 TEST_CASE("timeline: decimated to the stated rate, with a pre-roll and the window's span",
           "[power][timeline]") {
-  EnergyMeter meter = EnergyMeter::open(trace_options(200, 20));
+  EnergyMeter meter = EnergyMeter::open(timeline_trace_options(200, 20));
   meter.start();
   sleep_s(0.7);  // more history than the pre-roll
   meter.begin_window("w");
@@ -84,7 +84,7 @@ TEST_CASE("timeline: decimated to the stated rate, with a pre-roll and the windo
 TEST_CASE("timeline: a window longer than its buffer is decimated further, never grown",
           "[power][timeline]") {
   // 1000 points a second fill kTimelinePoints in about 2 s.
-  EnergyMeter meter = EnergyMeter::open(trace_options(1000, 1000));
+  EnergyMeter meter = EnergyMeter::open(timeline_trace_options(1000, 1000));
   meter.begin_window("long");
   sleep_s(3.0);
   const Measurement m = meter.end_window("long");

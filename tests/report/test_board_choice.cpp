@@ -13,8 +13,8 @@ using namespace edp::report;
 
 namespace {
 
-const BoardChoice& find(const std::vector<BoardChoice>& v, const std::string& w,
-                        const std::string& s) {
+const BoardChoice& find_option(const std::vector<BoardChoice>& v, const std::string& w,
+                               const std::string& s) {
   for (const auto& c : v)
     if (c.workload == w && c.size == s) return c;
   FAIL("no choice for " << w << "/" << s);
@@ -38,7 +38,7 @@ TEST_CASE("recommend_across_boards: lowest objective among choices within the de
   const auto choices = recommend_across_boards(sweeps, opt);
   REQUIRE(choices.size() == 9);
   // autograd/medium: TX2 GPU 5.56 s and every CPU miss 2 s; Orin NX GPU 1.83 s.
-  const BoardChoice& am = find(choices, "autograd", "medium");
+  const BoardChoice& am = find_option(choices, "autograd", "medium");
   REQUIRE(am.best);
   CHECK(am.best->board == "Jetson Orin NX");
   CHECK(am.best->device == "gpu");
@@ -51,12 +51,12 @@ TEST_CASE("recommend_across_boards: lowest objective among choices within the de
   CHECK(board_choice_sentence(am, opt).find("no other board meets the deadline") !=
         std::string::npos);
   // tensors/small: both GPUs qualify; the TX2's is the runner-up.
-  const BoardChoice& ts = find(choices, "tensors", "small");
+  const BoardChoice& ts = find_option(choices, "tensors", "small");
   REQUIRE(ts.runner_up);
   CHECK(ts.runner_up->board == "Jetson TX2");
   CHECK(ts.runner_up->value > ts.best->value);
   // Large: nothing within 2 s; the fastest is named.
-  const BoardChoice& tl = find(choices, "tensors", "large");
+  const BoardChoice& tl = find_option(choices, "tensors", "large");
   CHECK_FALSE(tl.best);
   CHECK(board_choice_sentence(tl, opt).find("no board meets it (the fastest is Jetson Orin NX "
                                             "GPU at 15W") != std::string::npos);
@@ -64,7 +64,7 @@ TEST_CASE("recommend_across_boards: lowest objective among choices within the de
   opt.objective = Objective::time;
   opt.deadline_s.reset();
   const auto by_time = recommend_across_boards(sweeps, opt);
-  CHECK(find(by_time, "tensors", "large").best->board == "Jetson Orin NX");
+  CHECK(find_option(by_time, "tensors", "large").best->board == "Jetson Orin NX");
 }
 
 TEST_CASE("cross-board page: boards, differences, recommendation, log-scale figures") {
@@ -94,7 +94,7 @@ TEST_CASE("recommend_across_boards: a winner only where compare's test finds one
   RecommendOptions opt;
   opt.objective = Objective::energy;
   const auto same = recommend_across_boards({tx2, tx2}, opt);
-  const BoardChoice& ts = find(same, "tensors", "small");
+  const BoardChoice& ts = find_option(same, "tensors", "small");
   REQUIRE(ts.runner_up);
   REQUIRE(ts.versus_runner_up);
   CHECK_FALSE(ts.versus_runner_up->significant);
@@ -107,7 +107,7 @@ TEST_CASE("recommend_across_boards: a winner only where compare's test finds one
   // TX2 against Orin NX: compare's p and n for tensors/small/gpu's energy.
   const LoadedSweep orin = load_sweep(kOrinSweep);
   const auto boards = recommend_across_boards({tx2, orin}, opt);
-  const BoardChoice& diff = find(boards, "tensors", "small");
+  const BoardChoice& diff = find_option(boards, "tensors", "small");
   REQUIRE(diff.versus_runner_up);
   const Comparison cmp = compare_sweeps({tx2, orin}, CompareOptions{});
   bool seen = false;

@@ -70,14 +70,14 @@ ItemRecord infer_item() {
   return rec;
 }
 
-CsvTable table_of(const std::vector<std::vector<std::string>>& rows) {
+CsvTable deploy_table(const std::vector<std::vector<std::string>>& rows) {
   return CsvTable{deploy_columns(), rows, {}};
 }
 
 }  // namespace
 
 TEST_CASE("deploy.csv: states, the warm burst and the wake costs of one item", "[deploy]") {
-  const CsvTable t = table_of(deploy_rows(infer_item()));
+  const CsvTable t = deploy_table(deploy_rows(infer_item()));
   REQUIRE(t.rows.size() == 6);  // host, context, gated, burst, two wakes
   CHECK(t.get(0, "state") == "host");
   CHECK(t.get(0, "status") == "absent");
@@ -105,7 +105,7 @@ TEST_CASE("deploy.csv: states, the warm burst and the wake costs of one item", "
 }
 
 TEST_CASE("deploy.csv: the candidates read back are the item's measurements", "[deploy]") {
-  const auto cs = deploy_candidates(table_of(deploy_rows(infer_item())), "t");
+  const auto cs = deploy_candidates(deploy_table(deploy_rows(infer_item())), "t");
   REQUIRE(cs.size() == 1);  // no cold starts: no released candidate
   const Candidate& c = cs[0];
   CHECK(c.task == "infer/small");
@@ -129,7 +129,7 @@ TEST_CASE("deploy.csv: a burst from one run has no CI, not an exact one", "[depl
   // the statistics, which would read as exact and make a choice confident.
   ItemRecord rec = infer_item();
   rec.parts[0].run_records.resize(1);
-  const CsvTable t = table_of(deploy_rows(rec));
+  const CsvTable t = deploy_table(deploy_rows(rec));
   bool found = false;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     if (t.get(r, "measure") != "burst") continue;
@@ -146,7 +146,7 @@ TEST_CASE("deploy.csv: a burst from one run has no CI, not an exact one", "[depl
 
 TEST_CASE("deploy.csv: an empty, non-numeric or negative CI cell is an unknown CI", "[deploy]") {
   for (const std::string bad : {"", "nan", "-0.004", "inf"}) {
-    CsvTable t = table_of(deploy_rows(infer_item()));
+    CsvTable t = deploy_table(deploy_rows(infer_item()));
     const int ci = t.column("energy_j_ci95");
     REQUIRE(ci >= 0);
     bool changed = false;
@@ -175,7 +175,7 @@ TEST_CASE("deploy.csv: cold starts give a released candidate idling in the host'
     rec.values[dv::first("cold", t, "time_s")] = 0.3;
     rec.values[dv::first("cold", t, "energy_j")] = t < 0.5 ? 1.5 : 1.9;
   }
-  const CsvTable t = table_of(deploy_rows(rec));
+  const CsvTable t = deploy_table(deploy_rows(rec));
   CHECK_THAT(t.get(0, "note"), Catch::Contains("right after a cold burst"));
   // The cold start after 1 s follows the 0.5 s delay: it wakes from the gate.
   CHECK(t.get(t.rows.size() - 2, "state") == "host");
@@ -206,7 +206,7 @@ TEST_CASE("deploy.csv: a check row sets the measured power against both predicti
   v[dv::check(2, "realised_w")] = 1.74;
   v[dv::check(2, "realised_w_ci95")] = 0.021;
   v[dv::check(2, "latency_p99_s")] = 0.004;
-  const CsvTable t = table_of(deploy_rows(rec));
+  const CsvTable t = deploy_table(deploy_rows(rec));
   REQUIRE(t.rows.size() == 7);
   CHECK(t.get(6, "measure") == "check");
   CHECK(t.get(6, "rate_hz") == "2");
@@ -220,7 +220,7 @@ TEST_CASE("deploy.csv: a check row sets the measured power against both predicti
   CHECK(t.get(6, "status") == "ok");
   // Without the realisation (a deploy.csv from before it) the row still reads.
   v.erase(dv::check(2, "realised_w"));
-  const CsvTable old = table_of(deploy_rows(rec));
+  const CsvTable old = deploy_table(deploy_rows(rec));
   CHECK(old.get(6, "predicted_realised_w").empty());
   CHECK(old.get(6, "error_realised").empty());
   CHECK(old.get(6, "status") == "ok");
@@ -231,14 +231,14 @@ TEST_CASE("deploy.csv: absent states and skipped items say why", "[deploy]") {
   rec.values.erase(dv::kGateDelayS);
   rec.values.erase(dv::idle("gated", "w"));
   rec.values[dv::kGateAbsent] = dv::kNoGateOnCpu;
-  const CsvTable t = table_of(deploy_rows(rec));
+  const CsvTable t = deploy_table(deploy_rows(rec));
   CHECK(t.get(2, "status") == "absent");
   CHECK_THAT(t.get(2, "note"), Catch::Contains("cpuidle"));
   ItemRecord gpu = infer_item();
   gpu.status = "skipped";
   gpu.note = "no CUDA device: this build has no CUDA";
   gpu.parts[0].status = "skipped";
-  const CsvTable s = table_of(deploy_rows(gpu));
+  const CsvTable s = deploy_table(deploy_rows(gpu));
   REQUIRE(s.rows.size() == 3);
   for (size_t r = 0; r < 3; ++r) {
     CHECK(s.get(r, "status") == "skipped");
@@ -294,7 +294,7 @@ TEST_CASE("deploy.csv: a value the study never writes is refused at its line and
   std::string dir = "/tmp/edpbench-deploy-values-XXXXXX";
   REQUIRE(::mkdtemp(&dir[0]) != nullptr);
   const std::string file = dir + "/deploy.csv";
-  const CsvTable good = table_of(deploy_rows(infer_item()));
+  const CsvTable good = deploy_table(deploy_rows(infer_item()));
   // Writes the item's rows with `column` of its first `measure` row set to
   // `value`; returns that row's line in the file.
   const auto write = [&](const std::string& measure, const std::string& column,

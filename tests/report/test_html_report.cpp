@@ -20,7 +20,9 @@
 #include "support/fixtures.h"
 #include "support/study_registry.h"
 
+using edp::testing::between;
 using edp::testing::contains;
+using edp::testing::count;
 using edp::testing::kTx2Sweep;
 using edp::testing::slurp;
 using edp::testing::temp_dir;
@@ -30,20 +32,6 @@ using namespace edp::report;
 namespace {
 
 const std::string kNoSensorDir = EDPBENCH_FIXTURES "/report/tx2_no_sensor";
-
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
-
-// The part of the page from `start` to the next `end`.
-std::string between(const std::string& s, const std::string& start, const std::string& end) {
-  const size_t a = s.find(start);
-  if (a == std::string::npos) return "";
-  const size_t b = s.find(end, a);
-  return s.substr(a, b == std::string::npos ? std::string::npos : b - a);
-}
 
 const std::string& sweep_html() {
   static const std::string html =

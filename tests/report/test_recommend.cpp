@@ -17,8 +17,10 @@
 #include "report/report_data.h"
 #include "support/binary.h"
 #include "support/files.h"
+#include "support/process.h"
 
 using edp::testing::contains;
+using edp::testing::edpbench;
 using edp::testing::slurp;
 using edp::testing::temp_dir;
 using namespace edp::report;
@@ -32,7 +34,7 @@ struct Row {
   std::string runs = "10", power_source = "jetson", note;
 };
 
-CsvTable table_of(const std::vector<Row>& rows, bool with_edp_ci95 = false) {
+CsvTable recommend_table(const std::vector<Row>& rows, bool with_edp_ci95 = false) {
   std::vector<std::string> header = required_result_columns();
   if (with_edp_ci95) header.push_back("edp_js_ci95");
   std::string text = csv_line(header);
@@ -77,7 +79,7 @@ Row gpu(std::string time, std::string energy, std::string edp, std::string edp_s
   return r;
 }
 
-bool any_note(const Recommendation& rec, const std::string& needle) {
+bool any_recommend_note(const Recommendation& rec, const std::string& needle) {
   for (const auto& n : rec.notes)
     if (contains(n, needle)) return true;
   return false;
@@ -86,8 +88,8 @@ bool any_note(const Recommendation& rec, const std::string& needle) {
 }  // namespace
 
 TEST_CASE("EDP objective picks the lower EDP and reports other/chosen", "[recommend]") {
-  const auto recs =
-      recommend(table_of({cpu("100", "700", "70000", "1000"), gpu("2", "5", "10", "1")}), {});
+  const auto recs = recommend(
+      recommend_table({cpu("100", "700", "70000", "1000"), gpu("2", "5", "10", "1")}), {});
   REQUIRE(recs.size() == 1);
   const auto& r = recs[0];
   CHECK(r.workload == "tensors");
@@ -104,7 +106,7 @@ TEST_CASE("EDP objective picks the lower EDP and reports other/chosen", "[recomm
 
 TEST_CASE("energy and time objectives compare their own columns", "[recommend]") {
   // The GPU is faster but spends more energy: time picks it, energy does not.
-  const auto t = table_of({cpu("10", "50", "500"), gpu("5", "80", "400")});
+  const auto t = recommend_table({cpu("10", "50", "500"), gpu("5", "80", "400")});
   RecommendOptions o;
   o.objective = Objective::time;
   auto recs = recommend(t, o);
@@ -122,21 +124,21 @@ TEST_CASE("a deadline excludes the GPU: the CPU is chosen without a ratio", "[re
   RecommendOptions o;
   o.deadline_s = 10;
   // The GPU has the better EDP but misses the 10 s deadline.
-  const auto recs = recommend(table_of({cpu("5", "20", "100"), gpu("20", "2.5", "50")}), o);
+  const auto recs = recommend(recommend_table({cpu("5", "20", "100"), gpu("20", "2.5", "50")}), o);
   const auto& r = recs[0];
   CHECK(r.choice == "cpu");
   CHECK_FALSE(r.ratio);
   CHECK_FALSE(r.confident);
   CHECK(*r.cpu_value() == Approx(100));
   CHECK(*r.gpu_value() == Approx(50));  // still shown
-  CHECK(any_note(r, "gpu misses the 10 s deadline"));
+  CHECK(any_recommend_note(r, "gpu misses the 10 s deadline"));
   CHECK(contains(recommendation_sentence(r, o), "only device that meets the deadline"));
 }
 
 TEST_CASE("a deadline that nobody meets gives choice none", "[recommend]") {
   RecommendOptions o;
   o.deadline_s = 1;
-  const auto recs = recommend(table_of({cpu("5", "20", "100"), gpu("2", "10", "20")}), o);
+  const auto recs = recommend(recommend_table({cpu("5", "20", "100"), gpu("2", "10", "20")}), o);
   CHECK(recs[0].choice == "none");
   CHECK(recs[0].decided());
   CHECK_FALSE(recs[0].ratio);
@@ -147,7 +149,7 @@ TEST_CASE("a deadline that nobody meets gives choice none", "[recommend]") {
 TEST_CASE("a time exactly at the deadline meets it", "[recommend]") {
   RecommendOptions o;
   o.deadline_s = 2;
-  const auto recs = recommend(table_of({cpu("5", "20", "100"), gpu("2", "10", "20")}), o);
+  const auto recs = recommend(recommend_table({cpu("5", "20", "100"), gpu("2", "10", "20")}), o);
   CHECK(recs[0].choice == "gpu");
 }
 
@@ -156,7 +158,7 @@ TEST_CASE("confidence: CIs from edp_js_ci95 that overlap are not confident", "[r
   c.edp_ci95 = "8";  // [92, 108]
   Row g = gpu("9", "10", "90");
   g.edp_ci95 = "5";  // [85, 95] overlaps
-  auto recs = recommend(table_of({c, g}, true), {});
+  auto recs = recommend(recommend_table({c, g}, true), {});
   CHECK(recs[0].choice == "gpu");
   CHECK(*recs[0].ratio == Approx(100.0 / 90.0));
   REQUIRE(recs[0].confident);
@@ -164,7 +166,7 @@ TEST_CASE("confidence: CIs from edp_js_ci95 that overlap are not confident", "[r
   CHECK(contains(recommendation_sentence(recs[0], {}), "not confident"));
 
   g.edp_ci95 = "1";  // [89, 91] < 92: separate
-  recs = recommend(table_of({c, g}, true), {});
+  recs = recommend(recommend_table({c, g}, true), {});
   CHECK(*recs[0].confident);
 }
 
@@ -173,11 +175,12 @@ TEST_CASE("confidence: without edp_js_ci95 the CI is Student t(runs-1) * std / s
   // runs = 10, std = 10: t(9) = 2.262, CI = 2.262 * 10 / sqrt(10) = 7.153.
   // cpu [92.85, 107.15]; gpu 85 -> [77.85, 92.15]: separate; gpu 86 -> upper
   // 93.15: overlaps. (With z = 1.96 instead of t both would be confident.)
-  auto recs = recommend(table_of({cpu("10", "10", "100", "10"), gpu("9", "9", "85", "10")}), {});
+  auto recs =
+      recommend(recommend_table({cpu("10", "10", "100", "10"), gpu("9", "9", "85", "10")}), {});
   CHECK(*recs[0].confident);
-  recs = recommend(table_of({cpu("10", "10", "100", "10"), gpu("9", "9", "86", "10")}), {});
+  recs = recommend(recommend_table({cpu("10", "10", "100", "10"), gpu("9", "9", "86", "10")}), {});
   CHECK_FALSE(*recs[0].confident);
-  const auto t = table_of({cpu("10", "10", "100", "10")});
+  const auto t = recommend_table({cpu("10", "10", "100", "10")});
   REQUIRE(row_ci95(t, 0, "edp_js"));
   CHECK(*row_ci95(t, 0, "edp_js") == Approx(2.262 * 10 / std::sqrt(10.0)));
 }
@@ -186,10 +189,10 @@ TEST_CASE("confidence: a single run has no CI and is never confident", "[recomme
   Row c = cpu("10", "10", "100", "");
   Row g = gpu("1", "1", "1", "");
   c.runs = g.runs = "1";
-  const auto recs = recommend(table_of({c, g}), {});
+  const auto recs = recommend(recommend_table({c, g}), {});
   CHECK(recs[0].choice == "gpu");
   CHECK_FALSE(*recs[0].confident);
-  CHECK(any_note(recs[0], "fewer than 2 runs"));
+  CHECK(any_recommend_note(recs[0], "fewer than 2 runs"));
 }
 
 TEST_CASE("confidence: a negative CI or std is no CI, never a confident one", "[recommend]") {
@@ -199,14 +202,15 @@ TEST_CASE("confidence: a negative CI or std is no CI, never a confident one", "[
   Row g = gpu("10", "10", "1.45");
   c.edp_ci95 = "-5";
   g.edp_ci95 = "0.01";
-  auto recs = recommend(table_of({c, g}, true), {});
+  auto recs = recommend(recommend_table({c, g}, true), {});
   CHECK(recs[0].choice == "cpu");
   REQUIRE(recs[0].confident);
   CHECK_FALSE(*recs[0].confident);
   // Without a CI column the CI comes from the std: a negative one likewise.
-  recs = recommend(table_of({cpu("10", "10", "1.40", "-50"), gpu("10", "10", "1.45", "0.01")}), {});
+  recs = recommend(
+      recommend_table({cpu("10", "10", "1.40", "-50"), gpu("10", "10", "1.45", "0.01")}), {});
   CHECK_FALSE(*recs[0].confident);
-  CHECK_FALSE(row_ci95(table_of({cpu("10", "10", "1.40", "-50")}), 0, "edp_js"));
+  CHECK_FALSE(row_ci95(recommend_table({cpu("10", "10", "1.40", "-50")}), 0, "edp_js"));
 }
 
 TEST_CASE("battery: runs per charge beyond a count, and a ratio beyond a double, are unknown",
@@ -215,11 +219,11 @@ TEST_CASE("battery: runs per charge beyond a count, and a ratio beyond a double,
   o.battery_wh = 1000;
   o.objective = Objective::energy;
   // 3.6e6 J / 1e-300 J overflows a 64-bit count (it was cast: undefined).
-  auto recs = recommend(table_of({cpu("10", "1e-300", "1"), gpu("10", "1e-300", "1")}), o);
+  auto recs = recommend(recommend_table({cpu("10", "1e-300", "1"), gpu("10", "1e-300", "1")}), o);
   CHECK_FALSE(recs[0].runs_per_charge);
-  CHECK(any_note(recs[0], "runs per charge unknown"));
+  CHECK(any_recommend_note(recs[0], "runs per charge unknown"));
   // 1e300 / 1e-300 is inf: no ratio, and not confident.
-  recs = recommend(table_of({cpu("10", "10", "1e-300"), gpu("10", "10", "1e300")}), {});
+  recs = recommend(recommend_table({cpu("10", "10", "1e-300"), gpu("10", "10", "1e300")}), {});
   CHECK(recs[0].choice == "cpu");
   CHECK_FALSE(recs[0].ratio);
   CHECK_FALSE(*recs[0].confident);
@@ -230,7 +234,7 @@ TEST_CASE("battery: runs per charge is floor(Wh * 3600 / energy of the choice)",
   RecommendOptions o;
   o.battery_wh = 50;  // 180000 J; 180000 / 297 = 606.06 -> 606
   const auto recs =
-      recommend(table_of({cpu("2000", "15570", "3.1e7"), gpu("24.5", "297", "7270")}), o);
+      recommend(recommend_table({cpu("2000", "15570", "3.1e7"), gpu("24.5", "297", "7270")}), o);
   REQUIRE(recs[0].runs_per_charge);
   CHECK(*recs[0].runs_per_charge == 606);
   CHECK(recommendation_sentence(recs[0], o) ==
@@ -239,15 +243,16 @@ TEST_CASE("battery: runs per charge is floor(Wh * 3600 / energy of the choice)",
   // The charge is spent by the chosen device even when the objective is time.
   o.objective = Objective::time;
   o.battery_wh = 0.1;  // 360 J / 297 J = 1.2 -> 1
-  CHECK(*recommend(table_of({cpu("2000", "15570", "3.1e7"), gpu("24.5", "297", "7270")}), o)[0]
-             .runs_per_charge == 1);
+  CHECK(
+      *recommend(recommend_table({cpu("2000", "15570", "3.1e7"), gpu("24.5", "297", "7270")}), o)[0]
+           .runs_per_charge == 1);
 }
 
 TEST_CASE("missing energy (no sensor): EDP is undecided and nothing is invented", "[recommend]") {
   Row c = cpu("12", "", "", "");
   Row g = gpu("1", "", "", "");
   c.power_source = g.power_source = "none";
-  const auto t = table_of({c, g});
+  const auto t = recommend_table({c, g});
   RecommendOptions o;
   o.battery_wh = 50;
   const auto recs = recommend(t, o);
@@ -258,7 +263,7 @@ TEST_CASE("missing energy (no sensor): EDP is undecided and nothing is invented"
   CHECK_FALSE(recs[0].ratio);
   CHECK_FALSE(recs[0].runs_per_charge);
   CHECK_FALSE(any_decided(recs));
-  CHECK(any_note(recs[0], "EDP not measured on cpu and gpu (power source: none)"));
+  CHECK(any_recommend_note(recs[0], "EDP not measured on cpu and gpu (power source: none)"));
   CHECK(recommendations_csv(recs) ==
         std::string(kRecommendationCsvHeader) + "\r\ntensors,large,edp,,,,,,\r\n");
   CHECK(contains(recommendations_text(recs, o),
@@ -270,35 +275,35 @@ TEST_CASE("missing energy (no sensor): EDP is undecided and nothing is invented"
   CHECK(by_time[0].choice == "gpu");
   CHECK(*by_time[0].ratio == Approx(12));
   CHECK_FALSE(by_time[0].runs_per_charge);
-  CHECK(any_note(by_time[0], "runs per charge unknown"));
+  CHECK(any_recommend_note(by_time[0], "runs per charge unknown"));
 }
 
 TEST_CASE("zero, negative or non-finite values are not measurements", "[recommend]") {
   // An EDP of -1 J.s used to win as "the only device with a successful run";
   // a GPU energy of 0 J was chosen "confident" with no ratio.
-  auto edp = recommend(table_of({cpu("1", "5", "-1"), gpu("1", "5", "5")}), {});
+  auto edp = recommend(recommend_table({cpu("1", "5", "-1"), gpu("1", "5", "5")}), {});
   CHECK(edp[0].choice.empty());
   CHECK_FALSE(edp[0].cpu_value());
-  CHECK(any_note(edp[0], "cpu: edp_js_mean -1 is not a measurement"));
-  CHECK(any_note(edp[0], "EDP not measured on cpu"));
+  CHECK(any_recommend_note(edp[0], "cpu: edp_js_mean -1 is not a measurement"));
+  CHECK(any_recommend_note(edp[0], "EDP not measured on cpu"));
 
   RecommendOptions o;
   o.objective = Objective::energy;
   o.battery_wh = 10;
-  const auto energy = recommend(table_of({cpu("1", "5", "5"), gpu("1", "0", "0")}), o);
+  const auto energy = recommend(recommend_table({cpu("1", "5", "5"), gpu("1", "0", "0")}), o);
   CHECK(energy[0].choice.empty());
   CHECK_FALSE(energy[0].confident);
   CHECK_FALSE(energy[0].runs_per_charge);
-  CHECK(any_note(energy[0], "gpu: energy_j_mean 0 is not a measurement"));
+  CHECK(any_recommend_note(energy[0], "gpu: energy_j_mean 0 is not a measurement"));
 
   for (const char* bad : {"nan", "inf", "-0"}) {
-    const auto r = recommend(table_of({cpu("1", "5", bad), gpu("1", "5", "5")}), {});
+    const auto r = recommend(recommend_table({cpu("1", "5", bad), gpu("1", "5", "5")}), {});
     CHECK(r[0].choice.empty());
   }
   // The time objective still decides when only the energy is bad.
   o.objective = Objective::time;
   o.battery_wh.reset();
-  const auto by_time = recommend(table_of({cpu("2", "5", "5"), gpu("1", "0", "0")}), o);
+  const auto by_time = recommend(recommend_table({cpu("2", "5", "5"), gpu("1", "0", "0")}), o);
   CHECK(by_time[0].choice == "gpu");
   CHECK(*by_time[0].ratio == Approx(2));
 }
@@ -307,18 +312,18 @@ TEST_CASE("failed and skipped rows do not compete but their notes are kept", "[r
   Row g = gpu("", "", "");
   g.status = "failed";
   g.note = "cudaMalloc: out of memory";
-  const auto recs = recommend(table_of({cpu("5", "20", "100"), g}), {});
+  const auto recs = recommend(recommend_table({cpu("5", "20", "100"), g}), {});
   CHECK(recs[0].choice == "cpu");
   CHECK_FALSE(recs[0].ratio);
   CHECK_FALSE(recs[0].gpu_value());
-  CHECK(any_note(recs[0], "gpu failed: cudaMalloc: out of memory"));
+  CHECK(any_recommend_note(recs[0], "gpu failed: cudaMalloc: out of memory"));
   CHECK(contains(recommendation_sentence(recs[0], {}), "only device with a successful run"));
 
   Row c = cpu("", "", "");
   c.status = "skipped";
-  const auto none = recommend(table_of({c, g}), {});
+  const auto none = recommend(recommend_table({c, g}), {});
   CHECK(none[0].choice.empty());
-  CHECK(any_note(none[0], "no successful cpu or gpu run"));
+  CHECK(any_recommend_note(none[0], "no successful cpu or gpu run"));
 }
 
 TEST_CASE("several labels of one kind: the best one stands for the kind", "[recommend]") {
@@ -327,17 +332,17 @@ TEST_CASE("several labels of one kind: the best one stands for the kind", "[reco
   Row ref = cpu("500", "1", "1");  // the reference backend never competes
   ref.device = "reference";
   const auto recs =
-      recommend(table_of({cpu("10", "50", "500"), c2, gpu("20", "40", "800"), ref}), {});
+      recommend(recommend_table({cpu("10", "50", "500"), c2, gpu("20", "40", "800"), ref}), {});
   CHECK(recs[0].choice == "cpu");
   CHECK(*recs[0].cpu_value() == Approx(400));
   CHECK(*recs[0].ratio == Approx(2));
-  CHECK(any_note(recs[0], "cpu#2 is the best cpu configuration"));
+  CHECK(any_recommend_note(recs[0], "cpu#2 is the best cpu configuration"));
   CHECK(device_kind("cpu#2") == "cpu");
   CHECK(device_kind("gpu") == "gpu");
 }
 
 TEST_CASE("a tie goes to the CPU with ratio 1", "[recommend]") {
-  const auto recs = recommend(table_of({cpu("5", "20", "100"), gpu("5", "20", "100")}), {});
+  const auto recs = recommend(recommend_table({cpu("5", "20", "100"), gpu("5", "20", "100")}), {});
   CHECK(recs[0].choice == "cpu");
   CHECK(*recs[0].ratio == Approx(1));
 }
@@ -347,7 +352,7 @@ TEST_CASE("one recommendation per workload and size in the order of the file", "
       d = gpu("1", "2", "2");
   a.size = b.size = "small";
   c.workload = d.workload = "autograd";
-  const auto recs = recommend(table_of({a, c, b, d}), {});
+  const auto recs = recommend(recommend_table({a, c, b, d}), {});
   REQUIRE(recs.size() == 2);
   CHECK(recs[0].workload == "tensors");
   CHECK(recs[0].size == "small");
@@ -362,7 +367,7 @@ TEST_CASE("the CSV has exactly the contract's columns and true/false/empty field
   c.edp_ci95 = "8";
   Row g = gpu("9", "10", "90");
   g.edp_ci95 = "5";
-  const std::string csv = recommendations_csv(recommend(table_of({c, g}, true), o));
+  const std::string csv = recommendations_csv(recommend(recommend_table({c, g}, true), o));
   CHECK(csv ==
         "workload,size,objective,choice,cpu_value,gpu_value,ratio,confident,runs_per_charge\r\n"
         "tensors,large,edp,gpu,100,90,1.11111111,false,360\r\n");
@@ -399,27 +404,6 @@ TEST_CASE("load_results_csv names the file and every missing column", "[recommen
 // ---- the CLI ---------------------------------------------------------------
 
 namespace {
-
-struct CliResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliResult edpbench(const std::string& args) {
-  static int counter = 0;
-  const std::string base =
-      "/tmp/edpbench-recommend-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  const std::string cmd = std::string(EDPBENCH_BINARY) + " " + args + " >" + base + ".out 2>" +
-                          base + ".err </dev/null";
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
 
 const std::string kSweep = EDPBENCH_FIXTURES "/report/tx2_sweep/results.csv";
 const std::string kNoSensor = EDPBENCH_FIXTURES "/report/tx2_no_sensor/results.csv";

@@ -34,7 +34,7 @@ void write_table(const std::string& file, const CsvTable& t) {
   std::fclose(f);
 }
 
-bool any_note(const Recommendation& rec, const std::string& needle) {
+bool any_points_note(const Recommendation& rec, const std::string& needle) {
   for (const auto& n : rec.notes)
     if (contains(n, needle)) return true;
   return false;
@@ -83,7 +83,7 @@ TEST_CASE("points: EDP picks the efficient point, not the fastest, and each devi
   CHECK(a.operating_point == "maxq");
   CHECK(a.gpu_point() == "maxn");
   CHECK(a.ratio == Approx(2));
-  CHECK(any_note(a, "gpu at maxp failed: clocks did not settle"));
+  CHECK(any_points_note(a, "gpu at maxp failed: clocks did not settle"));
 }
 
 TEST_CASE("points: time and energy objectives pick their own points", "[recommend][points]") {
@@ -109,8 +109,8 @@ TEST_CASE("points: a deadline excludes a point and the next best one is chosen",
   CHECK(t.operating_point == "maxp");  // maxq takes 1.6 s
   CHECK(t.gpu_value() == Approx(9.1));
   CHECK_FALSE(t.ratio);  // no CPU point meets 1.5 s
-  CHECK(any_note(t, "gpu at maxq has a lower EDP but misses the 1.5 s deadline (1.6 s)"));
-  CHECK(any_note(t, "cpu at maxp misses the 1.5 s deadline (9 s)"));
+  CHECK(any_points_note(t, "gpu at maxq has a lower EDP but misses the 1.5 s deadline (1.6 s)"));
+  CHECK(any_points_note(t, "cpu at maxp misses the 1.5 s deadline (9 s)"));
 
   const auto tight = recs_for(Objective::edp, 0.45);
   CHECK(tight[1].choice == "gpu");  // only gpu at maxn (0.4 s) fits

@@ -24,7 +24,9 @@
 #include "support/fixtures.h"
 #include "support/study_registry.h"
 
+using edp::testing::between;
 using edp::testing::contains;
+using edp::testing::count;
 using edp::testing::kTx2Sweep;
 using edp::testing::slurp;
 using namespace edp::report;
@@ -33,26 +35,13 @@ namespace {
 
 const std::string kStudiesDir = EDPBENCH_FIXTURES "/report/tx2_studies";
 
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
-
-std::string between(const std::string& s, const std::string& start, const std::string& end) {
-  const size_t a = s.find(start);
-  if (a == std::string::npos) return "";
-  const size_t b = s.find(end, a);
-  return s.substr(a, b == std::string::npos ? std::string::npos : b - a);
-}
-
 const std::string& studies_html() {
   static const std::string html =
       render_html_report(load_report_data(kStudiesDir), edp::testing::registry());
   return html;
 }
 
-const BatchCrossover& find(const std::vector<BatchCrossover>& v, const std::string& workload) {
+const BatchCrossover& find_row(const std::vector<BatchCrossover>& v, const std::string& workload) {
   for (const auto& c : v)
     if (c.workload == workload) return c;
   FAIL("no crossover for " << workload);
@@ -119,16 +108,16 @@ TEST_CASE("batch_crossovers on the crafted results.csv gives the known N",
   const CsvTable t = load_results_csv(kStudiesDir + "/results.csv");
   const auto all = batch_crossovers(t, RecommendOptions{});
   REQUIRE(all.size() == 3);
-  const auto& tensors = find(all, "tensors");
+  const auto& tensors = find_row(all, "tensors");
   CHECK(tensors.by_time.kind == CrossoverKind::gpu_from);
   CHECK(tensors.by_time.n == std::optional<int64_t>(16));
   REQUIRE(tensors.by_energy);
   CHECK(tensors.by_energy->kind == CrossoverKind::gpu_from);
   CHECK(tensors.by_energy->n == std::optional<int64_t>(64));  // the tie at 32 stays CPU
-  const auto& autograd = find(all, "autograd");
+  const auto& autograd = find_row(all, "autograd");
   CHECK(autograd.by_time.kind == CrossoverKind::cpu_everywhere);
   CHECK(autograd.by_energy->kind == CrossoverKind::gpu_everywhere);
-  const auto& failed = find(all, "custom_relu");
+  const auto& failed = find_row(all, "custom_relu");
   CHECK(failed.by_time.kind == CrossoverKind::none);
   CHECK(failed.by_energy->kind == CrossoverKind::none);
 }
@@ -150,7 +139,7 @@ TEST_CASE("batch_crossovers: a zero or negative time or energy per sample is not
   }
   REQUIRE(damaged == 2);
   const auto all = batch_crossovers(t, RecommendOptions{});
-  const auto& tensors = find(all, "tensors");
+  const auto& tensors = find_row(all, "tensors");
   CHECK(tensors.by_time.kind == CrossoverKind::gpu_from);
   CHECK(tensors.by_time.n == std::optional<int64_t>(16));
   REQUIRE(tensors.by_energy);
@@ -167,8 +156,8 @@ TEST_CASE("batch_crossovers: a deadline nobody meets leaves no device qualifying
   // A deadline that only the small CPU runs of tensors meet (N x 100 x 2 ms <= 0.45 s: N <= 2)
   // and the GPU meets from N = 16 on (30 ms x 100 = 3 s always): the GPU never qualifies.
   o.deadline_s = 0.45;
-  const auto crossovers = batch_crossovers(t, o);  // kept alive: find returns a reference
-  const auto& tensors = find(crossovers, "tensors");
+  const auto crossovers = batch_crossovers(t, o);  // kept alive: find_row returns a reference
+  const auto& tensors = find_row(crossovers, "tensors");
   CHECK(tensors.by_time.kind == CrossoverKind::cpu_everywhere);
   CHECK(tensors.by_time.n_max == 2);
 }

@@ -17,32 +17,14 @@
 #include "report/csv.h"
 #include "support/binary.h"
 #include "support/files.h"
+#include "support/process.h"
 
 using edp::testing::slurp;
 using edp::testing::write_text;
 
+using edp::testing::edpbench;
+
 namespace {
-
-struct CliResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliResult edpbench(const std::string& args) {
-  static int counter = 0;
-  const std::string base =
-      "/tmp/edpbench-terminal-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  const std::string cmd = std::string(EDPBENCH_BINARY) + " " + args + " >" + base + ".out 2>" +
-                          base + ".err </dev/null";
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
 
 // OSC 0 (set the window title) and SGR 31 (red), as the review's repro used.
 const std::string kPayload = "\x1b]0;PWN\x07\x1b[31mRED";

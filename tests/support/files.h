@@ -35,9 +35,11 @@ inline void write_text(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("test: cannot write " + path);
 }
 
-// A new folder /tmp/edpbench-test-TAG-XXXXXX, left for the caller to remove.
+// A new folder edpbench-test-TAG-XXXXXX in $TMPDIR (else /tmp), left for
+// the caller to remove.
 inline std::string temp_dir(const std::string& tag) {
-  std::string t = "/tmp/edpbench-test-" + tag + "-XXXXXX";
+  std::string t =
+      (std::filesystem::temp_directory_path() / ("edpbench-test-" + tag + "-XXXXXX")).string();
   if (!::mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
   return t;
 }
@@ -69,6 +71,22 @@ struct CopiedTree : TempDir {
 
 inline bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
+}
+
+// How many times `needle` occurs in `hay` (overlapping ones too).
+inline size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+// The part of `s` from the first `start` to the next `end` after it ("" when
+// there is no `start`; to the end when there is no `end`).
+inline std::string between(const std::string& s, const std::string& start, const std::string& end) {
+  const size_t a = s.find(start);
+  if (a == std::string::npos) return "";
+  const size_t b = s.find(end, a);
+  return s.substr(a, b == std::string::npos ? std::string::npos : b - a);
 }
 
 inline void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }

@@ -17,4 +17,7 @@ inline const std::string kTx2Rails = EDPBENCH_FIXTURES "/power/tx2-jp4";
 inline const std::string kTx2Sweep = EDPBENCH_FIXTURES "/report/tx2_sweep";
 inline const std::string kOrinSweep = EDPBENCH_FIXTURES "/report/orin_nx_sweep";
 
+// Where the platform layer finds each CPU's folder: this path and the CPU's number.
+inline const std::string kSysCpu = "/sys/devices/system/cpu/cpu";
+
 }  // namespace edp::testing

@@ -23,7 +23,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 
 // Normal(0, 2) values with the special values at the front.
-std::vector<float> inputs(size_t n, unsigned seed) {
+std::vector<float> op_inputs(size_t n, unsigned seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<float> dist(0.0f, 2.0f);
   std::vector<float> v(n);
@@ -68,7 +68,7 @@ TEST_CASE("add is exact on every host backend, NaN and inf included", "[workload
   auto ref = make_reference_backend();
   auto cpu = cpu2();
   for (size_t n : kSizes) {
-    const auto a = inputs(n, 1), b = inputs(n, 2);
+    const auto a = op_inputs(n, 1), b = op_inputs(n, 2);
     std::vector<float> want(n);
     for (size_t i = 0; i < n; ++i) want[i] = a[i] + b[i];
     for (Backend* be : {ref.get(), cpu.get()}) {
@@ -123,7 +123,7 @@ TEST_CASE("cpu sigmoid and tanh are within a few ulp of the reference", "[worklo
   auto ref = make_reference_backend();
   auto cpu = cpu2();
   for (size_t n : kSizes) {
-    const auto x = inputs(n, 3);
+    const auto x = op_inputs(n, 3);
     for (bool sigmoid : {true, false}) {
       INFO((sigmoid ? "sigmoid" : "tanh") << " n=" << n);
       const auto want = run_unary(*ref, x, sigmoid);

@@ -18,7 +18,7 @@ namespace {
 
 using Kernel = std::function<void(const float*, const float*, float*, int64_t, bool)>;
 
-std::vector<float> inputs(size_t n, float salt) {
+std::vector<float> elementwise_inputs(size_t n, float salt) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = std::sin(0.37f * static_cast<float>(i) + salt) * 7.0f;
   // Special values land in the head, a block and the tail.
@@ -72,8 +72,8 @@ TEST_CASE("streamed element-wise kernels write what the plain ones write", "[wor
   // exact multiples, and a ragged tail; output offsets 0..17 floats move the
   // start across every 64-byte alignment.
   for (const int64_t n : {int64_t{100}, int64_t{8191}, int64_t{8192}, int64_t{3 * 4096 + 37}}) {
-    const auto a = inputs(static_cast<size_t>(n) + 32, 0.1f);
-    const auto b = inputs(static_cast<size_t>(n) + 32, 1.3f);
+    const auto a = elementwise_inputs(static_cast<size_t>(n) + 32, 0.1f);
+    const auto b = elementwise_inputs(static_cast<size_t>(n) + 32, 1.3f);
     for (const auto& [name, kernel] : kernels)
       for (const size_t off : {size_t{0}, size_t{1}, size_t{3}, size_t{8}, size_t{17}}) {
         CAPTURE(name, n, off);
@@ -92,7 +92,7 @@ TEST_CASE("streamed element-wise kernels write what the plain ones write", "[wor
 
 TEST_CASE("a streamed kernel may write over its input", "[workloads][cpu]") {
   const int64_t n = 5 * 4096 + 11;
-  auto x = inputs(static_cast<size_t>(n), 0.7f);
+  auto x = elementwise_inputs(static_cast<size_t>(n), 0.7f);
   std::vector<float> expected(static_cast<size_t>(n));
   cpu::scale_chunk(x.data(), 3.0f, expected.data(), n, false);
   cpu::scale_chunk(x.data(), 3.0f, x.data(), n, true);
