@@ -12,6 +12,8 @@
 #include <regex>
 #include <stdexcept>
 
+#include "tools/strings.h"
+
 namespace edp::tools {
 namespace {
 
@@ -131,10 +133,6 @@ std::vector<std::vector<std::string>> cycles_of(
     if (!index.count(v)) visit(v);
   std::sort(out.begin(), out.end());
   return out;
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 bool is_header(const std::string& path) {
