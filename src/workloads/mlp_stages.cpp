@@ -56,9 +56,9 @@ class MlpStageWorkload final : public Workload, public ProfiledStages {
 // Forwards everything to `inner` and counts the bytes of the tensors alive
 // that were allocated through it (the storage goes back to `inner` when the
 // last reference is gone, as usual).
-class CountingBackend final : public Backend {
+class LiveBytesBackend final : public Backend {
  public:
-  explicit CountingBackend(Backend& inner) : inner_(inner), live_(std::make_shared<Live>()) {}
+  explicit LiveBytesBackend(Backend& inner) : inner_(inner), live_(std::make_shared<Live>()) {}
   double high_water_bytes() const { return live_->high; }
 
   std::string name() const override { return inner_.name(); }
@@ -283,7 +283,7 @@ double mlp_memory_total(const std::vector<TensorBytes>& tensors) {
 
 double measure_mlp_memory_bytes(const std::string& program, Backend& backend, const MlpData& init,
                                 float lr) {
-  CountingBackend counting(backend);
+  LiveBytesBackend counting(backend);
   {
     std::unique_ptr<MlpWorkload> mlp = make_mlp_workload(program, counting, init, lr);
     mlp->step();
