@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "common/safe_file.h"
+#include "report/html_util.h"
 #include "report/stats.h"
 
 namespace edp::report {
@@ -62,12 +63,6 @@ std::string objective_stem(Objective o) {
     default:
       return col::edp_js;
   }
-}
-
-std::string upper(std::string s) {
-  for (char& c : s)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return s;
 }
 
 std::string format(const char* fmt, double v) {
@@ -351,7 +346,7 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
   s += ": ";
   const std::string label = objective_label(rec.objective);
   auto describe = [&](const std::optional<DeviceStanding>& d) {
-    std::string t = upper(d->label);
+    std::string t = html::upper(d->label);
     if (!d->point.empty()) t += " at " + d->point;
     if (d->time_s) t += " " + plain(*d->time_s) + " s";
     return t;
@@ -373,8 +368,8 @@ std::string recommendation_sentence(const Recommendation& rec, const RecommendOp
     std::string other = cpu_chosen ? "GPU" : "CPU";
     const std::string other_point = cpu_chosen ? rec.gpu_point() : rec.cpu_point();
     if (!other_point.empty()) other += " at " + other_point;
-    s += upper(rec.choice) + (rec.operating_point.empty() ? "" : " at " + rec.operating_point) +
-         " \xE2\x80\x94 ";
+    s += html::upper(rec.choice) +
+         (rec.operating_point.empty() ? "" : " at " + rec.operating_point) + " \xE2\x80\x94 ";
     if (rec.ratio) {
       std::string comparison;
       switch (rec.objective) {
