@@ -81,11 +81,10 @@ std::vector<double> keys_of(const ItemRecord& rec, const std::string& kind) {
 // each run's energy over the total rails and its time, per block, over the
 // block's steps. The energy holds the idle power over that time, so the
 // model takes the busy time from the same runs.
-Summary per_burst(const PartRecord& part, double RunRecord::*optional_field) {
+Summary per_burst(const PartRecord& part, double RunRecord::*field) {
   std::vector<double> v;
   for (const auto& r : part.run_records)
-    if (std::isfinite(r.*optional_field) && part.iterations > 0)
-      v.push_back(r.*optional_field / part.iterations);
+    if (std::isfinite(r.*field) && part.iterations > 0) v.push_back(r.*field / part.iterations);
   return summarize(v);
 }
 
