@@ -81,6 +81,14 @@ TEST_CASE("unity names: each kind of file-local definition is read", "[tools]") 
       "const char* kYaml = R\"x(runs: 3\n"
       "workloads: [tensors]\n"
       ")x\";\n"
+      "const char* kTwo = R\"(a: )\" \"b\" R\"(\n"
+      "key = value\n"
+      ")\";\n"
+      "[[noreturn]] void fail(const char* why);\n"
+      "void rails() {\n"
+      "  for (const char* r : {\"VDD_IN\", \"VDD_SYS_DDR\"}) (void)r;\n"
+      "}\n"
+      "int after_rails = 0;\n"
       "\n"
       "}  // namespace\n"
       "\n"
@@ -93,7 +101,8 @@ TEST_CASE("unity names: each kind of file-local definition is read", "[tools]") 
   CHECK(names_of(text) ==
         std::vector<std::string>{a + "kTx2", a + "kSlackS", a + "counter", a + "table", a + "Dir",
                                  a + "Mode", a + "Rows", a + "twice", a + "num", a + "sweep_html",
-                                 a + "error_of", a + "kYaml", "edp::report::counted", "reg"});
+                                 a + "error_of", a + "kYaml", a + "kTwo", a + "fail", a + "rails",
+                                 a + "after_rails", "edp::report::counted", "reg"});
 }
 
 TEST_CASE("unity names: planted clashes are named with both places, other namespaces are not",

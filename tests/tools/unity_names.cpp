@@ -32,6 +32,11 @@ std::string ident_before(const std::string& s, std::size_t end) {
 // none a unity batch could see twice (a using-declaration, a forward
 // declaration, a template header whose next line is the definition).
 std::string defined_name(std::string line) {
+  while (starts_with(line, "[[")) {  // [[noreturn]], [[maybe_unused]]
+    const std::size_t e = line.find("]]");
+    if (e == std::string::npos) return "";
+    line.erase(0, line.find_first_not_of(' ', e + 2));
+  }
   for (const char* word : {"static ", "inline ", "constexpr ", "extern "})
     while (starts_with(line, word)) line.erase(0, std::string(word).size());
   if (starts_with(line, "template") || starts_with(line, "namespace") ||
@@ -63,6 +68,38 @@ std::string defined_name(std::string line) {
            std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   });
   return macro ? "" : name;
+}
+
+// What ends a raw string literal that `line` opens and does not close
+// (`)delim"`), or "" when it leaves none open. An `R"` counts where a
+// literal can start (not inside an identifier like `VDD_SYS_DDR"`), with a
+// delimiter of at most 16 characters; ordinary strings are skipped.
+std::string open_raw_string(const std::string& line) {
+  std::string end;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (!end.empty()) {
+      if (line.compare(i, end.size(), end) == 0) {
+        i += end.size() - 1;
+        end.clear();
+      }
+      continue;
+    }
+    if (line[i] == '"') {  // an ordinary string: to its closing quote
+      for (++i; i < line.size() && line[i] != '"'; ++i)
+        if (line[i] == '\\') ++i;
+      continue;
+    }
+    if (line[i] == '/' && i + 1 < line.size() && line[i + 1] == '/') break;
+    const bool starts = line[i] == 'R' && i + 1 < line.size() && line[i + 1] == '"' &&
+                        (i == 0 || !is_ident_char(line[i - 1]) || line[i - 1] == 'u' ||
+                         line[i - 1] == 'U' || line[i - 1] == 'L' || line[i - 1] == '8');
+    if (!starts) continue;
+    const std::size_t open = line.find('(', i + 2);
+    if (open == std::string::npos || open - i - 2 > 16) continue;
+    end = ")" + line.substr(i + 2, open - i - 2) + "\"";
+    i = open;
+  }
+  return end;
 }
 
 std::string read_file(const std::string& path) {
@@ -118,16 +155,12 @@ std::vector<LocalName> local_names(const std::string& text, const std::string& f
     if (!raw_end.empty()) {
       const std::size_t e = line.find(raw_end);
       if (e == std::string::npos) continue;
-      line.erase(0, e + raw_end.size());
-      raw_end.clear();
+      raw_end = open_raw_string(line.substr(e + raw_end.size()));
       continue;  // a definition never follows a raw string on its line (clang-format)
     }
-    const std::size_t raw = line.find("R\"");
-    if (raw != std::string::npos) {
-      const std::size_t open = line.find('(', raw);
-      const std::string end = ")" + line.substr(raw + 2, open - raw - 2) + "\"";
-      if (open != std::string::npos && line.find(end, open) == std::string::npos) raw_end = end;
-    }
+    const bool col0 = !line.empty() && !std::isspace(static_cast<unsigned char>(line[0]));
+    raw_end = open_raw_string(line);
+    if (!col0) continue;
     if (line.empty() || std::isspace(static_cast<unsigned char>(line[0])) || line[0] == '#' ||
         line[0] == '/')
       continue;
