@@ -202,26 +202,36 @@ std::vector<std::vector<LocalName>> clashing_names(const std::string& root,
 }
 
 std::vector<std::vector<std::string>> unity_groups(const std::string& root) {
+  // The INA3221 simulator is compiled into several targets besides its area's
+  // (tests/CMakeLists.txt, tests/monitor/ and src/power/CMakeLists.txt).
+  const std::string sim = "tests/power/ina3221_sim.cpp";
   std::vector<std::vector<std::string>> groups;
   for (const auto& n : entries(root + "/src")) {
     if (!is_dir(root + "/src/" + n)) continue;
     groups.emplace_back();
     cpp_files(root, "src/" + n, true, groups.back());
-    // src/workloads/bench/: each source is a program of its own.
+    // src/<module>/bench/: each source is a program of its own.
     auto& g = groups.back();
-    g.erase(
-        std::remove_if(g.begin(), g.end(),
-                       [](const std::string& f) { return starts_with(f, "src/workloads/bench/"); }),
-        g.end());
+    const std::string programs = "src/" + n + "/bench/";
+    g.erase(std::remove_if(g.begin(), g.end(),
+                           [&](const std::string& f) { return starts_with(f, programs); }),
+            g.end());
   }
+  groups.push_back({"src/power/bench/lag_accuracy.cpp", sim});
   for (const auto& n : entries(root + "/tests")) {
-    if (!is_dir(root + "/tests/" + n) || n == "support" || n == "fixtures") continue;
+    if (!is_dir(root + "/tests/" + n) || n == "support" || n == "fixtures" || n == "monitor")
+      continue;
     std::vector<std::string> files;
     cpp_files(root, "tests/" + n, false, files);  // tests/gpu_sim/lib/ is not an area
     files.erase(std::remove(files.begin(), files.end(), "tests/workloads/test_cuda_backend.cpp"),
                 files.end());
+    if (n == "cli" || n == "bench") files.push_back(sim);
     groups.push_back(files);
   }
+  // tests/monitor/: the C++ API's tests and the Python test module, each
+  // with the simulator.
+  groups.push_back({"tests/monitor/api_test.cpp", sim});
+  groups.push_back({"tests/monitor/sim_module.cpp", sim});
   groups.emplace_back();
   cpp_files(root, "python", true, groups.back());
   groups.erase(

@@ -36,11 +36,12 @@ std::vector<std::vector<LocalName>> clashing_names(const std::string& root,
                                                    const std::vector<std::string>& files);
 
 // The .cpp files of each group that CMake may batch together, relative to
-// `root` (the repository): each folder of src/ with its subfolders, each
-// test area (tests/<area>/*.cpp) and python/; not the one-file programs of
-// src/workloads/bench/. Files the build compiles on
-// their own (tests/main.cpp, workloads/test_cuda_backend.cpp,
-// tests/gpu_sim/lib/) are left out.
+// `root` (the repository), as the CMakeLists.txt files make the targets:
+// each folder of src/ with its subfolders but its bench/ programs, each test
+// area (tests/<area>/*.cpp; cli and bench with the INA3221 simulator), the
+// monitor's two test targets, the lag accuracy program and python/. Files
+// the build compiles on their own (tests/main.cpp,
+// workloads/test_cuda_backend.cpp, tests/gpu_sim/lib/) are left out.
 std::vector<std::vector<std::string>> unity_groups(const std::string& root);
 
 }  // namespace edp::tools
