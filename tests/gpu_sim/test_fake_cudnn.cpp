@@ -15,7 +15,6 @@ using edp_sim_test::DeviceFloats;
 using edp_sim_test::download;
 using edp_sim_test::upload;
 
-
 TEST_CASE("fake cuDNN descriptors follow the documented rules", "[gpu_sim][cudnn]") {
   edp_sim::reset_all();
   cudnnTensorDescriptor_t t = nullptr;
