@@ -4,6 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "support/tolerance.h"
 #include "workloads/cpu_backend.h"
@@ -37,10 +42,22 @@ std::vector<float> down(Backend& be, const Tensor& t) {
   return v;
 }
 
+// Unit normals for a (the x of {m, k, n, 1}: m*k values) and b (its w1: k*n),
+// made once per shape: Catch2 runs the test case again for each section, and
+// drawing them again for every call was most of these tests' time (Box-Muller's
+// log and sincos; 43% natively, more under qemu's soft libm).
+const MlpData& operands(int64_t m, int64_t n, int64_t k) {
+  static std::map<std::tuple<int64_t, int64_t, int64_t>, MlpData> made;
+  auto it = made.find({m, n, k});
+  if (it == made.end())
+    it = made.emplace(std::make_tuple(m, n, k), make_initial_data({m, k, n, 1}, 11, 1.0)).first;
+  return it->second;
+}
+
 // c = alpha op(a) op(b) + beta c0 on `be`, with a, b unit normals.
 std::vector<float> run_gemm(Backend& be, Trans ta, Trans tb, int64_t m, int64_t n, int64_t k,
                             float beta, const std::vector<float>& c0) {
-  const MlpData d = make_initial_data({m, k, n, 1}, 11, 1.0);  // x: m*k, w1: k*n values
+  const MlpData& d = operands(m, n, k);
   Tensor a = up(be, d.x, ta == Trans::N ? m : k, ta == Trans::N ? k : m);
   Tensor b = up(be, d.w1, tb == Trans::N ? k : n, tb == Trans::N ? n : k);
   Tensor c = up(be, c0, m, n);
@@ -101,6 +118,11 @@ TEST_CASE("gemm part ranges cover the dimension once, starts aligned", "[workloa
   }
 }
 
+// The next two cases loop instead of opening a Catch2 section per
+// combination (a section runs the whole case again: 360 runs, each walking
+// every loop, were most of their time under qemu); INFO names the combination
+// a failed check was in. The reference product is made once per shape,
+// transposes and beta, and compared with every path and thread count.
 TEST_CASE("split gemm matches the reference on every path, thread count and transpose",
           "[workloads][cpu][gemm]") {
   auto ref = make_reference_backend();
@@ -111,29 +133,40 @@ TEST_CASE("split gemm matches the reference on every path, thread count and tran
   // Odd sizes, so no part fits a tile exactly; each is big enough to split.
   const Case cases[] = {
       {"K split", 37, 45, 3001}, {"M split", 2003, 41, 35}, {"N split", 41, 2003, 35}};
-  for (const Case& cs : cases)
-    for (const std::string& path : paths())
-      for (int threads : {2, 3})
-        for (Trans ta : {Trans::N, Trans::T})
-          for (Trans tb : {Trans::N, Trans::T})
-            for (float beta : {0.0f, 1.0f, -0.5f}) {
-              DYNAMIC_SECTION(cs.name << " " << path << " threads " << threads << " ta=" << int(ta)
-                                      << " tb=" << int(tb) << " beta " << beta) {
-                auto be = cpu_backend(threads, path);
-                const auto split = cpu::plan_gemm_split(cs.m, cs.n, cs.k, threads);
-                REQUIRE(split.parts >= threads);
-                REQUIRE(cpu::to_string(split.dim) == std::string(1, char(cs.name[0] + 32)));
-                // C starts as NaN when beta is 0: it must not be read.
-                std::vector<float> c0(static_cast<size_t>(cs.m * cs.n), beta == 0.0f ? NAN : 1.5f);
-                const auto want = run_gemm(*ref, ta, tb, cs.m, cs.n, cs.k, beta, c0);
-                const auto got = run_gemm(*be, ta, tb, cs.m, cs.n, cs.k, beta, c0);
-                // |C| ~ 0.5 sqrt(k); float32 error ~ sqrt(k) eps per |a b| (tolerance.h).
-                const double atol = 4.0 * double(cs.k) * testing::kFloatEps;
-                CHECK(testing::worst_ratio(got, want, 1e-5, atol) <= 1.0);
-                // Deterministic: the same thread count gives the same bits.
-                CHECK(run_gemm(*be, ta, tb, cs.m, cs.n, cs.k, beta, c0) == got);
-              }
-            }
+  struct Tested {
+    std::string path;
+    int threads;
+    std::unique_ptr<Backend> be;
+  };
+  std::vector<Tested> tested;
+  for (const std::string& path : paths())
+    for (int threads : {2, 3}) tested.push_back({path, threads, cpu_backend(threads, path)});
+  for (const Case& cs : cases) {
+    INFO(cs.name << " " << cs.m << " x " << cs.n << " x " << cs.k);
+    for (const Tested& t : tested) {
+      INFO(t.path << " threads " << t.threads);
+      const auto split = cpu::plan_gemm_split(cs.m, cs.n, cs.k, t.threads);
+      CHECK(split.parts >= t.threads);
+      CHECK(cpu::to_string(split.dim) == std::string(1, char(cs.name[0] + 32)));
+    }
+    for (Trans ta : {Trans::N, Trans::T})
+      for (Trans tb : {Trans::N, Trans::T})
+        for (float beta : {0.0f, 1.0f, -0.5f}) {
+          INFO("ta=" << int(ta) << " tb=" << int(tb) << " beta " << beta);
+          // C starts as NaN when beta is 0: it must not be read.
+          std::vector<float> c0(static_cast<size_t>(cs.m * cs.n), beta == 0.0f ? NAN : 1.5f);
+          const auto want = run_gemm(*ref, ta, tb, cs.m, cs.n, cs.k, beta, c0);
+          // |C| ~ 0.5 sqrt(k); float32 error ~ sqrt(k) eps per |a b| (tolerance.h).
+          const double atol = 4.0 * double(cs.k) * testing::kFloatEps;
+          for (const Tested& t : tested) {
+            INFO(t.path << " threads " << t.threads);
+            const auto got = run_gemm(*t.be, ta, tb, cs.m, cs.n, cs.k, beta, c0);
+            CHECK(testing::worst_ratio(got, want, 1e-5, atol) <= 1.0);
+            // Deterministic: the same thread count gives the same bits.
+            CHECK(run_gemm(*t.be, ta, tb, cs.m, cs.n, cs.k, beta, c0) == got);
+          }
+        }
+  }
 }
 
 TEST_CASE("small-k gemm (rank-k updates, the weight gradients at N <= 4) matches the reference",
@@ -146,23 +179,25 @@ TEST_CASE("small-k gemm (rank-k updates, the weight gradients at N <= 4) matches
   // n = 37 except for m = 7, n = 40000 (split along N, the parts offset
   // into B and C).
   auto ref = make_reference_backend();
+  std::vector<std::pair<std::string, std::unique_ptr<Backend>>> tested;
+  for (const std::string& path : paths()) tested.emplace_back(path, cpu_backend(2, path));
   for (const auto& [m, n] :
        std::vector<std::pair<int64_t, int64_t>>{{7, 37}, {15000, 37}, {7, 40000}})
     for (int64_t k : {1, 2, 3, 4, 5})
-      for (const std::string& path : paths())
-        for (Trans ta : {Trans::N, Trans::T})
-          for (Trans tb : {Trans::N, Trans::T})
-            for (float beta : {0.0f, 1.0f, -0.5f}) {
-              DYNAMIC_SECTION("m " << m << " k " << k << " " << path << " ta=" << int(ta)
-                                   << " tb=" << int(tb) << " beta " << beta) {
-                auto be = cpu_backend(2, path);
-                std::vector<float> c0(static_cast<size_t>(m * n), beta == 0.0f ? NAN : 1.5f);
-                const auto want = run_gemm(*ref, ta, tb, m, n, k, beta, c0);
-                const auto got = run_gemm(*be, ta, tb, m, n, k, beta, c0);
-                const double atol = 4.0 * double(k + 1) * testing::kFloatEps;
-                CHECK(testing::worst_ratio(got, want, 1e-5, atol) <= 1.0);
-              }
+      for (Trans ta : {Trans::N, Trans::T})
+        for (Trans tb : {Trans::N, Trans::T})
+          for (float beta : {0.0f, 1.0f, -0.5f}) {
+            INFO("m " << m << " n " << n << " k " << k << " ta=" << int(ta) << " tb=" << int(tb)
+                      << " beta " << beta);
+            std::vector<float> c0(static_cast<size_t>(m * n), beta == 0.0f ? NAN : 1.5f);
+            const auto want = run_gemm(*ref, ta, tb, m, n, k, beta, c0);
+            const double atol = 4.0 * double(k + 1) * testing::kFloatEps;
+            for (const auto& [path, be] : tested) {
+              INFO(path);
+              const auto got = run_gemm(*be, ta, tb, m, n, k, beta, c0);
+              CHECK(testing::worst_ratio(got, want, 1e-5, atol) <= 1.0);
             }
+          }
 }
 
 TEST_CASE("the three workloads follow the reference where every big GEMM is split",
@@ -172,23 +207,27 @@ TEST_CASE("the three workloads follow the reference where every big GEMM is spli
   REQUIRE(cpu::plan_gemm_split(32, 40, 4000, 2).dim == SplitDim::K);
   REQUIRE(cpu::plan_gemm_split(4000, 40, 32, 2).dim == SplitDim::M);
   const MlpData init = make_initial_data(shape, 3, 0.05);
-  for (const std::string& path : paths())
-    for (const std::string w : {"tensors", "autograd", "custom_relu"}) {
-      DYNAMIC_SECTION(w << " on " << path) {
-        auto ref = make_reference_backend();
-        auto cpu = cpu_backend(2, path);
-        auto a = make_mlp_workload(w, *ref, init, 1e-4f);
-        auto b = make_mlp_workload(w, *cpu, init, 1e-4f);
-        double first = 0;
-        for (int i = 0; i < 8; ++i) {
-          a->step();
-          b->step();
-          const double lr = ref->read_scalar(a->loss()), lc = cpu->read_scalar(b->loss());
-          if (i == 0) first = lr;
-          INFO("iteration " << i);
-          CHECK(lc == Approx(lr).epsilon(1e-4));
-        }
-        CHECK(ref->read_scalar(a->loss()) < first);  // the loss falls: the steps mean something
+  constexpr int kSteps = 8;
+  for (const std::string w : {"tensors", "autograd", "custom_relu"}) {
+    INFO(w);
+    // The reference trajectory once per workload, against every path.
+    auto ref = make_reference_backend();
+    auto a = make_mlp_workload(w, *ref, init, 1e-4f);
+    std::vector<double> want;
+    for (int i = 0; i < kSteps; ++i) {
+      a->step();
+      want.push_back(ref->read_scalar(a->loss()));
+    }
+    CHECK(want.back() < want.front());  // the loss falls: the steps mean something
+    for (const std::string& path : paths()) {
+      INFO("on " << path);
+      auto cpu = cpu_backend(2, path);
+      auto b = make_mlp_workload(w, *cpu, init, 1e-4f);
+      for (int i = 0; i < kSteps; ++i) {
+        b->step();
+        INFO("iteration " << i);
+        CHECK(cpu->read_scalar(b->loss()) == Approx(want[static_cast<size_t>(i)]).epsilon(1e-4));
       }
     }
+  }
 }
