@@ -276,6 +276,7 @@ read_case 'resume: runs.csv deleted' 'rm $S/runs.csv' 'run --config $S.yaml --ou
 read_case 'resume: a results.csv row twice' 'sed -n 2p $S/results.csv >> $S/results.csv' 'run --config $S.yaml --out $S --resume'
 read_case 'resume: config.yaml deleted' 'rm $S/config.yaml' 'run --config $S.yaml --out $S --resume'
 read_case 'resume: context.json deleted' 'rm $S/context.json' 'run --config $S.yaml --out $S --resume'
+read_case 'resume: context.json with a key twice' 'sed -i "1a\\  \"complete\": true," $S/context.json' 'run --config $S.yaml --out $S --resume'
 drop_columns='python3 -c "import csv,sys; p,drop=sys.argv[1],sys.argv[2:]; r=list(csv.reader(open(p))); k=[i for i,c in enumerate(r[0]) if c not in drop]; csv.writer(open(p,\"w\"),lineterminator=\"\\n\").writerows([[x[i] for i in k] for x in r])"'
 read_case 'resume: results.csv without status' "$drop_columns \$S/results.csv status" 'run --config $S.yaml --out $S --resume'
 read_case 'resume: results.csv without energy_j_mean, edp_js_mean' "$drop_columns \$S/results.csv energy_j_mean edp_js_mean" 'run --config $S.yaml --out $S --resume'

@@ -10,8 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_set>
+#include <vector>
 
 #include "common/json.h"
+#include "common/safe_file.h"
 #include "common/text.h"
 
 namespace edp {
@@ -329,7 +332,24 @@ std::string to_context_json(const RunContext& c, int indent) {
 }
 
 RunContext run_context_from_json(const std::string& text_in) {
-  const Json j = Json::parse(text_in, nullptr, false);
+  // A key twice in one object: nlohmann would keep the last silently, where
+  // report::parse_json refuses the file; refused here too, so that no reader
+  // of context.json picks one of the two.
+  std::vector<std::unordered_set<std::string>> open;
+  const auto once = [&open](int, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::object_start) {
+      open.emplace_back();
+    } else if (event == Json::parse_event_t::object_end) {
+      open.pop_back();
+    } else if (event == Json::parse_event_t::key &&
+               !open.back().insert(parsed.get<std::string>()).second) {
+      throw std::runtime_error("context.json has the key \"" +
+                               escaped_excerpt(parsed.get<std::string>()) +
+                               "\" twice in one object");
+    }
+    return true;
+  };
+  const Json j = Json::parse(text_in, once, false);
   if (j.is_discarded() || !j.is_object())
     throw std::runtime_error("context.json is not a JSON object");
   RunContext c;

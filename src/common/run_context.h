@@ -123,7 +123,8 @@ std::string utc_now();
 // context.json's text: the top level indented, nested values compact,
 // numbers with 10 significant digits (common/json.h).
 std::string to_context_json(const RunContext& c, int indent = 2);
-// Throws std::runtime_error when `text` is not a JSON object. Anything else
+// Throws std::runtime_error when `text` is not a JSON object or one of its
+// objects has a key twice (as report::parse_json does). Anything else
 // is read leniently: a missing or mistyped key is left at its default, and
 // the layouts of older versions (total_rails as a list, board_model, l4t)
 // are understood.

@@ -8,6 +8,9 @@
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 namespace edp::report {
 
@@ -112,8 +115,30 @@ size_t too_deep_offset(const std::string& text) {
   return text.size();
 }
 
+// Offset of the opening quote of the `n`-th (1-based) object key in document
+// order: a string that is followed, after whitespace, by ':'.
+size_t nth_key_offset(const std::string& text, size_t n) {
+  size_t keys = 0;
+  for (size_t k = 0; k < text.size(); ++k) {
+    if (text[k] != '"') continue;
+    const size_t open = k;
+    for (++k; k < text.size() && text[k] != '"'; ++k)
+      if (text[k] == '\\') ++k;
+    size_t after = k + 1;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' ||
+                                   text[after] == '\n' || text[after] == '\r'))
+      ++after;
+    if (after < text.size() && text[after] == ':' && ++keys == n) return open;
+  }
+  return text.size();
+}
+
 struct TooDeep {};
 struct TooMany {};
+struct KeyTwice {
+  std::string key;
+  size_t nth;  // the repeated key is the nth key of the document
+};
 
 class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
  public:
@@ -149,12 +174,21 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool binary(binary_t&) override { return false; }  // not produced by the text parser
-  bool start_object(std::size_t) override { return open(JsonValue::Type::object); }
+  bool start_object(std::size_t) override {
+    keys_.emplace_back();
+    return open(JsonValue::Type::object);
+  }
+  // A key twice in one object is refused: RFC 8259 (section 4) leaves which
+  // one counts to each reader, and nlohmann keeps the last where find() here
+  // would give the first, so one file could show two boards.
   bool key(string_t& k) override {
+    ++keys_read_;
+    if (!keys_.back().insert(k).second) throw KeyTwice{k, keys_read_};
     stack_.back()->object.emplace_back(std::move(k), JsonValue{});
     return true;
   }
   bool end_object() override {
+    keys_.pop_back();
     stack_.pop_back();
     return true;
   }
@@ -220,8 +254,9 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
 
   const std::string& text_;
   const std::string& origin_;
-  std::vector<JsonValue*> stack_;  // open arrays and objects, innermost last
-  size_t values_ = 0;
+  std::vector<JsonValue*> stack_;                      // open arrays and objects, innermost last
+  std::vector<std::unordered_set<std::string>> keys_;  // of each open object
+  size_t values_ = 0, keys_read_ = 0;
 };
 
 }  // namespace
@@ -249,6 +284,11 @@ JsonValue parse_json(const std::string& text, const std::string& origin) {
     nlohmann::json::sax_parse(text, &builder);
   } catch (const TooDeep&) {
     fail(text, origin, too_deep_offset(text), "nesting deeper than 200 levels");
+  } catch (const KeyTwice& twice) {
+    fail(text, origin, nth_key_offset(text, twice.nth),
+         "the key \"" + escaped_excerpt(twice.key) +
+             "\" appears twice in one object (each key once: which of the two is meant "
+             "is not known)");
   } catch (const TooMany&) {
     throw std::runtime_error(origin + ": more than " + std::to_string(kMaxValues) +
                              " values (the limit; an edpbench context.json has a few hundred)");

@@ -1,7 +1,8 @@
 // A JSON reader (RFC 8259, nlohmann-json underneath) for context.json: the
 // report shows whatever the run recorded, so the document is kept as a loosely
-// typed tree in the order the keys were written (duplicates included), numbers
-// keep their literal, and lookups of absent keys return null.
+// typed tree in the order the keys were written, numbers keep their literal,
+// and lookups of absent keys return null. A key twice in one object is an
+// error (which one the writer meant is not known).
 #pragma once
 
 #include <initializer_list>
@@ -36,7 +37,8 @@ struct JsonValue {
   std::string to_text() const;
 };
 
-// Throws std::runtime_error "<origin>: line L column C: what" on malformed input.
+// Throws std::runtime_error "<origin>: line L column C: what" on malformed input
+// and on a key given twice in one object.
 JsonValue parse_json(const std::string& text, const std::string& origin = "<json>");
 // Through read_untrusted_file (common/safe_file.h): a link, FIFO, device or a
 // file over context.json's cap is a UsageError before anything is read.

@@ -96,3 +96,16 @@ TEST_CASE("context.json: older and looser layouts are read, unknown keys kept", 
   CHECK_THROWS_AS(run_context_from_json("[1, 2]"), std::runtime_error);
   CHECK_FALSE(run_context_from_json(R"({"complete": false})").complete);
 }
+
+TEST_CASE("context.json: a key twice in one object is refused, not read as the last", "[context]") {
+  CHECK_THROWS_WITH(run_context_from_json(R"({"complete": true, "complete": false})"),
+                    Catch::Contains("\"complete\" twice in one object"));
+  CHECK_THROWS_WITH(run_context_from_json(R"({"power": {"source": "a", "source": "b"}})"),
+                    Catch::Contains("\"source\" twice"));
+  // The same key in different objects is not a repeat.
+  const RunContext c = run_context_from_json(
+      R"({"power": {"source": "trace", "baselines": [{"source": "x"}, {"source": "y"}]},
+          "board": {"model": "M", "gpu": {"model": "G"}}})");
+  CHECK(c.power.source == "trace");
+  CHECK(c.board_model() == "M");
+}

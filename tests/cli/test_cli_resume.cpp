@@ -244,6 +244,24 @@ TEST_CASE("resume refuses a context.json of another board and names both values"
   CHECK(rows_in(dir + "/sw/results.csv") == 1);
 }
 
+TEST_CASE("resume refuses a context.json with a key twice and says where", "[cli][resume]") {
+  const std::string dir = edp::testing::temp_dir("resume-twice");
+  const std::string cfg = two_item_sweep(dir), ctx = dir + "/sw/context.json";
+  // A first "complete": true before the file's own "complete": readers that
+  // take the first or the last key would disagree on whether it finished.
+  std::string text = edp::testing::slurp(ctx);
+  REQUIRE(text.rfind("{\n", 0) == 0);
+  text.insert(2, "  \"complete\": true,\n");
+  edp::testing::write_text(ctx, text);
+  const auto r = edp::testing::edpbench("run --config " + cfg + " --out " + dir + "/sw --resume");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(ctx + ": line ") &&
+                        Catch::Contains("the key \"complete\" appears twice") &&
+                        Catch::Contains("restore the file"));
+  CHECK(edp::testing::slurp(ctx) == text);  // nothing rewritten
+  CHECK(rows_in(dir + "/sw/results.csv") == 1);
+}
+
 TEST_CASE("resume keeps the first session's start_time and baselines", "[cli][resume]") {
   const std::string dir = edp::testing::temp_dir("resume-keep");
   const std::string cfg = two_item_sweep(dir), ctx = dir + "/sw/context.json";

@@ -356,6 +356,45 @@ TEST_CASE("parse_json reports line and column of an error", "[report][json]") {
             ->number == Approx(2.351));
 }
 
+TEST_CASE("parse_json refuses a key given twice in one object, and says where", "[report][json]") {
+  try {
+    parse_json("{\n  \"a\": 1,\n  \"o\": {\"k\": 1, \"k\": 2}\n}", "context.json");
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("context.json: line 3 column 17: the key \"k\" "
+                                           "appears twice in one object"));
+  }
+  // Keys compare as decoded: "bo\u0061rd" is "board". A string value equal to
+  // a key is not a key: the place is the second "x" key (line 1 column 20).
+  CHECK_THROWS_WITH(parse_json(R"({"board": 1, "bo\u0061rd": 2})", "c"),
+                    Catch::StartsWith("c: line 1 column 14: the key \"board\" appears twice"));
+  CHECK_THROWS_WITH(parse_json(R"({"x": "y", "y": 1, "x": 2})", "c"),
+                    Catch::StartsWith("c: line 1 column 20: the key \"x\""));
+  // The same key in two objects, or in an object inside another, is fine.
+  const JsonValue v =
+      parse_json(R"({"a": {"k": 1}, "b": {"k": 2, "o": {"k": 3}}, "k": [{"k": 4}]})");
+  CHECK(v.at({"b", "o", "k"})->number == 3);
+  CHECK(v.find("k")->array[0].find("k")->number == 4);
+}
+
+TEST_CASE("report leaves out a context.json with a key twice, and says which", "[report]") {
+  const std::string dir = temp_dir("report");
+  write_text(dir + "/results.csv", slurp(kTx2Sweep + "/results.csv"));
+  // Two boards: the first is what a reader that takes the first key sees,
+  // the second what nlohmann (compare, resume) would have kept.
+  std::string text = slurp(kTx2Sweep + "/context.json");
+  REQUIRE(text.rfind("{\n", 0) == 0);
+  text.insert(2, "  \"board\": {\"model\": \"PLANTED\"},\n");
+  write_text(dir + "/context.json", text);
+  const ReportData d = load_report_data(dir);
+  CHECK_FALSE(d.context);
+  CHECK_FALSE(d.run_context);
+  REQUIRE(d.warnings.size() == 2);
+  CHECK(contains(d.warnings[1], "context.json is unreadable"));
+  CHECK(contains(d.warnings[1], "the key \"board\" appears twice"));
+  CHECK_FALSE(contains(render_html_report(d, edp::testing::registry()), "PLANTED"));
+}
+
 // ---- the CLI -----------------------------------------------------------------
 
 namespace {
