@@ -7,6 +7,7 @@
 #include "common/safe_file.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -37,6 +38,11 @@ constexpr size_t kMaxDepth = 200;
 // (16 MiB of "0,") let a tree of 8 million values take 1.7 GB. An honest
 // context.json has a few hundred.
 constexpr size_t kMaxValues = 500000;
+// Keys in one object: an honest context.json has fewer than 100 in any. The
+// typed reader (common/run_context.cpp, nlohmann's ordered_json) searches an
+// object's keys linearly for each insert: 80000 keys took it 18 s, 160000
+// 47 s, inside both caps above (review).
+constexpr size_t kMaxKeys = 4096;
 
 void append_quoted(std::string& out, const std::string& s) {
   out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -139,6 +145,9 @@ struct KeyTwice {
   std::string key;
   size_t nth;  // the repeated key is the nth key of the document
 };
+struct TooManyKeys {
+  size_t nth;  // the key past the limit is the nth key of the document
+};
 
 class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
  public:
@@ -181,9 +190,13 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
   // A key twice in one object is refused: RFC 8259 (section 4) leaves which
   // one counts to each reader, and nlohmann keeps the last where find() here
   // would give the first, so one file could show two boards.
+  // nlohmann calls key() before it reads the ':' after the key, so the
+  // refusal waits for the key's value: a syntax error there (`{"a":1,"a"}`,
+  // a file cut short) is reported as such, at its own place.
   bool key(string_t& k) override {
     ++keys_read_;
-    if (!keys_.back().insert(k).second) throw KeyTwice{k, keys_read_};
+    if (keys_.back().size() >= kMaxKeys) throw TooManyKeys{keys_read_};
+    if (!keys_.back().insert(k).second) twice_ = KeyTwice{k, keys_read_};
     stack_.back()->object.emplace_back(std::move(k), JsonValue{});
     return true;
   }
@@ -231,6 +244,7 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
   // The slot for the next value: the root, the next array element, or the
   // value of the key just read.
   JsonValue* add(JsonValue v) {
+    if (twice_) throw *twice_;
     if (++values_ > kMaxValues) throw TooMany{};
     JsonValue* slot = &root;
     if (!stack_.empty()) {
@@ -256,6 +270,7 @@ class TreeBuilder : public nlohmann::json_sax<nlohmann::json> {
   const std::string& origin_;
   std::vector<JsonValue*> stack_;                      // open arrays and objects, innermost last
   std::vector<std::unordered_set<std::string>> keys_;  // of each open object
+  std::optional<KeyTwice> twice_;                      // a repeated key, refused at its value
   size_t values_ = 0, keys_read_ = 0;
 };
 
@@ -289,6 +304,10 @@ JsonValue parse_json(const std::string& text, const std::string& origin) {
          "the key \"" + escaped_excerpt(twice.key) +
              "\" appears twice in one object (each key once: which of the two is meant "
              "is not known)");
+  } catch (const TooManyKeys& many) {
+    fail(text, origin, nth_key_offset(text, many.nth),
+         "an object with more than " + std::to_string(kMaxKeys) +
+             " keys (the limit; an edpbench context.json has fewer than 100 in any object)");
   } catch (const TooMany&) {
     throw std::runtime_error(origin + ": more than " + std::to_string(kMaxValues) +
                              " values (the limit; an edpbench context.json has a few hundred)");

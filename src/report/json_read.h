@@ -37,8 +37,8 @@ struct JsonValue {
   std::string to_text() const;
 };
 
-// Throws std::runtime_error "<origin>: line L column C: what" on malformed input
-// and on a key given twice in one object.
+// Throws std::runtime_error "<origin>: line L column C: what" on malformed input,
+// on a key given twice in one object and on an object of more than 4096 keys.
 JsonValue parse_json(const std::string& text, const std::string& origin = "<json>");
 // Through read_untrusted_file (common/safe_file.h): a link, FIFO, device or a
 // file over context.json's cap is a UsageError before anything is read.
