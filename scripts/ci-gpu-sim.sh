@@ -59,12 +59,10 @@ configure() {  # configure DIR BUILD_TYPE SANITIZERS NATIVE [CMAKE ARGS]
 }
 # ctest in DIR with ARGS; prints the failures, or the tail and the count of
 # test cases that ran (each ctest entry runs one Catch2 case or one script).
-run_ctest() {  # run_ctest DIR LABEL [ctest args]
-  local out rc=0 dir="$1" label="$2"
-  shift 2
-  # Twice the CPUs, as the native stage: most of these tests wait (sensor
-  # periods, edpbench processes); at -j2 the suite took 203 s on 2 CPUs.
-  out=$(cd "$dir" && ctest --output-on-failure --no-tests=error -j $(( 2 * jobs )) --timeout 900 "$@" 2>&1) ||
+run_ctest() {  # run_ctest DIR LABEL TESTS_AT_ONCE [ctest args]
+  local out rc=0 dir="$1" label="$2" at_once="$3"
+  shift 3
+  out=$(cd "$dir" && ctest --output-on-failure --no-tests=error -j "$at_once" --timeout 900 "$@" 2>&1) ||
     rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "$out"
@@ -88,15 +86,18 @@ t0=$(date +%s)
 # Not what cannot reach the GPU code (see the header): the native stage ran
 # it, in the same objects. The rest of workloads: stays (make_backend_for's
 # GPU branch pins the launching thread only where a GPU is there).
+# Twice the CPUs, as the native stage: most of these tests wait (sensor
+# periods, edpbench processes); at -j2 the suite took 203 s on 2 CPUs. The
+# simulator's own runs below are CPU-bound: one per CPU.
 run_ctest "$root/build-gpusim" "all but power:, report:, tools:, monitor:, deploy: and workloads:' CPU-only and duplicate cases; CUDA 11.8 rules" \
-  -E '^(power|report|tools|monitor|deploy):|^workloads:(cuda[ _]|under default\.yaml the loss falls)'
+  $(( 2 * jobs )) -E '^(power|report|tools|monitor|deploy):|^workloads:(cuda[ _]|under default\.yaml the loss falls)'
 times+=("$(printf '%-22s %5ss' 'suite' "$(( $(date +%s) - t0 ))")")
 # The suite runs as CUDA 11.8; the backend's tests again as 10.2 (flags only
 # before the context exists) and 12.0 (cudaSetDevice creates the context).
 for version in 10020 12000; do
   t0=$(date +%s)
   EDPBENCH_SIM_CUDA_VERSION=$version run_ctest "$root/build-gpusim" "backend tests as CUDA $version" \
-    -R '^gpu_sim:(cuda|make_cuda|sim gpu: making)'
+    "$jobs" -R '^gpu_sim:(cuda|make_cuda|sim gpu: making)'
   times+=("$(printf '%-22s %5ss' "backend as $version" "$(( $(date +%s) - t0 ))")")
 done
 
@@ -115,7 +116,7 @@ if [ "$asan" = 1 ]; then
   times+=("$(printf '%-22s %5ss' 'build asan+ubsan' "$(( $(date +%s) - t0 ))")")
   t0=$(date +%s)
   EDPBENCH_SIM_SIZES=small EDPBENCH_SIM_ITERATIONS="$asan_iterations" \
-    run_ctest "$root/build-gpusim-asan" "asan+ubsan" -R '^gpu_sim:' \
+    run_ctest "$root/build-gpusim-asan" "asan+ubsan" "$jobs" -R '^gpu_sim:' \
     -E 'MLP training follows the reference loss|device timer brackets the steps'
   times+=("$(printf '%-22s %5ss' 'suite asan+ubsan' "$(( $(date +%s) - t0 ))")")
 fi
