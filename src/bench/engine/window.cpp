@@ -25,7 +25,6 @@ RunWindow::RunWindow(power::EnergyMeter& meter, std::string name, bool probe_act
   }
   unix0_s_ = power::unix_now_s();
   mono0_s_ = power::now_s();
-  t0_ = std::chrono::steady_clock::now();
 }
 
 RunWindow::~RunWindow() {
@@ -36,9 +35,7 @@ RunWindow::~RunWindow() {
   }
 }
 
-double RunWindow::elapsed_s() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-}
+double RunWindow::elapsed_s() const { return power::now_s() - mono0_s_; }
 
 void RunWindow::cancel() {
   if (!open_) return;

@@ -9,7 +9,6 @@
 // kind of evidence is a RunRecord field, filled here, and one schema entry.
 #pragma once
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,7 +86,6 @@ class RunWindow {
   bool open_ = false;
   bool probe_activity_;
   platform::ActivitySnapshot busy_before_;
-  std::chrono::steady_clock::time_point t0_;
   double unix0_s_ = 0, mono0_s_ = 0;
   double span_s_ = 0;
   power::Measurement m_;
